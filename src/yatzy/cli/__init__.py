@@ -1,0 +1,1 @@
+"""The ``yatzy`` command line: a thin adapter over the core."""

@@ -1,0 +1,70 @@
+"""Entry point of the ``yatzy`` command.
+
+Each subcommand lives in its own module ``yatzy.cli.cmd_<name>`` with
+``add_parser(subparsers)`` and ``run(args) -> int``.  Modules import heavy
+libraries (numpy, numba) inside ``run`` only, so commands that need no solver
+start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from yatzy import __version__
+from yatzy.errors import YatzyError
+
+# Subcommands in the order ``--help`` lists them.
+COMMANDS: tuple[str, ...] = ("rules", "score", "play")
+
+
+class UsageError(YatzyError):
+    """Bad command-line usage (reported in one line, exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, not usage plus message."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser with every subcommand registered."""
+    parser = _Parser(
+        prog="yatzy",
+        description="Nordic Yatzy and its variants: rules, scoring, play and strategy.",
+    )
+    parser.add_argument("--version", action="version", version=f"yatzy {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"yatzy.cli.cmd_{name}")
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (2 for any bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
+        code: int = args.run(args)
+        return code
+    except YatzyError as exc:
+        print(f"yatzy: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("yatzy: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

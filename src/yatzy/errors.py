@@ -1,0 +1,69 @@
+"""The exception hierarchy of yatzy.
+
+Every error that bad input can cause subclasses :class:`YatzyError`, which is a
+:class:`ValueError`, so callers may catch either.  Messages are one line and quote
+the offending input.
+"""
+
+from __future__ import annotations
+
+
+class YatzyError(ValueError):
+    """Base class of every error raised for bad input."""
+
+
+class SpecError(YatzyError):
+    """A rules spec names an unknown rule set or option, or an invalid value."""
+
+
+class DiceError(YatzyError):
+    """Dice that are not valid for the rule set (a face outside 1-6, a wrong count)."""
+
+
+class UnknownBoxError(YatzyError):
+    """A box (category) id that the rule set does not have."""
+
+
+class IllegalActionError(YatzyError):
+    """An action that the rules do not allow in the current state."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by a player whose turn it is not (or while chance is to act)."""
+
+
+class BoxFilledError(IllegalActionError):
+    """Scoring a box that is already filled."""
+
+
+class OrderError(IllegalActionError):
+    """A box that the forced, half-forced or joker rules do not allow now."""
+
+
+class NoRollsLeftError(IllegalActionError):
+    """A roll past the limit of the turn."""
+
+
+class KeepError(IllegalActionError):
+    """Keeping dice that are not on the table."""
+
+
+class GameOverError(IllegalActionError):
+    """An action after the game has ended."""
+
+
+class RecordError(YatzyError):
+    """A game record that is malformed, truncated or tampered with.
+
+    ``turn`` is the 1-based turn number (0 for the header or the roll-off) and
+    ``field`` the path of the offending field inside the record.
+    """
+
+    def __init__(self, message: str, *, turn: int = 0, field: str = "") -> None:
+        self.turn = turn
+        self.field = field
+        self.reason = message
+        where = f"turn {turn}" if turn else "record"
+        if field:
+            where += f", {field}"
+        super().__init__(f"{where}: {message}")

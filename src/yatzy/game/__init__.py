@@ -1,0 +1,31 @@
+"""Game state, actions, sheets and game records."""
+
+from __future__ import annotations
+
+from yatzy.game.actions import Action, Fill2, Roll, Score, Scratch, action_from_json, action_to_json
+from yatzy.game.sheet import BoxEntry, Sheet
+from yatzy.game.state import CHANCE, TERMINAL, Die, Game, Phase, Player, State, default_rng
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "BoxEntry",
+    "Die",
+    "Fill2",
+    "Game",
+    "Phase",
+    "Player",
+    "Roll",
+    "Score",
+    "Scratch",
+    "Sheet",
+    "State",
+    "action_from_json",
+    "action_to_json",
+    "default_rng",
+]
+
+from yatzy.game.record import dumps, from_record, load, loads, save, to_record  # noqa: E402
+
+__all__ += ["dumps", "from_record", "load", "loads", "save", "to_record"]

@@ -1,0 +1,110 @@
+"""A player's column of the protocol: filled boxes and the computed rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet
+
+
+@dataclass(frozen=True)
+class BoxEntry:
+    """What is written in one box: its points, and whether it was scratched.
+
+    ``drop`` is the face a DubbelYatzy result left out.
+    """
+
+    points: int
+    scratched: bool = False
+    drop: int | None = None
+
+
+class Sheet:
+    """One player's column: box entries, Yatzy bonuses and saved rolls.
+
+    Sum, Bonus, Total and Final are computed, never entered.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.entries: dict[str, BoxEntry | None] = dict.fromkeys(rules.boxes)
+        self.yatzy_bonuses = 0
+        self.saved_rolls = 0
+        self.first_section: str | None = None
+
+    def copy(self) -> Sheet:
+        """An independent copy (entries are immutable and shared)."""
+        other = Sheet.__new__(Sheet)
+        other.rules = self.rules
+        other.entries = dict(self.entries)
+        other.yatzy_bonuses = self.yatzy_bonuses
+        other.saved_rolls = self.saved_rolls
+        other.first_section = self.first_section
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sheet):
+            return NotImplemented
+        return (
+            self.rules == other.rules
+            and self.entries == other.entries
+            and self.yatzy_bonuses == other.yatzy_bonuses
+            and self.saved_rolls == other.saved_rolls
+            and self.first_section == other.first_section
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def is_open(self, box: str) -> bool:
+        """Whether ``box`` is still empty."""
+        return self.entries[box] is None
+
+    def points(self, box: str) -> int | None:
+        """The points in ``box``, or ``None`` while it is open."""
+        entry = self.entries[box]
+        return None if entry is None else entry.points
+
+    @property
+    def open_boxes(self) -> list[str]:
+        """The empty boxes in protocol order."""
+        return [b for b, e in self.entries.items() if e is None]
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every box is filled."""
+        return all(e is not None for e in self.entries.values())
+
+    @property
+    def upper_sum(self) -> int:
+        """The sum of the upper section so far."""
+        return sum(e.points for b in self.rules.upper_boxes if (e := self.entries[b]) is not None)
+
+    @property
+    def bonus(self) -> int:
+        """The upper-section bonus earned so far (0 until the sum reaches the threshold)."""
+        return self.rules.bonus if self.upper_sum >= self.rules.threshold else 0
+
+    @property
+    def bonus_par(self) -> int:
+        """How far the filled upper boxes are above (+) or below (-) three of each."""
+        return sum(
+            e.points - 3 * CATEGORIES[b].face
+            for b in self.rules.upper_boxes
+            if (e := self.entries[b]) is not None
+        )
+
+    @property
+    def yatzy_bonus(self) -> int:
+        """Points from extra Yatzys (international rules with the joker)."""
+        return YATZY_BONUS_POINTS * self.yatzy_bonuses
+
+    @property
+    def total(self) -> int:
+        """Every box but Extra, plus the bonus and Yatzy bonuses."""
+        boxes = sum(e.points for b, e in self.entries.items() if e is not None and b != "extra")
+        return boxes + self.bonus + self.yatzy_bonus
+
+    @property
+    def final(self) -> int:
+        """The final score: Total plus DubbelYatzy's Extra (Total elsewhere)."""
+        return self.total + (self.points("extra") or 0 if "extra" in self.entries else 0)

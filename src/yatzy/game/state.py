@@ -1,0 +1,659 @@
+"""The game state, with an OpenSpiel-style API.
+
+A :class:`Game` (rules and players) makes states.  A :class:`State` tells whose
+turn it is, or that chance acts (:data:`CHANCE`), lists legal actions, gives the
+exact chance outcomes with their probabilities, applies an action or a chance
+outcome, and tells when the game is over and who won.  Chance rolls one die at a
+time, so outcomes stay few and exact for every variant: a face 1-6, or an
+``(outer, inner)`` pair for DubbelYatzy's double dice.
+
+``apply`` and ``apply_chance`` check their input and leave the state exactly as
+it was when they raise.  The solver, the bots and every front end drive this API.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from yatzy.errors import (
+    BoxFilledError,
+    DiceError,
+    GameOverError,
+    IllegalActionError,
+    KeepError,
+    NoRollsLeftError,
+    NotYourTurnError,
+    OrderError,
+    YatzyError,
+)
+from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch
+from yatzy.game.sheet import BoxEntry, Sheet
+from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
+from yatzy.rules import scoring as sc
+
+CHANCE = -1
+"""``current_player()`` while chance acts (a die is to be rolled)."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+Die = int | tuple[int, int]
+"""A die's face, or a double die's ``(outer, inner)`` faces."""
+
+_FACE_P = Fraction(1, 6)
+_PAIR_P = Fraction(1, 36)
+
+
+class Phase(Enum):
+    """Where the game is: the roll-off for the first player, the turns, or over."""
+
+    ROLL_OFF = "roll_off"
+    TURN = "turn"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat: the player's name, and the bot level for a computer player."""
+
+    name: str
+    bot: str | None = None
+
+
+def default_rng() -> random.Random:
+    """The default random source: the operating system's CSPRNG."""
+    return secrets.SystemRandom()
+
+
+class Game:
+    """A rule set and the players in seat order; makes states."""
+
+    def __init__(self, rules: RuleSet | str, players: Sequence[str | Player]) -> None:
+        self.rules = RuleSet.parse(rules) if isinstance(rules, str) else rules
+        seats: list[Player] = []
+        for p in players:
+            player = Player(p) if isinstance(p, str) else p
+            if not isinstance(player, Player) or not isinstance(player.name, str):
+                raise YatzyError(f"a player is a name, not {p!r}")
+            name = player.name.strip()
+            if not name:
+                raise YatzyError("a player name may not be empty")
+            if len(name) > 40:
+                raise YatzyError(f"player name {name[:40]!r}... is longer than 40 characters")
+            if any(s.name.casefold() == name.casefold() for s in seats):
+                raise YatzyError(f"player name {name!r} is given twice")
+            seats.append(Player(name, player.bot))
+        if not seats:
+            raise YatzyError("a game needs at least one player")
+        self.players: tuple[Player, ...] = tuple(seats)
+        self.table = score_table(self.rules)
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the game has."""
+        return len(self.players)
+
+    def new_initial_state(self, starter: int | None = None) -> State:
+        """A new game: a roll-off decides who starts unless ``starter`` is given."""
+        return State(self, starter)
+
+
+class State:
+    """A position of a game.  See the module docstring for the API."""
+
+    def __init__(self, game: Game, starter: int | None = None) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.sheets = [Sheet(game.rules) for _ in game.players]
+        self.turn_number = 0  # turns finished
+        self.dice: list[Die] | None = None
+        self.rolls_used = 0
+        self.pending: list[int] = []
+        self.rolloff: list[list[tuple[int, int]]] = []
+        self.log: list[dict[str, Any]] = []
+        self.starter: int | None = None
+        n = game.num_players
+        if starter is not None:
+            if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n:
+                raise YatzyError(f"starter {starter!r} is not a seat in 0-{n - 1}")
+            self.starter = starter
+        elif n == 1:
+            self.starter = 0
+        else:
+            self.rolloff.append([])
+        self.phase = Phase.ROLL_OFF if self.starter is None else Phase.TURN
+
+    # -- copying and comparing ------------------------------------------------------
+
+    def clone(self) -> State:
+        """An independent copy of this state."""
+        other = State.__new__(State)
+        other.game = self.game
+        other.rules = self.rules
+        other.sheets = [s.copy() for s in self.sheets]
+        other.turn_number = self.turn_number
+        other.dice = None if self.dice is None else list(self.dice)
+        other.rolls_used = self.rolls_used
+        other.pending = list(self.pending)
+        other.rolloff = [list(r) for r in self.rolloff]
+        other.log = [_copy_turn(t) for t in self.log]
+        other.starter = self.starter
+        other.phase = self.phase
+        return other
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.game.players,
+            self.turn_number,
+            self.dice,
+            self.rolls_used,
+            self.pending,
+            self.rolloff,
+            self.log,
+            self.starter,
+            self.phase,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._snapshot() == other._snapshot() and self.sheets == other.sheets
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- whose turn ---------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The seats in order."""
+        return self.game.players
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase is Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next (a die is to be rolled)."""
+        return self.phase is Phase.ROLL_OFF or bool(self.pending)
+
+    @property
+    def player(self) -> int:
+        """The seat whose turn it is (also while their dice are rolling)."""
+        if self.starter is None:
+            return CHANCE
+        if self.phase is Phase.OVER:
+            return TERMINAL
+        return (self.starter + self.turn_number) % self.game.num_players
+
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+        if self.phase is Phase.OVER:
+            return TERMINAL
+        if self.is_chance_node():
+            return CHANCE
+        return self.player
+
+    @property
+    def sheet(self) -> Sheet:
+        """The sheet of the player whose turn it is."""
+        return self.sheets[self.player]
+
+    def max_rolls(self) -> int:
+        """Rolls the current turn may use (3, plus saved rolls in Maxi)."""
+        if self.phase is not Phase.TURN:
+            return 0
+        extra = self.sheet.saved_rolls if self.rules.saved_rolls else 0
+        return self.rules.max_rolls + extra
+
+    def rolls_left(self) -> int:
+        """Rolls still allowed in the current turn."""
+        return max(0, self.max_rolls() - self.rolls_used)
+
+    def contenders(self) -> list[int]:
+        """During the roll-off: the seats still rolling for the start."""
+        if self.phase is not Phase.ROLL_OFF:
+            return []
+        if len(self.rolloff) == 1:
+            return list(range(self.game.num_players))
+        last = self.rolloff[-2]
+        top = max(f for _, f in last)
+        return [p for p, f in last if f == top]
+
+    # -- chance -------------------------------------------------------------------------
+
+    def _die_kind(self) -> str:
+        return "pair" if self.rules.double and self.phase is Phase.TURN else "face"
+
+    def chance_outcomes(self) -> list[tuple[Die, Fraction]]:
+        """The outcomes of the next die with their exact probabilities."""
+        if not self.is_chance_node():
+            raise IllegalActionError("no die is being rolled")
+        if self._die_kind() == "pair":
+            return [((o, i), _PAIR_P) for o in range(1, 7) for i in range(1, 7)]
+        return [(f, _FACE_P) for f in range(1, 7)]
+
+    def _check_die(self, outcome: Any) -> Die:
+        if self._die_kind() == "pair":
+            if (
+                isinstance(outcome, (tuple, list))
+                and len(outcome) == 2
+                and all(_is_face(x) for x in outcome)
+            ):
+                return (int(outcome[0]), int(outcome[1]))
+            raise DiceError(f"double die {outcome!r} is not an (outer, inner) pair of 1-6")
+        if not _is_face(outcome):
+            raise DiceError(f"die {outcome!r} is not in 1-6")
+        return int(outcome)
+
+    def apply_chance(self, outcome: Die) -> None:
+        """Roll the next die to ``outcome`` (checked)."""
+        if not self.is_chance_node():
+            raise IllegalActionError(f"no die is being rolled, so {outcome!r} cannot be applied")
+        die = self._check_die(outcome)
+        if self.phase is Phase.ROLL_OFF:
+            self._rolloff_die(die)  # type: ignore[arg-type]
+            return
+        assert self.dice is not None
+        self.dice[self.pending.pop(0)] = die
+        if not self.pending:
+            self.log[-1]["rolls"][-1]["dice"] = _dice_json(self.dice)
+
+    def _rolloff_die(self, face: int) -> None:
+        contenders = self.contenders()
+        current = self.rolloff[-1]
+        current.append((contenders[len(current)], face))
+        if len(current) < len(contenders):
+            return
+        top = max(f for _, f in current)
+        leaders = [p for p, f in current if f == top]
+        if len(leaders) == 1:
+            self.starter = leaders[0]
+            self.phase = Phase.TURN
+        else:
+            self.rolloff.append([])
+
+    def apply_roll(self, dice: Sequence[Die]) -> None:
+        """Set every die that is being rolled at once (checked, all or nothing).
+
+        During the roll-off ``dice`` gives the faces of the contenders still to roll.
+        """
+        if not self.is_chance_node():
+            raise IllegalActionError("no dice are being rolled")
+        need = (
+            len(self.contenders()) - len(self.rolloff[-1])
+            if self.phase is Phase.ROLL_OFF
+            else len(self.pending)
+        )
+        dice = list(dice)
+        if len(dice) != need:
+            raise DiceError(f"{need} dice are being rolled, got {len(dice)}")
+        checked = [self._check_die(d) for d in dice]
+        for d in checked:
+            self.apply_chance(d)
+
+    def roll(self, rng: random.Random | None = None) -> None:
+        """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act."""
+        rng = rng or default_rng()
+        while self.is_chance_node():
+            if self._die_kind() == "pair":
+                self.apply_chance((rng.randint(1, 6), rng.randint(1, 6)))
+            else:
+                self.apply_chance(rng.randint(1, 6))
+
+    # -- scoring helpers ----------------------------------------------------------------
+
+    def layer(self, which: str) -> tuple[int, ...]:
+        """The faces of the dice: ``"all"`` for plain dice, ``"outer"``/``"inner"`` for double."""
+        if self.dice is None or self.pending:
+            raise IllegalActionError("the dice are not rolled yet")
+        if not self.rules.double:
+            return tuple(self.dice)  # type: ignore[arg-type]
+        pos = {"outer": 0, "inner": 1}[which]
+        return tuple(d[pos] for d in self.dice)  # type: ignore[index]
+
+    def _joker_active(self, faces: tuple[int, ...], sheet: Sheet) -> bool:
+        return (
+            self.rules.has_joker and len(set(faces)) == 1 and not sheet.is_open("yatzy")
+        )
+
+    def _points(self, box: str, faces: tuple[int, ...], sheet: Sheet) -> int:
+        """Points of plain dice in ``box`` for ``sheet``, joker included (unchecked)."""
+        table = self.game.table
+        points = table.row(faces)[self.rules.box_index[box]]
+        if box in JOKER_POINTS and self._joker_active(faces, sheet):
+            upper = CATEGORIES[_UPPER_BY_FACE[faces[0]]].id
+            if not sheet.is_open(upper):
+                return JOKER_POINTS[box]
+        return points
+
+    def _dropped_points(self, box: str, faces: tuple[int, ...], drop: int) -> int:
+        counts = list(sc.counts_of(faces))
+        counts[drop - 1] -= 1
+        return self.rules.scorers[box](tuple(counts))
+
+    def _best_drop(self, box: str, faces: tuple[int, ...]) -> int:
+        # Ties go to the highest face: it is what the minus Extra wants dropped anyway.
+        return max(set(faces), key=lambda d: (self._dropped_points(box, faces, d), d))
+
+    def box_points(self, box: str, layer: str = "all", drop: int | None = None) -> int:
+        """What ``box`` would score now (checked; joker and best drop applied)."""
+        self.rules.check_box(box)
+        faces = self.layer(layer)
+        if not self.rules.double:
+            return self._points(box, faces, self.sheet)
+        if drop is None:
+            drop = self._best_drop(box, faces)
+        elif drop not in faces:
+            raise IllegalActionError(f"dropped face {drop!r} is not among the {layer} dice")
+        return self._dropped_points(box, faces, drop)
+
+    def preview(self) -> dict[str, int] | dict[str, tuple[int, int]]:
+        """Open boxes of the current player and what the dice would score there.
+
+        DubbelYatzy gives ``(inner, outer)`` points per box.
+        """
+        sheet = self.sheet
+        if not self.rules.double:
+            return {b: self.box_points(b) for b in sheet.open_boxes}
+        return {
+            b: (self.box_points(b, "inner"), self.box_points(b, "outer"))
+            for b in sheet.open_boxes
+        }
+
+    # -- order rules ----------------------------------------------------------------------
+
+    def _sequence(self, sheet: Sheet, first: str | None) -> list[str]:
+        rules = self.rules
+        extra = [b for b in rules.boxes if b == "extra"]
+        if first == "lower":
+            order = [*rules.lower_boxes, *rules.upper_boxes, *extra]
+        else:
+            order = list(rules.boxes)
+        return [b for b in order if sheet.is_open(b)]
+
+    def allowed_groups(self, sheet: Sheet | None = None) -> list[tuple[str, ...]] | None:
+        """The sets of boxes the order rules allow for this turn's results.
+
+        ``None`` means any open boxes; otherwise one result fills a box of a group
+        (each group has one box), DubbelYatzy's two results fill both boxes of one
+        group.
+        """
+        sheet = sheet or self.sheet
+        k = self.rules.results_per_turn
+        if self.rules.forced:
+            return [tuple(self._sequence(sheet, None)[:k])]
+        if self.rules.half_forced:
+            if sheet.first_section is None:
+                return [
+                    tuple(self._sequence(sheet, "upper")[:k]),
+                    tuple(self._sequence(sheet, "lower")[:k]),
+                ]
+            return [tuple(self._sequence(sheet, sheet.first_section)[:k])]
+        return None
+
+    def allowed_boxes(self) -> list[str]:
+        """Boxes the current player may fill now (order and joker rules applied)."""
+        sheet = self.sheet
+        groups = self.allowed_groups(sheet)
+        if groups is None:
+            boxes = sheet.open_boxes
+        else:
+            boxes = [b for b in self.rules.boxes if any(b in g for g in groups)]
+        if not self.rules.double and self.dice is not None and not self.pending:
+            faces = self.layer("all")
+            if self.rules.joker == "forced" and self._joker_active(faces, sheet):
+                boxes = _joker_restrict(boxes, faces, sheet, self.rules) or boxes
+        return boxes
+
+    # -- legal actions --------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take (empty at chance and terminal nodes)."""
+        if self.phase is not Phase.TURN or self.pending:
+            return []
+        actions: list[Action] = []
+        if self.rolls_left() > 0:
+            if self.dice is None:
+                actions.append(Roll())
+            else:
+                n = self.rules.num_dice
+                for size in range(n):
+                    actions.extend(Roll(k) for k in combinations(range(n), size))
+        if self.rolls_used == 0:
+            return actions
+        if not self.rules.double:
+            for box in self.allowed_boxes():
+                actions.append(Score(box))
+                if self.rules.scratchable(box):
+                    actions.append(Scratch(box))
+            return actions
+        inner = self._entries("inner")
+        outer = self._entries("outer")
+        groups = self.allowed_groups()
+        for a in inner:
+            for b in outer:
+                if a.box == b.box:
+                    continue
+                if groups is not None and not any({a.box, b.box} == set(g) for g in groups):
+                    continue
+                actions.append(Fill2(a, b))
+        return actions
+
+    def _entries(self, layer: str) -> list[Entry]:
+        faces = sorted(set(self.layer(layer)))
+        out: list[Entry] = []
+        for box in self.allowed_boxes():
+            out.extend(Score(box, d) for d in faces)
+            if self.rules.scratchable(box):
+                out.append(Scratch(box))
+        return out
+
+    # -- applying actions -------------------------------------------------------------------
+
+    def apply(self, action: Action, player: int | None = None) -> None:
+        """Apply a player's action (checked; on error nothing changes).
+
+        ``player``, when given, must be the seat whose turn it is.
+        """
+        if self.phase is Phase.OVER:
+            raise GameOverError(f"the game is over; {action} is not possible")
+        if self.is_chance_node():
+            raise NotYourTurnError(f"the dice are rolling; {action} must wait")
+        if player is not None and player != self.player:
+            raise NotYourTurnError(
+                f"it is {self.players[self.player].name}'s turn, not seat {player!r}'s"
+            )
+        if isinstance(action, Roll):
+            self._apply_roll(action)
+        elif isinstance(action, Fill2):
+            self._apply_fill2(action)
+        elif isinstance(action, (Score, Scratch)):
+            self._apply_fill1(action)
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    def _apply_roll(self, action: Roll) -> None:
+        if self.rolls_left() <= 0:
+            raise NoRollsLeftError(f"no rolls left this turn ({self.rolls_used} used)")
+        keep = action.keep
+        n = self.rules.num_dice
+        if not isinstance(keep, tuple) or not all(
+            isinstance(k, int) and not isinstance(k, bool) for k in keep
+        ):
+            raise KeepError(f"keep must list dice positions, not {keep!r}")
+        if self.dice is None and keep:
+            raise KeepError(f"no dice are on the table to keep {list(keep)}")
+        if len(set(keep)) != len(keep):
+            raise KeepError(f"keep {list(keep)} names a die twice")
+        for k in keep:
+            if not 0 <= k < n:
+                raise KeepError(f"there is no die at position {k} (positions are 0-{n - 1})")
+        if len(keep) == n:
+            raise KeepError("keeping every die leaves nothing to roll; score instead")
+        if self.dice is None:
+            self.dice = [(0, 0) if self.rules.double else 0] * n
+            self.log.append({"player": self.player, "rolls": []})
+        self.rolls_used += 1
+        self.pending = [i for i in range(n) if i not in keep]
+        self.log[-1]["rolls"].append({"keep": sorted(keep)})
+
+    def _check_fill(self, entry: Entry, sheet: Sheet) -> str:
+        box = entry.box
+        if not isinstance(box, str):
+            raise IllegalActionError(f"a box is named by its id, not {box!r}")
+        self.rules.check_box(box)
+        if self.rolls_used == 0:
+            raise IllegalActionError(f"roll the dice before scoring {box}")
+        if not sheet.is_open(box):
+            raise BoxFilledError(f"box {box} is already filled")
+        if isinstance(entry, Scratch) and not self.rules.scratchable(box):
+            raise IllegalActionError(f"box {box} may not be scratched ({self.rules.spec})")
+        return box
+
+    def _apply_fill1(self, action: Score | Scratch) -> None:
+        sheet = self.sheet
+        if self.rules.double:
+            raise IllegalActionError(
+                f"{self.rules.variant} fills two boxes a turn: give an inner and an outer result"
+            )
+        box = self._check_fill(action, sheet)
+        if isinstance(action, Score) and action.drop is not None:
+            raise IllegalActionError(f"{self.rules.variant} drops no die; {action} is not possible")
+        allowed = self.allowed_boxes()
+        if box not in allowed:
+            raise OrderError(f"box {box} may not be filled now; allowed: {', '.join(allowed)}")
+        faces = self.layer("all")
+        points = 0 if isinstance(action, Scratch) else self._points(box, faces, sheet)
+        bonus = self._joker_active(faces, sheet) and sheet.points("yatzy") == 50
+        record: dict[str, Any] = {"box": box, "points": points}
+        if isinstance(action, Scratch):
+            record["scratch"] = True
+        if bonus:
+            sheet.yatzy_bonuses += 1
+            record["yatzy_bonus"] = 100
+        sheet.entries[box] = BoxEntry(points, isinstance(action, Scratch))
+        self.log[-1].update(record)
+        self._end_turn(sheet, [box])
+
+    def _apply_fill2(self, action: Fill2) -> None:
+        sheet = self.sheet
+        if not self.rules.double:
+            raise IllegalActionError(f"{self.rules.variant} fills one box a turn")
+        if not isinstance(action.inner, (Score, Scratch)) or not isinstance(
+            action.outer, (Score, Scratch)
+        ):
+            raise IllegalActionError(f"inner and outer must be score or scratch: {action!r}")
+        a = self._check_fill(action.inner, sheet)
+        b = self._check_fill(action.outer, sheet)
+        if a == b:
+            raise IllegalActionError(f"the inner and outer results need two boxes, not {a} twice")
+        groups = self.allowed_groups(sheet)
+        if groups is not None and not any({a, b} == set(g) for g in groups):
+            allowed = " or ".join("+".join(g) for g in groups)
+            raise OrderError(f"boxes {a} and {b} may not be filled now; allowed: {allowed}")
+        written: dict[str, tuple[str, BoxEntry, dict[str, Any]]] = {}
+        for layer, entry in (("inner", action.inner), ("outer", action.outer)):
+            if isinstance(entry, Scratch):
+                written[layer] = (
+                    entry.box,
+                    BoxEntry(0, True),
+                    {"box": entry.box, "points": 0, "scratch": True},
+                )
+                continue
+            faces = self.layer(layer)
+            drop = entry.drop
+            if drop is None:
+                drop = self._best_drop(entry.box, faces)
+            elif not _is_face(drop) or drop not in faces:
+                raise IllegalActionError(
+                    f"dropped face {drop!r} is not among the {layer} dice {list(faces)}"
+                )
+            points = self._dropped_points(entry.box, faces, drop)
+            written[layer] = (
+                entry.box,
+                BoxEntry(points, False, drop),
+                {"box": entry.box, "drop": drop, "points": points},
+            )
+        for layer, (box, value, record) in written.items():
+            sheet.entries[box] = value
+            self.log[-1][layer] = record
+        self._end_turn(sheet, [a, b])
+
+    def _end_turn(self, sheet: Sheet, boxes: list[str]) -> None:
+        if self.rules.half_forced and sheet.first_section is None:
+            sheet.first_section = CATEGORIES[boxes[0]].section
+        if self.rules.saved_rolls:
+            sheet.saved_rolls = self.max_rolls() - self.rolls_used
+        self.turn_number += 1
+        self.dice = None
+        self.rolls_used = 0
+        self.pending = []
+        if all(s.is_full for s in self.sheets):
+            self.phase = Phase.OVER
+
+    # -- results ------------------------------------------------------------------------------
+
+    def totals(self) -> list[int]:
+        """Every player's final score so far (Total, or Final in DubbelYatzy)."""
+        return [s.final for s in self.sheets]
+
+    def returns(self) -> list[int]:
+        """OpenSpiel's name for :meth:`totals`."""
+        return self.totals()
+
+    def winners(self) -> list[int]:
+        """The seats with the highest final score (several on a tie); empty until over."""
+        if self.phase is not Phase.OVER:
+            return []
+        totals = self.totals()
+        best = max(totals)
+        return [i for i, t in enumerate(totals) if t == best]
+
+    def __str__(self) -> str:
+        if self.phase is Phase.ROLL_OFF:
+            return f"roll-off for the start: {self.rolloff}"
+        if self.phase is Phase.OVER:
+            return f"game over: totals {self.totals()}"
+        return (
+            f"{self.players[self.player].name} to act, dice {self.dice}, "
+            f"roll {self.rolls_used}/{self.max_rolls()}"
+        )
+
+
+_UPPER_BY_FACE = {c.face: c.id for c in CATEGORIES.values() if c.section == "upper"}
+
+
+def _joker_restrict(
+    boxes: Iterable[str], faces: tuple[int, ...], sheet: Sheet, rules: RuleSet
+) -> list[str]:
+    """The official (forced) joker: matching upper box, else a lower box, else upper."""
+    boxes = list(boxes)
+    upper = _UPPER_BY_FACE[faces[0]]
+    if sheet.is_open(upper):
+        want = [upper]
+    else:
+        lower = [b for b in rules.lower_boxes if sheet.is_open(b)]
+        want = lower or [b for b in rules.upper_boxes if sheet.is_open(b)]
+    return [b for b in boxes if b in want]
+
+
+def _is_face(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+
+
+def _dice_json(dice: Sequence[Die]) -> list[Any]:
+    return [list(d) if isinstance(d, tuple) else d for d in dice]
+
+
+def _copy_turn(turn: dict[str, Any]) -> dict[str, Any]:
+    out = dict(turn)
+    if "rolls" in out:
+        out["rolls"] = [dict(r) for r in out["rolls"]]
+    return out

@@ -1,0 +1,35 @@
+"""Rule sets, categories, scoring functions and spec strings."""
+
+from __future__ import annotations
+
+from yatzy.rules.categories import CATEGORIES, LANGUAGES, Category, Language, label
+from yatzy.rules.ruleset import (
+    JOKER_POINTS,
+    OPTIONS,
+    VARIANTS,
+    YATZY_BONUS_POINTS,
+    OptionSpec,
+    RuleSet,
+    Variant,
+    parse_spec,
+)
+from yatzy.rules.tables import ScoreTable, all_rolls, score_table
+
+__all__ = [
+    "CATEGORIES",
+    "JOKER_POINTS",
+    "LANGUAGES",
+    "OPTIONS",
+    "VARIANTS",
+    "YATZY_BONUS_POINTS",
+    "Category",
+    "Language",
+    "OptionSpec",
+    "RuleSet",
+    "ScoreTable",
+    "Variant",
+    "all_rolls",
+    "label",
+    "parse_spec",
+    "score_table",
+]

@@ -1,0 +1,547 @@
+"""Rule sets: the variants, their options, and the one-line rules spec.
+
+A :class:`RuleSet` is an immutable value.  Variants are data registered in
+:data:`VARIANTS`; every option of RULES.md is a field.  ``RuleSet.parse`` reads a
+spec such as ``"yatzy+forced+lenient"`` or ``"yahtzee+joker=free"`` and
+``RuleSet.spec`` writes the canonical one back, so the two round-trip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from yatzy.errors import DiceError, SpecError, UnknownBoxError
+from yatzy.rules import scoring as sc
+from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category
+
+OptionKind = Literal["flag", "choice", "int"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of the spec string: its name, kind and (for choices) its values."""
+
+    name: str
+    kind: OptionKind
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def usage(self) -> str:
+        """How the option is written in a spec (``lenient``, ``joker=forced|free|none``)."""
+        if self.kind == "flag":
+            return self.name
+        if self.kind == "choice":
+            return f"{self.name}={'|'.join(self.choices)}"
+        return f"{self.name}=N"
+
+
+OPTIONS: dict[str, OptionSpec] = {
+    o.name: o
+    for o in (
+        OptionSpec("forced", "flag", "boxes are filled in protocol order (tvång)"),
+        OptionSpec(
+            "half_forced",
+            "flag",
+            "the first score picks the upper or lower section, each filled in order (halvtvång)",
+        ),
+        OptionSpec("lenient", "flag", "four equal count as Two Pairs, five equal as Full House"),
+        OptionSpec("yatzy_pip_bonus", "flag", "Yatzy scores 50 plus the sum of the dice"),
+        OptionSpec(
+            "joker",
+            "choice",
+            "Yatzy bonus and joker: forced (official), free (optimal-play papers), none",
+            ("forced", "free", "none"),
+        ),
+        OptionSpec("saved_rolls", "flag", "unused rolls are kept for later turns"),
+        OptionSpec("bonus_threshold", "int", "upper-section sum that earns the bonus"),
+        OptionSpec("bonus_points", "int", "points of the upper-section bonus"),
+        OptionSpec(
+            "extra",
+            "choice",
+            "DubbelYatzy's Extra box: minus (subtracted chance), chance, scratch (free 0)",
+            ("minus", "chance", "scratch"),
+        ),
+        OptionSpec(
+            "scoring",
+            "choice",
+            "DubbelYatzy's scoring: lenient, strict (Scandinavian) or international",
+            ("lenient", "strict", "international"),
+        ),
+    )
+}
+
+# The canonical order of options in a spec string.
+OPTION_ORDER: tuple[str, ...] = tuple(OPTIONS)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule set family: dice, options that apply, and default option values."""
+
+    name: str
+    title: Mapping[str, str]
+    num_dice: int
+    options: tuple[str, ...]
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    double: bool = False
+
+    def __post_init__(self) -> None:
+        # Options are listed (in errors and help) in the canonical spec order.
+        object.__setattr__(
+            self, "options", tuple(sorted(self.options, key=list(OPTIONS).index))
+        )
+
+
+_ORDER_OPTS = ("forced", "half_forced", "bonus_threshold", "bonus_points")
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant(
+            "yatzy",
+            {"sv": "Yatzy", "fi": "Yatzy", "en": "Scandinavian Yatzy"},
+            5,
+            ("lenient", "yatzy_pip_bonus", *_ORDER_OPTS),
+            {"bonus_threshold": 63, "bonus_points": 50},
+        ),
+        Variant(
+            "yahtzee",
+            {"sv": "Internationell Yatzy", "fi": "Kansainvälinen Yatzy", "en": "Yahtzee"},
+            5,
+            ("joker", *_ORDER_OPTS),
+            {"joker": "forced", "bonus_threshold": 63, "bonus_points": 35},
+        ),
+        Variant(
+            "maxi",
+            {"sv": "Maxi-Yatzy", "fi": "Maxi-Yatzy", "en": "Maxi Yatzy"},
+            6,
+            ("lenient", "saved_rolls", *_ORDER_OPTS),
+            {"bonus_threshold": 75, "bonus_points": 50},
+        ),
+        Variant(
+            "dubbel",
+            {"sv": "DubbelYatzy", "fi": "Tupla-Yatzy", "en": "Double Yatzy"},
+            6,
+            ("extra", "scoring", *_ORDER_OPTS),
+            {"extra": "minus", "scoring": "lenient", "bonus_threshold": 63, "bonus_points": 50},
+            double=True,
+        ),
+    )
+}
+
+_YATZY_BOXES = (
+    *UPPER_IDS,
+    "one_pair",
+    "two_pairs",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yatzy",
+)
+_YAHTZEE_BOXES = (
+    *UPPER_IDS,
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yatzy",
+    "chance",
+)
+_MAXI_BOXES = (
+    *UPPER_IDS,
+    "one_pair",
+    "two_pairs",
+    "three_pairs",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "five_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "full_straight",
+    "full_house",
+    "villa",
+    "tower",
+    "chance",
+    "maxi_yatzy",
+)
+
+# The joker's fixed points in the international rules.
+JOKER_POINTS: dict[str, int] = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+YATZY_BONUS_POINTS = 100
+
+
+def _nordic_scorers(lenient: bool, pip_bonus: bool) -> dict[str, sc.Scorer]:
+    g = sc.groups
+    return {
+        **{u: sc.upper(i + 1) for i, u in enumerate(UPPER_IDS)},
+        "one_pair": g((2,), lenient=lenient),
+        "two_pairs": g((2, 2), lenient=lenient),
+        "three_pairs": g((2, 2, 2), lenient=lenient),
+        "three_of_a_kind": g((3,), lenient=lenient),
+        "four_of_a_kind": g((4,), lenient=lenient),
+        "five_of_a_kind": g((5,), lenient=lenient),
+        "small_straight": sc.straight((1, 2, 3, 4, 5), 15),
+        "large_straight": sc.straight((2, 3, 4, 5, 6), 20),
+        "full_straight": sc.straight((1, 2, 3, 4, 5, 6), 21),
+        "full_house": g((3, 2), lenient=lenient),
+        "villa": g((3, 3), lenient=lenient),
+        "tower": g((4, 2), lenient=lenient),
+        "chance": sc.chance,
+        "yatzy": sc.all_equal(50, pip_bonus=pip_bonus),
+        "maxi_yatzy": sc.all_equal(100),
+    }
+
+
+def _international_scorers() -> dict[str, sc.Scorer]:
+    return {
+        **{u: sc.upper(i + 1) for i, u in enumerate(UPPER_IDS)},
+        "three_of_a_kind": sc.at_least_of_a_kind_sum_all(3),
+        "four_of_a_kind": sc.at_least_of_a_kind_sum_all(4),
+        "full_house": sc.fixed_full_house(25),
+        "small_straight": sc.run_of(4, 30),
+        "large_straight": sc.run_of(5, 40),
+        "yatzy": sc.all_equal(50),
+        "chance": sc.chance,
+    }
+
+
+_EXTRA_SCORERS: dict[str, sc.Scorer] = {
+    "minus": sc.minus_chance,
+    "chance": sc.chance,
+    "scratch": sc.zero,
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """An immutable rule set: a variant with every option resolved.
+
+    Build one with ``RuleSet("maxi", saved_rolls=True)`` or ``RuleSet.parse(spec)``;
+    options left as ``None`` take the variant's default, and an option that does
+    not apply to the variant raises :class:`SpecError`.
+    """
+
+    variant: str = "yatzy"
+    forced: bool = False
+    half_forced: bool = False
+    lenient: bool = False
+    yatzy_pip_bonus: bool = False
+    joker: str | None = None
+    saved_rolls: bool = False
+    bonus_threshold: int | None = None
+    bonus_points: int | None = None
+    extra: str | None = None
+    scoring: str | None = None
+
+    def __post_init__(self) -> None:
+        variant = VARIANTS.get(self.variant)
+        if variant is None:
+            raise SpecError(f"unknown rule set {self.variant!r}; valid: {', '.join(VARIANTS)}")
+        neutral = _neutral_values()
+        for name in OPTION_ORDER:
+            value = getattr(self, name)
+            if name not in variant.options:
+                if value is not None and value != neutral[name]:
+                    raise SpecError(
+                        f"option {name!r} does not apply to {self.variant}; "
+                        f"valid: {', '.join(OPTIONS[o].usage() for o in variant.options)}"
+                    )
+                object.__setattr__(self, name, neutral[name])
+        for name in variant.options:
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, self.default(name))
+            _check_value(OPTIONS[name], getattr(self, name))
+        if self.forced and self.half_forced:
+            raise SpecError("options 'forced' and 'half_forced' exclude each other")
+        if not 0 <= self.threshold <= self.upper_max:
+            raise SpecError(
+                f"bonus_threshold={self.threshold} is not in 0-{self.upper_max} for {self.variant}"
+            )
+        if not 0 <= self.bonus <= 1000:
+            raise SpecError(f"bonus_points={self.bonus} is not in 0-1000")
+
+    def default(self, name: str) -> Any:
+        """The default value of option ``name`` for this rule set's variant."""
+        if name == "bonus_points" and self.variant == "dubbel" and self.scoring == "international":
+            return 35  # the yahtzee points, as the international scoring asks
+        return self.info.defaults.get(name, False if OPTIONS[name].kind == "flag" else None)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Cached scorers are closures; a rule set travels as its spec.
+        return (RuleSet.parse, (self.spec,))
+
+    # -- spec strings -------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, spec: str) -> RuleSet:
+        """Read a rules spec such as ``"maxi+saved_rolls"`` (checked input)."""
+        if not isinstance(spec, str):
+            raise SpecError(f"a rules spec is a string, not {spec!r}")
+        parts = spec.strip().split("+")
+        name = parts[0].strip().lower()
+        if name not in VARIANTS:
+            raise SpecError(f"unknown rule set {parts[0]!r}; valid: {', '.join(VARIANTS)}")
+        variant = VARIANTS[name]
+        values: dict[str, Any] = {}
+        for raw in parts[1:]:
+            key, eq, val = raw.strip().partition("=")
+            key = key.strip().lower()
+            if key not in variant.options:
+                raise SpecError(
+                    f"unknown option {key!r} for {name}; valid: "
+                    f"{', '.join(OPTIONS[o].usage() for o in variant.options)}"
+                )
+            if key in values:
+                raise SpecError(f"option {key!r} is given twice in {spec!r}")
+            opt = OPTIONS[key]
+            if opt.kind == "flag":
+                if eq:
+                    raise SpecError(f"option {key!r} takes no value (write just '+{key}')")
+                values[key] = True
+            elif not eq or not val.strip():
+                raise SpecError(f"option {key!r} needs a value: {opt.usage()}")
+            elif opt.kind == "int":
+                try:
+                    values[key] = int(val.strip())
+                except ValueError:
+                    raise SpecError(f"option {key!r} needs a whole number, not {val!r}") from None
+            else:
+                values[key] = val.strip().lower()
+        return cls(name, **values)
+
+    @cached_property
+    def spec(self) -> str:
+        """The canonical spec string: options in a fixed order, defaults left out."""
+        parts = [self.variant]
+        for name in OPTION_ORDER:
+            if name not in self.info.options:
+                continue
+            value = getattr(self, name)
+            if value != self.default(name):
+                parts.append(name if value is True else f"{name}={value}")
+        return "+".join(parts)
+
+    def __str__(self) -> str:
+        return self.spec
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (validated like the constructor)."""
+        return dataclasses.replace(self, **changes)
+
+    # -- derived properties ---------------------------------------------------------
+
+    @property
+    def info(self) -> Variant:
+        """The :class:`Variant` this rule set belongs to."""
+        return VARIANTS[self.variant]
+
+    @property
+    def num_dice(self) -> int:
+        """How many dice (double dice for DubbelYatzy) are rolled."""
+        return self.info.num_dice
+
+    @property
+    def double(self) -> bool:
+        """Whether the dice are DubbelYatzy's double dice (two results per turn)."""
+        return self.info.double
+
+    @property
+    def dice_per_result(self) -> int:
+        """How many faces a result is scored on (DubbelYatzy drops one of six)."""
+        return 5 if self.double else self.num_dice
+
+    @property
+    def results_per_turn(self) -> int:
+        """How many boxes one turn fills (2 in DubbelYatzy)."""
+        return 2 if self.double else 1
+
+    @property
+    def max_rolls(self) -> int:
+        """Rolls in a turn before saved rolls are added."""
+        return 3
+
+    @property
+    def international(self) -> bool:
+        """Whether the categories score by the international (yahtzee) rules."""
+        return self.variant == "yahtzee" or self.scoring == "international"
+
+    @property
+    def has_joker(self) -> bool:
+        """Whether the Yatzy bonus and joker rules apply."""
+        return self.variant == "yahtzee" and self.joker != "none"
+
+    @property
+    def threshold(self) -> int:
+        """The upper-section sum that earns the bonus."""
+        assert self.bonus_threshold is not None
+        return self.bonus_threshold
+
+    @property
+    def bonus(self) -> int:
+        """The points of the upper-section bonus."""
+        assert self.bonus_points is not None
+        return self.bonus_points
+
+    @property
+    def upper_max(self) -> int:
+        """The largest possible upper-section sum."""
+        return 21 * self.dice_per_result
+
+    @cached_property
+    def boxes(self) -> tuple[str, ...]:
+        """The box ids in protocol order (Extra last)."""
+        if self.variant == "maxi":
+            return _MAXI_BOXES
+        base = _YAHTZEE_BOXES if self.international else _YATZY_BOXES
+        return (*base, "extra") if self.double else base
+
+    @cached_property
+    def box_index(self) -> dict[str, int]:
+        """Box id to its position in :attr:`boxes`."""
+        return {b: i for i, b in enumerate(self.boxes)}
+
+    @cached_property
+    def categories(self) -> tuple[Category, ...]:
+        """The :class:`Category` of every box, in protocol order."""
+        return tuple(CATEGORIES[b] for b in self.boxes)
+
+    @cached_property
+    def upper_boxes(self) -> tuple[str, ...]:
+        """The upper-section boxes (ones ... sixes)."""
+        return UPPER_IDS
+
+    @cached_property
+    def lower_boxes(self) -> tuple[str, ...]:
+        """The lower-section boxes in protocol order (without Extra)."""
+        return tuple(b for b in self.boxes if CATEGORIES[b].section == "lower")
+
+    @property
+    def turns(self) -> int:
+        """Turns each player takes in a full game."""
+        return len(self.boxes) // self.results_per_turn
+
+    @cached_property
+    def scorers(self) -> dict[str, sc.Scorer]:
+        """Box id to its pure scoring function of face counts (one result's dice)."""
+        if self.international:
+            table = _international_scorers()
+        else:
+            lenient = self.lenient or self.scoring == "lenient"
+            table = _nordic_scorers(lenient, self.yatzy_pip_bonus)
+        if self.double:
+            assert self.extra is not None
+            table["extra"] = _EXTRA_SCORERS[self.extra]
+        return {b: table[b] for b in self.boxes}
+
+    def scratchable(self, box: str) -> bool:
+        """Whether ``box`` may be scratched (DubbelYatzy's minus Extra may not)."""
+        return not (box == "extra" and self.extra == "minus")
+
+    # -- checked scoring --------------------------------------------------------------
+
+    def check_box(self, box: str) -> str:
+        """Return ``box`` if this rule set has it, else raise :class:`UnknownBoxError`."""
+        if box not in self.box_index:
+            raise UnknownBoxError(
+                f"unknown box {box!r} for {self.spec}; valid: {', '.join(self.boxes)}"
+            )
+        return box
+
+    def check_dice(self, dice: Sequence[int], count: int | None = None) -> tuple[int, ...]:
+        """Validate faces (1-6) and their number; return them as a tuple."""
+        want = self.num_dice if count is None else count
+        faces = tuple(dice)
+        for d in faces:
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+                raise DiceError(f"die {d!r} is not in 1-6")
+        if len(faces) != want:
+            raise DiceError(f"{self.variant} needs {want} dice, got {len(faces)}")
+        return faces
+
+    def score(self, box: str, dice: Sequence[int]) -> int:
+        """The points of ``dice`` in ``box`` (checked; no joker, which needs a sheet).
+
+        For DubbelYatzy give one layer's six faces: the best result over the face
+        dropped is returned.
+        """
+        self.check_box(box)
+        faces = self.check_dice(dice)
+        if self.double:
+            return max(self.score_dropped(box, faces, d) for d in set(faces))
+        return self.scorers[box](sc.counts_of(faces))
+
+    def score_dropped(self, box: str, faces: Sequence[int], drop: int) -> int:
+        """DubbelYatzy: the points of six ``faces`` in ``box`` after dropping ``drop``."""
+        counts = list(sc.counts_of(faces))
+        if not 1 <= drop <= 6 or counts[drop - 1] == 0:
+            raise DiceError(f"dropped face {drop!r} is not among the dice {list(faces)}")
+        counts[drop - 1] -= 1
+        return self.scorers[box](tuple(counts))
+
+    def score_all(self, dice: Sequence[int]) -> dict[str, int]:
+        """The points of ``dice`` in every box, in protocol order (checked)."""
+        faces = self.check_dice(dice)
+        return {b: self.score(b, faces) for b in self.boxes}
+
+    @cached_property
+    def _possible(self) -> dict[str, frozenset[int]]:
+        from yatzy.rules.tables import all_rolls
+
+        result: dict[str, set[int]] = {b: {0} for b in self.boxes}
+        for roll in all_rolls(self.dice_per_result):
+            counts = sc.counts_of(roll)
+            for b, f in self.scorers.items():
+                result[b].add(f(counts))
+        if self.extra == "minus":
+            result["extra"].discard(0)
+        return {b: frozenset(v) for b, v in result.items()}
+
+    def possible_scores(self, box: str) -> frozenset[int]:
+        """Every score that ``box`` can hold under this rule set (0 included)."""
+        return self._possible[self.check_box(box)]
+
+
+def _neutral_values() -> dict[str, Any]:
+    return {
+        "forced": False,
+        "half_forced": False,
+        "lenient": False,
+        "yatzy_pip_bonus": False,
+        "joker": "none",
+        "saved_rolls": False,
+        "bonus_threshold": None,
+        "bonus_points": None,
+        "extra": None,
+        "scoring": None,
+    }
+
+
+def _check_value(spec: OptionSpec, value: Any) -> None:
+    if spec.kind == "flag":
+        if not isinstance(value, bool):
+            raise SpecError(f"option {spec.name!r} is a flag, not {value!r}")
+    elif spec.kind == "choice":
+        if value not in spec.choices:
+            raise SpecError(
+                f"option {spec.name}={value!r} is not one of {', '.join(spec.choices)}"
+            )
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(f"option {spec.name!r} needs a whole number, not {value!r}")
+
+
+def parse_spec(spec: str) -> RuleSet:
+    """Shorthand for :meth:`RuleSet.parse`."""
+    return RuleSet.parse(spec)
+
+
+def rule_sets(names: Iterable[str] | None = None) -> list[RuleSet]:
+    """The default rule set of every variant (or of the ``names`` given)."""
+    return [RuleSet(n) for n in (names or VARIANTS)]
