@@ -48,6 +48,10 @@ class KeepError(IllegalActionError):
     """Keeping dice that are not on the table."""
 
 
+class ImpossibleScoreError(IllegalActionError):
+    """Score pad: points that the rules make impossible for that box."""
+
+
 class GameOverError(IllegalActionError):
     """An action after the game has ended."""
 

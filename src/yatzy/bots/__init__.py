@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from yatzy.errors import YatzyError
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State
+from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Write
 
 
 class Bot(Protocol):
@@ -67,14 +67,16 @@ def _points(state: State, action: Action) -> int:
         return _entry_points(state, action.inner, "inner") + _entry_points(
             state, action.outer, "outer"
         )
-    if isinstance(action, (Score, Scratch)):
+    if isinstance(action, (Score, Scratch, Write)):
         return _entry_points(state, action, "all")
     return -1
 
 
-def _entry_points(state: State, entry: Score | Scratch, layer: str) -> int:
+def _entry_points(state: State, entry: Score | Scratch | Write, layer: str) -> int:
     if isinstance(entry, Scratch):
         return 0
+    if isinstance(entry, Write):
+        return entry.points
     return state.box_points(entry.box, layer, entry.drop)
 
 

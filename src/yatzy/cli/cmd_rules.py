@@ -35,8 +35,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     print(f"{rules.info.title[lang]} ({rules.spec})")
-    print(f"{rules.num_dice} {'double dice' if rules.double else 'dice'}, "
-          f"{rules.max_rolls} rolls a turn, {rules.turns} turns")
+    print(
+        f"{rules.num_dice} {'double dice' if rules.double else 'dice'}, "
+        f"{rules.max_rolls} rolls a turn, {rules.turns} turns"
+    )
     width = max(len(CATEGORIES[b].name(lang)) for b in rules.boxes) + 2
     for box in rules.boxes:
         cat = CATEGORIES[box]
@@ -44,8 +46,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {cat.name(lang):<{width}}{box:<17} {_range(scores)}")
         if box == "sixes":
             print(f"  {label('sum', lang):<{width}}")
-            print(f"  {label('bonus', lang):<{width}}{'':<17} {rules.bonus} at "
-                  f"{rules.threshold} or more")
+            print(
+                f"  {label('bonus', lang):<{width}}{'':<17} {rules.bonus} at "
+                f"{rules.threshold} or more"
+            )
     print(f"  {label('total', lang)}")
     if rules.double:
         print(f"  {label('final', lang)} (Total + Extra)")
@@ -63,9 +67,12 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         "bonus_threshold": rules.threshold,
         "bonus_points": rules.bonus,
         "boxes": [
-            {"id": b, "name": CATEGORIES[b].name(lang),  # type: ignore[arg-type]
-             "section": CATEGORIES[b].section,
-             "possible": sorted(rules.possible_scores(b))}
+            {
+                "id": b,
+                "name": CATEGORIES[b].name(lang),  # type: ignore[arg-type]
+                "section": CATEGORIES[b].section,
+                "possible": sorted(rules.possible_scores(b)),
+            }
             for b in rules.boxes
         ],
     }

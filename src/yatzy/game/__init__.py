@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from yatzy.game.actions import Action, Fill2, Roll, Score, Scratch, action_from_json, action_to_json
+from yatzy.game.actions import (
+    Action,
+    Fill2,
+    Roll,
+    Score,
+    Scratch,
+    SetDice,
+    Write,
+    action_from_json,
+    action_to_json,
+)
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.game.state import CHANCE, TERMINAL, Die, Game, Phase, Player, State, default_rng
 
@@ -19,13 +29,15 @@ __all__ = [
     "Roll",
     "Score",
     "Scratch",
+    "SetDice",
     "Sheet",
     "State",
+    "Write",
     "action_from_json",
     "action_to_json",
     "default_rng",
 ]
 
-from yatzy.game.record import dumps, from_record, load, loads, save, to_record  # noqa: E402
+from yatzy.game.record import dumps, from_record, load, loads, save, to_record
 
 __all__ += ["dumps", "from_record", "load", "loads", "save", "to_record"]

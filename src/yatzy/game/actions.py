@@ -48,7 +48,33 @@ class Scratch:
         return f"scratch {self.box}"
 
 
-Entry = Score | Scratch
+@dataclass(frozen=True)
+class Write:
+    """Score pad: write ``points`` in ``box`` without dice (checked against the rules).
+
+    ``yatzy_bonus`` claims an extra Yatzy under the international joker rules.
+    """
+
+    box: str
+    points: int
+    yatzy_bonus: bool = False
+
+    def __str__(self) -> str:
+        claim = " with Yatzy bonus" if self.yatzy_bonus else ""
+        return f"write {self.points} in {self.box}{claim}"
+
+
+@dataclass(frozen=True)
+class SetDice:
+    """Score pad: the final dice of the turn, rolled by hand (faces, or pairs)."""
+
+    dice: tuple[int | tuple[int, int], ...]
+
+    def __str__(self) -> str:
+        return f"dice {list(self.dice)}"
+
+
+Entry = Score | Scratch | Write
 
 
 @dataclass(frozen=True)
@@ -62,7 +88,7 @@ class Fill2:
         return f"inner: {self.inner}; outer: {self.outer}"
 
 
-Action = Roll | Score | Scratch | Fill2
+Action = Roll | Score | Scratch | Write | SetDice | Fill2
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -73,6 +99,13 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"inner": action_to_json(action.inner), "outer": action_to_json(action.outer)}
     if isinstance(action, Scratch):
         return {"scratch": action.box}
+    if isinstance(action, Write):
+        written: dict[str, Any] = {"write": action.box, "points": action.points}
+        if action.yatzy_bonus:
+            written["yatzy_bonus"] = True
+        return written
+    if isinstance(action, SetDice):
+        return {"dice": [list(d) if isinstance(d, tuple) else d for d in action.dice]}
     out: dict[str, Any] = {"score": action.box}
     if action.drop is not None:
         out["drop"] = action.drop
@@ -93,9 +126,18 @@ def action_from_json(data: Any) -> Action:
             return Roll(tuple(keep))
         if "inner" in data and "outer" in data:
             inner, outer = action_from_json(data["inner"]), action_from_json(data["outer"])
-            if not isinstance(inner, Score | Scratch) or not isinstance(outer, Score | Scratch):
+            if not isinstance(inner, Score | Scratch | Write) or not isinstance(
+                outer, Score | Scratch | Write
+            ):
                 raise IllegalActionError(f"inner and outer must be score or scratch: {data!r}")
             return Fill2(inner, outer)
+        if "write" in data and isinstance(data["write"], str):
+            points = data.get("points")
+            if not isinstance(points, int) or isinstance(points, bool):
+                raise IllegalActionError(f"points must be a whole number, not {points!r}")
+            return Write(data["write"], points, data.get("yatzy_bonus") is True)
+        if "dice" in data and isinstance(data["dice"], list):
+            return SetDice(tuple(tuple(d) if isinstance(d, list) else d for d in data["dice"]))
         if "scratch" in data and isinstance(data["scratch"], str):
             return Scratch(data["scratch"])
         if "score" in data and isinstance(data["score"], str):

@@ -10,6 +10,7 @@ unfinished game, even one saved between two rolls, loads to the same position.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
-from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch
+from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Write
 from yatzy.game.state import Game, Phase, Player, State
 from yatzy.rules import RuleSet
 
@@ -34,9 +35,8 @@ def to_record(state: State) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "rules": state.rules.spec,
-        "players": [
-            {"name": p.name, **({"bot": p.bot} if p.bot else {})} for p in state.players
-        ],
+        **({"pad": True} if state.game.pad else {}),
+        "players": [{"name": p.name, **({"bot": p.bot} if p.bot else {})} for p in state.players],
         "rolloff": [[{"player": p, "die": f} for p, f in rnd] for rnd in state.rolloff],
         "starter": state.starter,
         "turns": _turns(state),
@@ -117,14 +117,15 @@ def from_record(data: Any) -> State:
             players.append(Player(p["name"], bot))
         else:
             raise RecordError(f"player {p!r} has no name", field=f"players[{i}]")
-    game = _guard(0, "players", lambda: Game(rules, players))
+    pad = data.get("pad", False)
+    if not isinstance(pad, bool):
+        raise RecordError(f"pad {pad!r} is not true or false", field="pad")
+    game = _guard(0, "players", lambda: Game(rules, players, pad=pad))
     rolloff = data.get("rolloff") or []
     if not isinstance(rolloff, list):
         raise RecordError("the roll-off is a list of rounds", field="rolloff")
     starter = data.get("starter")
-    state = _guard(
-        0, "starter", lambda: game.new_initial_state(None if rolloff else starter)
-    )
+    state = _guard(0, "starter", lambda: game.new_initial_state(None if rolloff else starter))
     if game.num_players > 1 and not rolloff and starter is None:
         raise RecordError("neither a roll-off nor a starter is given", field="starter")
     _replay_rolloff(state, rolloff)
@@ -155,8 +156,8 @@ def _replay_rolloff(state: State, rounds: list[Any]) -> None:
                     f"seat {entry.get('player')!r} rolls out of turn; seat {expected} was next",
                     field=f"{where}.player",
                 )
-            die = entry.get("die")
-            _guard(0, f"{where}.die", lambda d=die: state.apply_chance(d))
+            die: Any = entry.get("die")
+            _guard(0, f"{where}.die", functools.partial(state.apply_chance, die))
     if state.phase is Phase.ROLL_OFF and state.rolloff[-1]:
         raise RecordError("the roll-off stops in the middle of a round", field="rolloff")
 
@@ -176,49 +177,12 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
             turn=n,
             field="player",
         )
-    rolls = _need(turn, "rolls", list, n)
-    if not rolls:
-        raise RecordError("a turn rolls at least once", turn=n, field="rolls")
-    for r, roll in enumerate(rolls):
-        where = f"rolls[{r}]"
-        if not isinstance(roll, dict):
-            raise RecordError("a roll is {keep, dice}", turn=n, field=where)
-        keep = roll.get("keep", [])
-        if not isinstance(keep, list):
-            raise RecordError(f"keep {keep!r} is not a list", turn=n, field=f"{where}.keep")
-        before = None if state.dice is None else list(state.dice)
-        _guard(n, f"{where}.keep", lambda k=keep: state.apply(Roll(tuple(k))))
-        dice = roll.get("dice")
-        if dice is None:
-            if last and r == len(rolls) - 1 and not _fills(turn):
-                return  # saved while the dice were rolling
-            raise RecordError("the dice of this roll are missing", turn=n, field=f"{where}.dice")
-        if not isinstance(dice, list) or len(dice) != state.rules.num_dice:
-            raise RecordError(
-                f"a roll has {state.rules.num_dice} dice, not {dice!r}", turn=n,
-                field=f"{where}.dice",
-            )
-        partial = last and r == len(rolls) - 1 and not _fills(turn) and None in dice
-        new = []
-        for i, d in enumerate(dice):
-            if d is None and partial and i not in keep:
-                break
-            die = tuple(d) if isinstance(d, list) else d
-            if i in keep:
-                assert before is not None
-                if die != before[i]:
-                    raise RecordError(
-                        f"kept die {d!r} changed from {_show(before[i])!r}", turn=n,
-                        field=f"{where}.dice[{i}]",
-                    )
-            else:
-                _guard(n, f"{where}.dice[{i}]", lambda x=die: state._check_die(x))
-                new.append(die)
-        if partial:
-            for die in new:
-                state.apply_chance(die)
+    if state.game.pad:
+        _replay_pad_dice(state, turn, n, last)
+    else:
+        _replay_rolls(state, turn, n, last)
+        if state.pending:
             return
-        state.apply_roll(new)
     if not _fills(turn):
         if last:
             return  # saved before the box was chosen
@@ -233,7 +197,7 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
         box = turn.get("box")
         if not isinstance(box, str):
             raise RecordError(f"box {box!r} is not a box id", turn=n, field="box")
-        action: Entry = Scratch(box) if turn.get("scratch") is True else Score(box)
+        action = _entry(turn, "", n)
         _guard(n, "box", lambda: state.apply(action))
         _check_points(state, turn, state.log[-1], n, "")
         if turn.get("yatzy_bonus") != state.log[-1].get("yatzy_bonus"):
@@ -245,12 +209,81 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
             )
 
 
+def _replay_pad_dice(state: State, turn: dict[str, Any], n: int, last: bool) -> None:
+    if "rolls" in turn:
+        raise RecordError("a score pad game has no rolls", turn=n, field="rolls")
+    dice = turn.get("dice")
+    if dice is None:
+        return
+    if not isinstance(dice, list):
+        raise RecordError(f"dice {dice!r} is not a list", turn=n, field="dice")
+    faces = tuple(tuple(d) if isinstance(d, list) else d for d in dice)
+    _guard(n, "dice", lambda: state.apply(SetDice(faces)))
+
+
+def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> None:
+    rolls = _need(turn, "rolls", list, n)
+    if not rolls:
+        raise RecordError("a turn rolls at least once", turn=n, field="rolls")
+    for r, roll in enumerate(rolls):
+        where = f"rolls[{r}]"
+        if not isinstance(roll, dict):
+            raise RecordError("a roll is {keep, dice}", turn=n, field=where)
+        keep = roll.get("keep", [])
+        if not isinstance(keep, list):
+            raise RecordError(f"keep {keep!r} is not a list", turn=n, field=f"{where}.keep")
+        before = None if state.dice is None else list(state.dice)
+        _guard(n, f"{where}.keep", functools.partial(state.apply, Roll(tuple(keep))))
+        dice = roll.get("dice")
+        if dice is None:
+            if last and r == len(rolls) - 1 and not _fills(turn):
+                return  # saved while the dice were rolling
+            raise RecordError("the dice of this roll are missing", turn=n, field=f"{where}.dice")
+        if not isinstance(dice, list) or len(dice) != state.rules.num_dice:
+            raise RecordError(
+                f"a roll has {state.rules.num_dice} dice, not {dice!r}",
+                turn=n,
+                field=f"{where}.dice",
+            )
+        partial = last and r == len(rolls) - 1 and not _fills(turn) and None in dice
+        new = []
+        for i, d in enumerate(dice):
+            if d is None and partial and i not in keep:
+                break
+            die = tuple(d) if isinstance(d, list) else d
+            if i in keep:
+                assert before is not None
+                if die != before[i]:
+                    raise RecordError(
+                        f"kept die {d!r} changed from {_show(before[i])!r}",
+                        turn=n,
+                        field=f"{where}.dice[{i}]",
+                    )
+            else:
+                _guard(n, f"{where}.dice[{i}]", functools.partial(state._check_die, die))
+                new.append(die)
+        if partial:
+            for die in new:
+                state.apply_chance(die)
+            return
+        state.apply_roll(new)
+
+
 def _entry(turn: dict[str, Any], layer: str, n: int) -> Entry:
-    raw = turn.get(layer)
+    raw = turn.get(layer) if layer else turn
     if not isinstance(raw, dict) or not isinstance(raw.get("box"), str):
-        raise RecordError(f"{layer} result {raw!r} names no box", turn=n, field=layer)
+        raise RecordError(f"{layer} result {raw!r} names no box", turn=n, field=layer or "box")
     if raw.get("scratch") is True:
         return Scratch(raw["box"])
+    if raw.get("written") is True:
+        points = raw.get("points")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise RecordError(
+                f"points {points!r} are not a whole number",
+                turn=n,
+                field=f"{layer}.points" if layer else "points",
+            )
+        return Write(raw["box"], points, "yatzy_bonus" in raw)
     drop = raw.get("drop")
     if drop is not None and (isinstance(drop, bool) or not isinstance(drop, int)):
         raise RecordError(f"drop {drop!r} is not a face", turn=n, field=f"{layer}.drop")
@@ -313,4 +346,5 @@ def _show(die: Any) -> Any:
 
 
 def _copy(turn: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(turn))
+    copied: dict[str, Any] = json.loads(json.dumps(turn))
+    return copied

@@ -27,13 +27,14 @@ from yatzy.errors import (
     DiceError,
     GameOverError,
     IllegalActionError,
+    ImpossibleScoreError,
     KeepError,
     NoRollsLeftError,
     NotYourTurnError,
     OrderError,
     YatzyError,
 )
-from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch
+from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Write
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
 from yatzy.rules import scoring as sc
@@ -72,10 +73,19 @@ def default_rng() -> random.Random:
 
 
 class Game:
-    """A rule set and the players in seat order; makes states."""
+    """A rule set and the players in seat order; makes states.
 
-    def __init__(self, rules: RuleSet | str, players: Sequence[str | Player]) -> None:
+    With ``pad=True`` the game is a score pad for physical dice: turns have no
+    chance nodes; a player enters the final dice (:class:`SetDice`) and scores them,
+    or writes only the points of a box (:class:`Write`), which are checked against
+    the scores the rules make possible.
+    """
+
+    def __init__(
+        self, rules: RuleSet | str, players: Sequence[str | Player], *, pad: bool = False
+    ) -> None:
         self.rules = RuleSet.parse(rules) if isinstance(rules, str) else rules
+        self.pad = bool(pad)
         seats: list[Player] = []
         for p in players:
             player = Player(p) if isinstance(p, str) else p
@@ -151,6 +161,7 @@ class State:
         return (
             self.rules,
             self.game.players,
+            self.game.pad,
             self.turn_number,
             self.dice,
             self.rolls_used,
@@ -319,9 +330,7 @@ class State:
         return tuple(d[pos] for d in self.dice)  # type: ignore[index]
 
     def _joker_active(self, faces: tuple[int, ...], sheet: Sheet) -> bool:
-        return (
-            self.rules.has_joker and len(set(faces)) == 1 and not sheet.is_open("yatzy")
-        )
+        return self.rules.has_joker and len(set(faces)) == 1 and not sheet.is_open("yatzy")
 
     def _points(self, box: str, faces: tuple[int, ...], sheet: Sheet) -> int:
         """Points of plain dice in ``box`` for ``sheet``, joker included (unchecked)."""
@@ -363,8 +372,7 @@ class State:
         if not self.rules.double:
             return {b: self.box_points(b) for b in sheet.open_boxes}
         return {
-            b: (self.box_points(b, "inner"), self.box_points(b, "outer"))
-            for b in sheet.open_boxes
+            b: (self.box_points(b, "inner"), self.box_points(b, "outer")) for b in sheet.open_boxes
         }
 
     # -- order rules ----------------------------------------------------------------------
@@ -419,6 +427,8 @@ class State:
         if self.phase is not Phase.TURN or self.pending:
             return []
         actions: list[Action] = []
+        if self.game.pad:
+            return self._pad_actions()
         if self.rolls_left() > 0:
             if self.dice is None:
                 actions.append(Roll())
@@ -434,17 +444,41 @@ class State:
                 if self.rules.scratchable(box):
                     actions.append(Scratch(box))
             return actions
+        actions.extend(self._fill2_actions())
+        return actions
+
+    def _pad_actions(self) -> list[Action]:
+        """Score pad: dice-based entries once dice are set, and every possible Write.
+
+        :class:`SetDice` is free-form and not listed; DubbelYatzy's pairs of Writes
+        are too many to list and are checked by :meth:`apply`.
+        """
+        actions: list[Action] = []
+        if self.dice is not None and not self.rules.double:
+            for box in self.allowed_boxes():
+                actions.append(Score(box))
+                if self.rules.scratchable(box):
+                    actions.append(Scratch(box))
+        if self.rules.double:
+            if self.dice is not None:
+                actions.extend(self._fill2_actions())
+            return actions
+        for box in self.allowed_boxes():
+            actions.extend(Write(box, p) for p in sorted(self.rules.possible_scores(box)))
+            if self.dice is None and self.rules.scratchable(box):
+                actions.append(Scratch(box))
+        return actions
+
+    def _fill2_actions(self) -> list[Action]:
         inner = self._entries("inner")
         outer = self._entries("outer")
         groups = self.allowed_groups()
-        for a in inner:
-            for b in outer:
-                if a.box == b.box:
-                    continue
-                if groups is not None and not any({a.box, b.box} == set(g) for g in groups):
-                    continue
-                actions.append(Fill2(a, b))
-        return actions
+        return [
+            Fill2(a, b)
+            for a in inner
+            for b in outer
+            if a.box != b.box and (groups is None or any({a.box, b.box} == set(g) for g in groups))
+        ]
 
     def _entries(self, layer: str) -> list[Entry]:
         faces = sorted(set(self.layer(layer)))
@@ -472,14 +506,40 @@ class State:
             )
         if isinstance(action, Roll):
             self._apply_roll(action)
+        elif isinstance(action, SetDice):
+            self._apply_set_dice(action)
         elif isinstance(action, Fill2):
             self._apply_fill2(action)
-        elif isinstance(action, (Score, Scratch)):
+        elif isinstance(action, (Score, Scratch, Write)):
             self._apply_fill1(action)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
 
+    def _start_turn_log(self) -> dict[str, Any]:
+        last = self.log[-1] if self.log else None
+        if last is None or last["player"] != self.player or _fills(last):
+            last = {"player": self.player}
+            self.log.append(last)
+        return last
+
+    def _apply_set_dice(self, action: SetDice) -> None:
+        if not self.game.pad:
+            raise IllegalActionError("dice are rolled by chance here; only a score pad sets them")
+        raw = action.dice
+        if not isinstance(raw, (tuple, list)):
+            raise DiceError(f"dice must be a list, not {raw!r}")
+        n = self.rules.num_dice
+        if len(raw) != n:
+            raise DiceError(f"{self.rules.variant} needs {n} dice, got {len(raw)}")
+        dice = [self._check_die(d) for d in raw]
+        turn = self._start_turn_log()
+        self.dice = dice
+        self.rolls_used = 1
+        turn["dice"] = _dice_json(dice)
+
     def _apply_roll(self, action: Roll) -> None:
+        if self.game.pad:
+            raise IllegalActionError("a score pad game has no rolls: enter the dice or the points")
         if self.rolls_left() <= 0:
             raise NoRollsLeftError(f"no rolls left this turn ({self.rolls_used} used)")
         keep = action.keep
@@ -509,15 +569,31 @@ class State:
         if not isinstance(box, str):
             raise IllegalActionError(f"a box is named by its id, not {box!r}")
         self.rules.check_box(box)
-        if self.rolls_used == 0:
-            raise IllegalActionError(f"roll the dice before scoring {box}")
+        if isinstance(entry, Write):
+            if not self.game.pad:
+                raise IllegalActionError(
+                    f"points are written by hand only in a score pad game, not {entry}"
+                )
+            points = entry.points
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise ImpossibleScoreError(f"points {points!r} are not a whole number")
+            if points not in self.rules.possible_scores(box):
+                raise ImpossibleScoreError(
+                    f"{points} is not a possible {CATEGORIES[box].name('en')}"
+                )
+        elif self.rolls_used == 0 and not (self.game.pad and isinstance(entry, Scratch)):
+            raise IllegalActionError(
+                f"enter the dice before scoring {box}"
+                if self.game.pad
+                else f"roll the dice before scoring {box}"
+            )
         if not sheet.is_open(box):
             raise BoxFilledError(f"box {box} is already filled")
         if isinstance(entry, Scratch) and not self.rules.scratchable(box):
             raise IllegalActionError(f"box {box} may not be scratched ({self.rules.spec})")
         return box
 
-    def _apply_fill1(self, action: Score | Scratch) -> None:
+    def _apply_fill1(self, action: Score | Scratch | Write) -> None:
         sheet = self.sheet
         if self.rules.double:
             raise IllegalActionError(
@@ -529,25 +605,35 @@ class State:
         allowed = self.allowed_boxes()
         if box not in allowed:
             raise OrderError(f"box {box} may not be filled now; allowed: {', '.join(allowed)}")
-        faces = self.layer("all")
-        points = 0 if isinstance(action, Scratch) else self._points(box, faces, sheet)
-        bonus = self._joker_active(faces, sheet) and sheet.points("yatzy") == 50
-        record: dict[str, Any] = {"box": box, "points": points}
+        record: dict[str, Any] = {"box": box}
+        if isinstance(action, Write):
+            points = action.points
+            bonus = action.yatzy_bonus
+            if bonus and not (self.rules.has_joker and sheet.points("yatzy") == 50):
+                raise IllegalActionError("a Yatzy bonus needs the joker rules and 50 in Yatzy")
+            record["written"] = True
+        elif self.dice is None:  # a score pad's scratch without dice
+            points, bonus = 0, False
+        else:
+            faces = self.layer("all")
+            points = 0 if isinstance(action, Scratch) else self._points(box, faces, sheet)
+            bonus = self._joker_active(faces, sheet) and sheet.points("yatzy") == 50
+        record["points"] = points
         if isinstance(action, Scratch):
             record["scratch"] = True
         if bonus:
             sheet.yatzy_bonuses += 1
             record["yatzy_bonus"] = 100
         sheet.entries[box] = BoxEntry(points, isinstance(action, Scratch))
-        self.log[-1].update(record)
+        self._start_turn_log().update(record)
         self._end_turn(sheet, [box])
 
     def _apply_fill2(self, action: Fill2) -> None:
         sheet = self.sheet
         if not self.rules.double:
             raise IllegalActionError(f"{self.rules.variant} fills one box a turn")
-        if not isinstance(action.inner, (Score, Scratch)) or not isinstance(
-            action.outer, (Score, Scratch)
+        if not isinstance(action.inner, (Score, Scratch, Write)) or not isinstance(
+            action.outer, (Score, Scratch, Write)
         ):
             raise IllegalActionError(f"inner and outer must be score or scratch: {action!r}")
         a = self._check_fill(action.inner, sheet)
@@ -567,6 +653,13 @@ class State:
                     {"box": entry.box, "points": 0, "scratch": True},
                 )
                 continue
+            if isinstance(entry, Write):
+                written[layer] = (
+                    entry.box,
+                    BoxEntry(entry.points),
+                    {"box": entry.box, "points": entry.points, "written": True},
+                )
+                continue
             faces = self.layer(layer)
             drop = entry.drop
             if drop is None:
@@ -581,15 +674,16 @@ class State:
                 BoxEntry(points, False, drop),
                 {"box": entry.box, "drop": drop, "points": points},
             )
+        turn = self._start_turn_log()
         for layer, (box, value, record) in written.items():
             sheet.entries[box] = value
-            self.log[-1][layer] = record
+            turn[layer] = record
         self._end_turn(sheet, [a, b])
 
     def _end_turn(self, sheet: Sheet, boxes: list[str]) -> None:
         if self.rules.half_forced and sheet.first_section is None:
             sheet.first_section = CATEGORIES[boxes[0]].section
-        if self.rules.saved_rolls:
+        if self.rules.saved_rolls and not self.game.pad:
             sheet.saved_rolls = self.max_rolls() - self.rolls_used
         self.turn_number += 1
         self.dice = None
@@ -642,6 +736,10 @@ def _joker_restrict(
         lower = [b for b in rules.lower_boxes if sheet.is_open(b)]
         want = lower or [b for b in rules.upper_boxes if sheet.is_open(b)]
     return [b for b in boxes if b in want]
+
+
+def _fills(turn: dict[str, Any]) -> bool:
+    return any(k in turn for k in ("box", "inner", "outer"))
 
 
 def _is_face(x: Any) -> bool:

@@ -91,9 +91,7 @@ class Variant:
 
     def __post_init__(self) -> None:
         # Options are listed (in errors and help) in the canonical spec order.
-        object.__setattr__(
-            self, "options", tuple(sorted(self.options, key=list(OPTIONS).index))
-        )
+        object.__setattr__(self, "options", tuple(sorted(self.options, key=list(OPTIONS).index)))
 
 
 _ORDER_OPTS = ("forced", "half_forced", "bonus_threshold", "bonus_points")
@@ -530,9 +528,7 @@ def _check_value(spec: OptionSpec, value: Any) -> None:
             raise SpecError(f"option {spec.name!r} is a flag, not {value!r}")
     elif spec.kind == "choice":
         if value not in spec.choices:
-            raise SpecError(
-                f"option {spec.name}={value!r} is not one of {', '.join(spec.choices)}"
-            )
+            raise SpecError(f"option {spec.name}={value!r} is not one of {', '.join(spec.choices)}")
     elif isinstance(value, bool) or not isinstance(value, int):
         raise SpecError(f"option {spec.name!r} needs a whole number, not {value!r}")
 

@@ -56,9 +56,7 @@ class ScoreTable:
                     best = [max(a, b) for a, b in zip(best, row, strict=True)]
                 self.points.append(best)
         self.dropped = base
-        self.yatzy_rows = frozenset(
-            i for i, r in enumerate(self.rolls) if len(set(r)) == 1
-        )
+        self.yatzy_rows = frozenset(i for i, r in enumerate(self.rolls) if len(set(r)) == 1)
 
     def row(self, dice: tuple[int, ...]) -> list[int]:
         """The scores of ``dice`` (any order, unchecked) in every box."""
