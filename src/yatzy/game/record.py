@@ -158,8 +158,8 @@ def _replay_rolloff(state: State, rounds: list[Any]) -> None:
                 )
             die: Any = entry.get("die")
             _guard(0, f"{where}.die", functools.partial(state.apply_chance, die))
-    if state.phase is Phase.ROLL_OFF and state.rolloff[-1]:
-        raise RecordError("the roll-off stops in the middle of a round", field="rolloff")
+    # A roll-off may stop in the middle of a round (a game saved then); turns after
+    # an undecided roll-off are refused by _replay_turn.
 
 
 def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
@@ -247,9 +247,17 @@ def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> Non
             )
         partial = last and r == len(rolls) - 1 and not _fills(turn) and None in dice
         new = []
+        rolling = False  # saved mid-roll: the dice rolled so far come first, then nulls
         for i, d in enumerate(dice):
-            if d is None and partial and i not in keep:
-                break
+            if partial and i not in keep and (rolling or d is None):
+                if d is not None:
+                    raise RecordError(
+                        f"die {d!r} follows a die that is still rolling",
+                        turn=n,
+                        field=f"{where}.dice[{i}]",
+                    )
+                rolling = True
+                continue
             die = tuple(d) if isinstance(d, list) else d
             if i in keep:
                 assert before is not None

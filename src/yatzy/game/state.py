@@ -213,7 +213,17 @@ class State:
 
     @property
     def sheet(self) -> Sheet:
-        """The sheet of the player whose turn it is."""
+        """The sheet of the player whose turn it is.
+
+        Raises :class:`IllegalActionError` during the roll-off and after the game,
+        when no seat has the turn (``player`` is then CHANCE or TERMINAL, which
+        would index some other seat's sheet, or none).
+        """
+        if self.player < 0:
+            raise IllegalActionError(
+                "no player has the turn: "
+                + ("the game is over" if self.phase is Phase.OVER else "the roll-off is on")
+            )
         return self.sheets[self.player]
 
     def max_rolls(self) -> int:

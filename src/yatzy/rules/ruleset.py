@@ -8,7 +8,6 @@ spec such as ``"yatzy+forced+lenient"`` or ``"yahtzee+joker=free"`` and
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -331,8 +330,18 @@ class RuleSet:
         return self.spec
 
     def replace(self, **changes: Any) -> RuleSet:
-        """A copy with some options changed (validated like the constructor)."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some options changed (validated like the constructor).
+
+        Options at their defaults stay defaults, so they follow the change (a new
+        variant's own bonus, the 35 points of ``scoring="international"``); only the
+        options set away from their defaults are carried over.
+        """
+        kept = {
+            name: getattr(self, name)
+            for name in self.info.options
+            if getattr(self, name) != self.default(name)
+        }
+        return RuleSet(**{"variant": self.variant, **kept, **changes})
 
     # -- derived properties ---------------------------------------------------------
 
@@ -491,13 +500,13 @@ class RuleSet:
 
     @cached_property
     def _possible(self) -> dict[str, frozenset[int]]:
-        from yatzy.rules.tables import all_rolls
+        from yatzy.rules.tables import score_table
 
         result: dict[str, set[int]] = {b: {0} for b in self.boxes}
-        for roll in all_rolls(self.dice_per_result):
-            counts = sc.counts_of(roll)
-            for b, f in self.scorers.items():
-                result[b].add(f(counts))
+        # The shared five-face (or six-face) table holds every score of one result.
+        for row in score_table(self).dropped:
+            for b, points in zip(self.boxes, row, strict=True):
+                result[b].add(points)
         if self.extra == "minus":
             result["extra"].discard(0)
         return {b: frozenset(v) for b, v in result.items()}

@@ -48,9 +48,12 @@ def groups(sizes: Sequence[int], *, lenient: bool) -> Scorer:
     """
     sizes = tuple(sorted(sizes, reverse=True))
 
+    smallest = min(sizes)
+
     def score(counts: Counts) -> int:
         best = 0
-        for faces in product(FACES, repeat=len(sizes)):
+        candidates = [f for f in FACES if counts[f - 1] >= smallest]
+        for faces in product(candidates, repeat=len(sizes)):
             if not lenient and len(set(faces)) < len(faces):
                 continue
             need = [0] * 6

@@ -63,7 +63,26 @@ class ScoreTable:
         return self.points[self.index[tuple(sorted(dice))]]
 
 
-@cache
 def score_table(rules: RuleSet) -> ScoreTable:
-    """The cached :class:`ScoreTable` of ``rules``."""
+    """The cached :class:`ScoreTable` of ``rules``.
+
+    Rule sets that score alike (they differ only in order, bonus, joker or saved
+    rolls) share one table.
+    """
+    return _shared_table(scoring_key(rules))
+
+
+def scoring_key(rules: RuleSet) -> RuleSet:
+    """The rule set stripped of every option that does not change a box's score."""
+    return RuleSet(
+        rules.variant,
+        lenient=rules.lenient,
+        yatzy_pip_bonus=rules.yatzy_pip_bonus,
+        extra=rules.extra,
+        scoring=rules.scoring,
+    )
+
+
+@cache
+def _shared_table(rules: RuleSet) -> ScoreTable:
     return ScoreTable(rules)
