@@ -1,1 +1,205 @@
-def add_parser(sub): pass
+"""``yatzy play [--rules SPEC] [--lang sv|fi|en] [--bot LEVEL] NAME...``: a game in the terminal.
+
+Hotseat for any number of people at one keyboard, with bots if asked.  The game
+loop lives in :mod:`yatzy.cli.play_session`; this module reads the command line,
+builds or loads the state and seats the bots.  Exit codes: 0 when the game was
+played to its end, 1 when it stopped unfinished (``q`` or end of input; with
+``--save`` the record is on disk), 2 for bad input, 130 after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import sys
+from typing import TYPE_CHECKING, Any
+
+from yatzy.cli.common import add_lang
+from yatzy.errors import YatzyError
+
+if TYPE_CHECKING:
+    from yatzy.bots import Bot
+    from yatzy.game import Player, State
+
+
+class PlayError(YatzyError):
+    """Bad arguments to ``yatzy play`` (one line on stderr, exit code 2)."""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand (imports nothing heavy)."""
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal (hotseat, bots)",
+        description="A complete game at one keyboard for any number of players, solo "
+        "included.  Type ? at the prompt for the commands.  Exit code 0 when the game "
+        "was played to the end, 1 when it stopped unfinished (q or end of input), 2 "
+        "for bad input.",
+    )
+    p.add_argument(
+        "names", nargs="*", metavar="NAME", help="the players in seat order (default: $USER)"
+    )
+    p.add_argument(
+        "--rules",
+        metavar="SPEC",
+        help="rules spec, e.g. yatzy+forced or maxi+saved_rolls (default yatzy)",
+    )
+    add_lang(p)
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="LEVEL[:NAME]",
+        help="seat a bot after the people (repeatable), e.g. greedy or greedy:Hal",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="reproducible dice from random.Random(N) (default: the OS's CSPRNG)",
+    )
+    p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
+    p.add_argument(
+        "--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving to it)"
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Set the game up and play it."""
+    from yatzy.cli.play_session import PlaySession, seeded_rng
+    from yatzy.game import default_rng
+
+    lang = args.lang
+    _tolerant_output()
+    if args.resume:
+        state = _resume(args)
+        save_path = args.save or args.resume
+    else:
+        state = _new_game(args)
+        save_path = args.save
+    bots = _seat_bots(state)
+    seed: int | None = args.seed
+    rng = seeded_rng(seed, state) if seed is not None else default_rng()
+
+    def bot_rng(s: State) -> random.Random:
+        # One source per decision, keyed by the position, so a resumed game's bots
+        # decide as they would have without the break.
+        if seed is None:
+            return rng
+        return random.Random(f"{seed}:bot:{s.turn_number}:{s.rolls_used}")
+
+    if save_path:
+        _first_save(state, save_path)
+    session = PlaySession(
+        state,
+        lang=lang,
+        rng=rng,
+        bots=bots,
+        bot_rng=bot_rng,
+        save_path=save_path,
+        clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
+    )
+    return session.run(resumed_from=args.resume)
+
+
+def _tolerant_output() -> None:
+    # A terminal whose encoding lacks a character (│, å, ä) gets a stand-in, not a crash.
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(OSError, ValueError):
+            reconfigure(errors="replace")
+
+
+def _new_game(args: argparse.Namespace) -> State:
+    from yatzy.game import Game, Player
+    from yatzy.rules import RuleSet
+
+    rules = RuleSet.parse(args.rules or "yatzy")
+    names: list[str] = list(args.names)
+    if not names:
+        names = [os.environ.get("USER", "").strip() or "Player"]
+    players: list[Player] = [Player(n) for n in names]
+    taken = {n.strip().casefold() for n in names}
+    for spec in args.bot:
+        level, _, name = spec.partition(":")
+        level = level.strip()
+        _check_bot_level(level)
+        name = name.strip() or _free_name(level.capitalize(), taken)
+        taken.add(name.casefold())
+        players.append(Player(name, level))
+    return Game(rules, players).new_initial_state()
+
+
+def _free_name(base: str, taken: set[str]) -> str:
+    name, n = base, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
+def _resume(args: argparse.Namespace) -> State:
+    from yatzy.game import loads
+    from yatzy.rules import RuleSet
+
+    path = args.resume
+    if args.names:
+        raise PlayError(
+            f"--resume takes the players from the record; do not name players "
+            f"({', '.join(args.names)})"
+        )
+    if args.bot:
+        raise PlayError("--resume takes the bots from the record; do not give --bot")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise PlayError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PlayError(f"{path} is not a game record (not UTF-8 text)") from None
+    try:
+        state = loads(text)
+    except YatzyError as exc:
+        raise PlayError(f"{path}: {exc}") from None
+    if args.rules is not None:
+        wanted = RuleSet.parse(args.rules)
+        if wanted != state.rules:
+            raise PlayError(
+                f"--rules {wanted.spec} conflicts with the rules of {path} "
+                f"({state.rules.spec}); leave --rules out when resuming"
+            )
+    return state
+
+
+def _check_bot_level(level: str) -> None:
+    from yatzy.bots import BOT_LEVELS
+
+    if level not in BOT_LEVELS:
+        raise PlayError(f"unknown bot level {level!r}; valid: {', '.join(BOT_LEVELS)}")
+
+
+def _seat_bots(state: State) -> dict[int, Bot]:
+    seats = [(i, p) for i, p in enumerate(state.players) if p.bot]
+    if not seats:
+        return {}  # no bot: the bots module is not even imported
+    from yatzy.bots import make_bot
+
+    out: dict[int, Bot] = {}
+    for i, player in seats:
+        level = player.bot
+        assert level is not None
+        _check_bot_level(level)
+        out[i] = make_bot(level)
+    return out
+
+
+def _first_save(state: State, path: str) -> None:
+    from yatzy.game import save
+
+    try:
+        save(state, path)
+    except OSError as exc:
+        raise PlayError(f"cannot save to {path}: {exc.strerror or exc}") from None

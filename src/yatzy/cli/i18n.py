@@ -1,0 +1,356 @@
+"""Messages of the terminal game in Swedish, Finnish and English.
+
+Box names and the computed rows (Sum, Bonus, Total ...) come from
+:mod:`yatzy.rules.categories`; this catalog holds the words of the terminal UI
+only.  :func:`tr` looks a message up and fills in its fields; a missing key or
+language is a programming error and fails loudly in the tests.
+"""
+
+from __future__ import annotations
+
+from yatzy.rules import Language
+
+MESSAGES: dict[str, dict[Language, str]] = {
+    # -- board -------------------------------------------------------------------
+    "round": {
+        "en": "round {n} of {total}",
+        "sv": "omgång {n} av {total}",
+        "fi": "kierros {n}/{total}",
+    },
+    "turn_of": {"en": "{name} to play", "sv": "{name} spelar", "fi": "vuorossa {name}"},
+    "box": {"en": "Box", "sv": "Ruta", "fi": "Ruutu"},
+    "now": {"en": "now", "sv": "nu", "fi": "nyt"},
+    "dice": {"en": "Dice", "sv": "Tärningar", "fi": "Nopat"},
+    "position": {"en": "position", "sv": "plats", "fi": "paikka"},
+    "outer": {"en": "outer", "sv": "yttre", "fi": "ulompi"},
+    "inner": {"en": "inner", "sv": "inre", "fi": "sisempi"},
+    "kept": {"en": "kept", "sv": "behållen", "fi": "pidetty"},
+    "rolls_left": {
+        "en": "Rolls left: {n} of {max}",
+        "sv": "Slag kvar: {n} av {max}",
+        "fi": "Heittoja jäljellä: {n}/{max}",
+    },
+    "saved_rolls": {
+        "en": " ({n} saved from earlier turns)",
+        "sv": " ({n} sparade från tidigare omgångar)",
+        "fi": " ({n} säästetty aiemmilta kierroksilta)",
+    },
+    "not_allowed_legend": {
+        "en": "(n): what the box would score, but it may not be filled now ({why})",
+        "sv": "(n): vad rutan skulle ge, men den får inte fyllas nu ({why})",
+        "fi": "(n): ruudun pisteet, mutta sitä ei saa täyttää nyt ({why})",
+    },
+    "why_forced": {"en": "forced order", "sv": "tvång", "fi": "pakkojärjestys"},
+    "why_half_forced": {"en": "half-forced order", "sv": "halvtvång", "fi": "puolipakko"},
+    "why_joker": {"en": "joker rule", "sv": "jokerregeln", "fi": "jokerisääntö"},
+    "hint_first_roll": {
+        "en": "{name}: press Enter to roll ({help} for help)",
+        "sv": "{name}: tryck Enter för att slå ({help} för hjälp)",
+        "fi": "{name}: heitä painamalla Enter ({help} ohjeet)",
+    },
+    "hint_turn": {
+        "en": "Enter/r roll · k 1 3 keep positions · v 6 6 keep values\n"
+        "s BOX score · x BOX scratch · ? help",
+        "sv": "Enter/r slå · k 1 3 behåll platser · v 6 6 behåll värden\n"
+        "s RUTA skriv · x RUTA stryk · ? hjälp",
+        "fi": "Enter/r heitä · k 1 3 pidä paikat · v 6 6 pidä arvot\n"
+        "s RUUTU kirjaa · x RUUTU viivaa · ? ohje",
+    },
+    "hint_turn_double": {
+        "en": "Enter/r roll · k 1 3 keep positions · v 3/6 keep values\n"
+        "s INNER OUTER score · x INNER OUTER scratch · ? help",
+        "sv": "Enter/r slå · k 1 3 behåll platser · v 3/6 behåll värden\n"
+        "s INRE YTTRE skriv · x INRE YTTRE stryk · ? hjälp",
+        "fi": "Enter/r heitä · k 1 3 pidä paikat · v 3/6 pidä arvot\n"
+        "s SISÄ ULKO kirjaa · x SISÄ ULKO viivaa · ? ohje",
+    },
+    "hint_no_rolls_double": {
+        "en": "No rolls left: s INNER OUTER to score or x INNER OUTER to scratch",
+        "sv": "Inga slag kvar: s INRE YTTRE för att skriva eller x INRE YTTRE för att stryka",
+        "fi": "Heittoja ei ole jäljellä: s SISÄ ULKO kirjaa tai x SISÄ ULKO viivaa",
+    },
+    "hint_no_rolls": {
+        "en": "No rolls left: s BOX to score or x BOX to scratch",
+        "sv": "Inga slag kvar: s RUTA för att skriva eller x RUTA för att stryka",
+        "fi": "Heittoja ei ole jäljellä: s RUUTU kirjaa tai x RUUTU viivaa",
+    },
+    # -- roll-off and events -------------------------------------------------------
+    "rolloff_title": {
+        "en": "Who starts? Everyone rolls one die:",
+        "sv": "Vem börjar? Alla slår en tärning:",
+        "fi": "Kuka aloittaa? Jokainen heittää yhtä noppaa:",
+    },
+    "rolloff_tie": {
+        "en": "tie at {face}, roll again",
+        "sv": "lika på {face}, slå om",
+        "fi": "tasapeli ({face}), heitetään uudelleen",
+    },
+    "starts": {"en": "{name} starts.", "sv": "{name} börjar.", "fi": "{name} aloittaa."},
+    "rolled": {
+        "en": "{name} rolls {dice}",
+        "sv": "{name} slår {dice}",
+        "fi": "{name} heittää {dice}",
+    },
+    "rolled_keeping": {
+        "en": "{name} keeps {kept} and rolls: {dice}",
+        "sv": "{name} behåller {kept} och slår: {dice}",
+        "fi": "{name} pitää {kept} ja heittää: {dice}",
+    },
+    "wrote": {
+        "en": "{name} writes {points} in {box}",
+        "sv": "{name} skriver {points} i {box}",
+        "fi": "{name} kirjaa {points} ruutuun {box}",
+    },
+    "scratched": {
+        "en": "{name} scratches {box}",
+        "sv": "{name} stryker {box}",
+        "fi": "{name} viivaa ruudun {box}",
+    },
+    "yatzy_bonus_won": {
+        "en": "{name} earns a Yatzy bonus of {points}!",
+        "sv": "{name} får en Yatzybonus på {points}!",
+        "fi": "{name} saa Yatzy-bonuksen {points}!",
+    },
+    "and": {"en": "and", "sv": "och", "fi": "ja"},
+    "bot": {"en": "bot", "sv": "dator", "fi": "tietokone"},
+    "resumed": {
+        "en": "Resumed {path}: {spec}, {turns} turns played.",
+        "sv": "Fortsätter {path}: {spec}, {turns} drag spelade.",
+        "fi": "Jatketaan {path}: {spec}, {turns} vuoroa pelattu.",
+    },
+    # -- game over ---------------------------------------------------------------------
+    "game_over": {"en": "Game over.", "sv": "Spelet är slut.", "fi": "Peli päättyi."},
+    "winner": {
+        "en": "Winner: {names} with {points} points.",
+        "sv": "Vinnare: {names} med {points} poäng.",
+        "fi": "Voittaja: {names}, {points} pistettä.",
+    },
+    "shared_win": {
+        "en": "Shared win: {names} with {points} points each.",
+        "sv": "Delad seger: {names} med {points} poäng var.",
+        "fi": "Jaettu voitto: {names}, kullakin {points} pistettä.",
+    },
+    "solo_result": {
+        "en": "{name} scores {points} points.",
+        "sv": "{name} fick {points} poäng.",
+        "fi": "{name} sai {points} pistettä.",
+    },
+    "standings": {"en": "Final standings:", "sv": "Slutställning:", "fi": "Lopputulokset:"},
+    # -- saving and quitting -------------------------------------------------------------
+    "saved": {"en": "Saved to {path}.", "sv": "Sparat i {path}.", "fi": "Tallennettu: {path}."},
+    "resume_hint": {
+        "en": "Continue later with: yatzy play --resume {path}",
+        "sv": "Fortsätt senare med: yatzy play --resume {path}",
+        "fi": "Jatka myöhemmin: yatzy play --resume {path}",
+    },
+    "save_failed": {
+        "en": "could not save to {path}: {reason}",
+        "sv": "kunde inte spara i {path}: {reason}",
+        "fi": "tallennus ei onnistunut ({path}): {reason}",
+    },
+    "quit_offer": {
+        "en": "Save the game before quitting? File name (Enter: do not save): ",
+        "sv": "Spara spelet innan du avslutar? Filnamn (Enter: spara inte): ",
+        "fi": "Tallennetaanko peli ennen lopetusta? Tiedostonimi (Enter: ei tallenneta): ",
+    },
+    "not_saved": {
+        "en": "The game was not saved.",
+        "sv": "Spelet sparades inte.",
+        "fi": "Peliä ei tallennettu.",
+    },
+    "end_of_input": {
+        "en": "End of input: the game stops unfinished.",
+        "sv": "Indata slut: spelet avbryts ofullbordat.",
+        "fi": "Syöte loppui: peli jää kesken.",
+    },
+    # -- errors at the prompt --------------------------------------------------------------
+    "unknown_command": {
+        "en": "unknown command {word!r}; type ? for help",
+        "sv": "okänt kommando {word!r}; skriv ? för hjälp",
+        "fi": "tuntematon komento {word!r}; ? näyttää ohjeet",
+    },
+    "unknown_box": {
+        "en": "no box {text!r}; give its number 1-{n}, its name or its id",
+        "sv": "ingen ruta {text!r}; ange nummer 1-{n}, namn eller id",
+        "fi": "ei ruutua {text!r}; anna numero 1-{n}, nimi tai tunnus",
+    },
+    "ambiguous_box": {
+        "en": "{text!r} could be {choices}; write more of the name",
+        "sv": "{text!r} kan vara {choices}; skriv mer av namnet",
+        "fi": "{text!r} voi olla {choices}; kirjoita nimeä pidemmälle",
+    },
+    "need_box": {
+        "en": "name a box, e.g. {cmd} 1 or {cmd} chance",
+        "sv": "ange en ruta, t.ex. {cmd} 1 eller {cmd} chans",
+        "fi": "anna ruutu, esim. {cmd} 1 tai {cmd} sattuma",
+    },
+    "one_box": {
+        "en": "one box a turn: {text!r} names more than one",
+        "sv": "en ruta per omgång: {text!r} anger fler än en",
+        "fi": "yksi ruutu vuorossa: {text!r} nimeää useamman",
+    },
+    "two_boxes": {
+        "en": "DubbelYatzy fills two boxes: s INNER OUTER (e.g. s small_straight full_house)",
+        "sv": "DubbelYatzy fyller två rutor: s INRE YTTRE (t.ex. s liten kåk)",
+        "fi": "Tupla-Yatzy täyttää kaksi ruutua: s SISÄ ULKO (esim. s pieni täyskäsi)",
+    },
+    "two_boxes_unclear": {
+        "en": "cannot tell the inner and the outer box apart in {text!r}; use numbers or ids",
+        "sv": "kan inte skilja inre och yttre ruta i {text!r}; använd nummer eller id",
+        "fi": "sisä- ja ulkoruutua ei erota tekstistä {text!r}; käytä numeroita tai tunnuksia",
+    },
+    "bad_drop": {
+        "en": "{text!r} is not a face to drop (1-6)",
+        "sv": "{text!r} är inget värde att stryka bort (1-6)",
+        "fi": "{text!r} ei ole pois jätettävä silmäluku (1-6)",
+    },
+    "bad_position": {
+        "en": "{text!r} is not a die position 1-{n}",
+        "sv": "{text!r} är ingen tärningsplats 1-{n}",
+        "fi": "{text!r} ei ole nopan paikka 1-{n}",
+    },
+    "position_twice": {
+        "en": "die position {pos} is given twice",
+        "sv": "tärningsplats {pos} anges två gånger",
+        "fi": "nopan paikka {pos} on annettu kahdesti",
+    },
+    "need_positions": {
+        "en": "say which dice to keep, e.g. k 1 3 (or r to roll every die)",
+        "sv": "ange vilka tärningar som ska behållas, t.ex. k 1 3 (eller r för att slå alla)",
+        "fi": "kerro pidettävät nopat, esim. k 1 3 (tai r heittää kaikki)",
+    },
+    "bad_value": {
+        "en": "{text!r} is not a die value 1-6",
+        "sv": "{text!r} är inget tärningsvärde 1-6",
+        "fi": "{text!r} ei ole silmäluku 1-6",
+    },
+    "bad_double_value": {
+        "en": "{text!r} is not a double die: write INNER/OUTER like 3/6, or one inner face",
+        "sv": "{text!r} är ingen dubbeltärning: skriv INRE/YTTRE som 3/6, eller ett inre värde",
+        "fi": "{text!r} ei ole tuplanoppa: kirjoita SISÄ/ULKO kuten 3/6 tai yksi sisäluku",
+    },
+    "value_missing": {
+        "en": "no die shows {value}",
+        "sv": "ingen tärning visar {value}",
+        "fi": "mikään noppa ei näytä {value}",
+    },
+    "value_too_few": {
+        "en": "only {count} of the dice show {value}",
+        "sv": "bara {count} av tärningarna visar {value}",
+        "fi": "vain {count} nopista näyttää {value}",
+    },
+    "roll_first": {
+        "en": "roll first: press Enter",
+        "sv": "slå först: tryck Enter",
+        "fi": "heitä ensin: paina Enter",
+    },
+    "no_rolls": {
+        "en": "no rolls left this turn: score a box (s BOX) or scratch one (x BOX)",
+        "sv": "inga slag kvar: skriv i en ruta (s RUTA) eller stryk en (x RUTA)",
+        "fi": "heittoja ei ole jäljellä: kirjaa (s RUUTU) tai viivaa (x RUUTU)",
+    },
+    "keep_all": {
+        "en": "keeping every die leaves nothing to roll: score instead",
+        "sv": "att behålla alla tärningar lämnar inget att slå: skriv i en ruta i stället",
+        "fi": "kaikkien noppien pitäminen ei jätä heitettävää: kirjaa pisteet",
+    },
+    "box_filled": {
+        "en": "{box} is already filled",
+        "sv": "{box} är redan ifylld",
+        "fi": "{box} on jo täytetty",
+    },
+    "not_allowed": {
+        "en": "{box} may not be filled now; allowed: {allowed}",
+        "sv": "{box} får inte fyllas nu; tillåtna: {allowed}",
+        "fi": "ruutua {box} ei saa täyttää nyt; sallitut: {allowed}",
+    },
+    "not_scratchable": {
+        "en": "{box} may not be scratched",
+        "sv": "{box} får inte strykas",
+        "fi": "ruutua {box} ei saa viivata",
+    },
+    "same_box_twice": {
+        "en": "the inner and outer results need two different boxes",
+        "sv": "inre och yttre resultat behöver två olika rutor",
+        "fi": "sisä- ja ulkotulos tarvitsevat kaksi eri ruutua",
+    },
+    "need_file": {
+        "en": "give a file name: save FILE",
+        "sv": "ange ett filnamn: spara FIL",
+        "fi": "anna tiedostonimi: tallenna TIEDOSTO",
+    },
+    "no_arguments": {
+        "en": "{cmd} takes no arguments",
+        "sv": "{cmd} tar inga argument",
+        "fi": "{cmd} ei ota argumentteja",
+    },
+    # -- help ------------------------------------------------------------------------------
+    "help": {
+        "en": """Commands (English words work in every language):
+  Enter, r            roll the dice that are not kept (* marks the kept ones)
+  r all               roll every die
+  k 1 3 4             keep the dice at positions 1, 3 and 4, roll the others
+  v 3 3               keep two dice showing 3, roll the others
+  s BOX               write the dice's points in BOX: its number, name, id or
+                      the start of its name (s 7, s pair, s one_pair)
+  x BOX               scratch BOX (write 0)
+  save FILE           save the game to FILE (continue with --resume FILE)
+  q                   quit (offers to save)
+  ?                   this help""",
+        "sv": """Kommandon (de engelska orden fungerar också):
+  Enter, r, slå       slå tärningarna som inte är behållna (* visar de behållna)
+  r all, slå alla     slå alla tärningar
+  k 1 3 4, behåll     behåll tärningarna på plats 1, 3 och 4, slå de andra
+  v 3 3, värde        behåll två tärningar som visar 3, slå de andra
+  s RUTA, skriv       skriv tärningarnas poäng i RUTA: nummer, namn, id eller
+                      början av namnet (s 7, s ett par, s one_pair)
+  x RUTA, stryk       stryk RUTA (skriv 0)
+  spara FIL           spara spelet i FIL (fortsätt med --resume FIL)
+  q, avsluta          avsluta (erbjuder att spara)
+  ?, hjälp            den här hjälpen""",
+        "fi": """Komennot (myös englanninkieliset sanat toimivat):
+  Enter, r, heitä     heitä nopat, joita ei pidetä (* merkitsee pidetyt)
+  r all, heitä kaikki heitä kaikki nopat
+  k 1 3 4, pidä       pidä paikkojen 1, 3 ja 4 nopat, heitä muut
+  v 3 3, arvo         pidä kaksi kolmosta, heitä muut
+  s RUUTU, kirjaa     kirjaa noppien pisteet ruutuun: numero, nimi, tunnus tai
+                      nimen alku (s 7, s 1 pari, s one_pair)
+  x RUUTU, viivaa     viivaa ruutu (0 pistettä)
+  tallenna TIEDOSTO   tallenna peli (jatka: --resume TIEDOSTO)
+  q, lopeta           lopeta (tarjoaa tallennusta)
+  ?, ohje             tämä ohje""",
+    },
+    "help_double": {
+        "en": """DubbelYatzy: each turn writes two results, the inner faces' and the outer faces'.
+  s INNER OUTER       e.g. s small_straight full_house, or s 11 13
+  s 11/2 13/4         drop face 2 from the inner result and 4 from the outer
+                      (without /N the best face to drop is chosen)
+  x INNER OUTER       scratch both; mix with s INNER x OUTER
+  v 3/6 5             keep the die with inner 3 and outer 6, and one with inner 5""",
+        "sv": """DubbelYatzy: varje omgång skriver två resultat, de inre och de yttre värdena.
+  s INRE YTTRE        t.ex. s small_straight full_house, eller s 11 13
+  s 11/2 13/4         stryk bort värdet 2 ur det inre resultatet och 4 ur det yttre
+                      (utan /N väljs det bästa värdet att stryka bort)
+  x INRE YTTRE        stryk båda; blanda med s INRE x YTTRE
+  v 3/6 5             behåll tärningen med inre 3 och yttre 6, och en med inre 5""",
+        "fi": """Tupla-Yatzy: joka vuoro kirjataan kaksi tulosta, sisä- ja ulkonopista.
+  s SISÄ ULKO         esim. s small_straight full_house tai s 11 13
+  s 11/2 13/4         jätä sisätuloksesta pois 2 ja ulkotuloksesta 4
+                      (ilman /N pois jätetään paras silmäluku)
+  x SISÄ ULKO         viivaa molemmat; yhdistä: s SISÄ x ULKO
+  v 3/6 5             pidä noppa, jonka sisäluku 3 ja ulkoluku 6, ja yksi sisäluvulla 5""",
+    },
+}
+"""Message key to its text in every language (``str.format`` fields)."""
+
+
+def tr(key: str, lang: Language, **fields: object) -> str:
+    """The message ``key`` in ``lang`` with its fields filled in."""
+    return MESSAGES[key][lang].format(**fields)
+
+
+def join_names(names: list[str], lang: Language) -> str:
+    """``A``, ``A and B``, ``A, B and C`` in ``lang``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {tr('and', lang)} {names[-1]}"

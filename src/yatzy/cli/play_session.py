@@ -1,0 +1,654 @@
+"""The terminal game loop: reads commands, applies them to a State, shows the board.
+
+:class:`PlaySession` is a thin adapter over :class:`~yatzy.game.State`: it turns a
+line such as ``k 1 3`` or ``s full house`` into an action, lets the state check
+and apply it, and shows what the state says.  It never decides what a box scores
+or which boxes are allowed.  Input and output are injectable streams, so tests
+script whole games; a command the state refuses prints one line and is asked
+again with the state unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from yatzy.cli.i18n import join_names, tr
+from yatzy.cli.terminal import (
+    box_name,
+    dice_lines,
+    headline,
+    kept_positions,
+    player_label,
+    protocol_table,
+    ready,
+    result_lines,
+    rolloff_lines,
+    show_dice,
+)
+from yatzy.errors import (
+    BoxFilledError,
+    KeepError,
+    NoRollsLeftError,
+    OrderError,
+    YatzyError,
+)
+from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, save
+from yatzy.game.actions import Entry
+from yatzy.rules import CATEGORIES, LANGUAGES, Language, RuleSet
+
+if TYPE_CHECKING:  # the bots module is imported only when a bot is seated
+    from yatzy.bots import Bot
+
+EXIT_FINISHED = 0
+"""Exit code when the game was played to its end."""
+EXIT_UNFINISHED = 1
+"""Exit code when the session stops with the game unfinished (``q``, end of input)."""
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C (the conventional 128 + SIGINT)."""
+
+# Command words: English ones work in every language.
+_COMMANDS: dict[str, tuple[str, ...]] = {
+    "roll": ("r", "roll", "slå", "sla", "heitä", "heita"),
+    "keep": ("k", "keep", "behåll", "behall", "pidä", "pida"),
+    "value": ("v", "value", "värde", "varde", "arvo"),
+    "score": ("s", "score", "skriv", "kirjaa"),
+    "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
+    "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
+    "save": ("save", "spara", "tallenna"),
+    "quit": ("q", "quit", "exit", "avsluta", "lopeta"),
+}
+_WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
+_ALL_WORDS = ("all", "a", "alla", "kaikki")
+# Extra names people use for a box, in any language.
+_ALIASES = {"yahtzee": "yatzy", "pair": "one_pair", "par": "one_pair", "pari": "one_pair"}
+
+
+class PromptError(YatzyError):
+    """A command at the prompt that cannot be carried out (shown, then asked again)."""
+
+
+@dataclass(frozen=True)
+class _Quit:
+    """The player asked to stop."""
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_\-.'’]+", "", text.casefold())
+
+
+class BoxResolver:
+    """Finds a box from what a player types: its row number, id, name in any
+    language, or an unambiguous start of one of those."""
+
+    def __init__(self, rules: RuleSet, lang: Language) -> None:
+        self.rules = rules
+        self.lang = lang
+        keys: list[tuple[str, str]] = []
+        for box in rules.boxes:
+            cat = CATEGORIES[box]
+            keys.append((_norm(box), box))
+            keys.extend((_norm(cat.name(lg)), box) for lg in LANGUAGES)
+        keys.extend((_norm(a), b) for a, b in _ALIASES.items() if b in rules.boxes)
+        self.keys = keys
+
+    def resolve(self, text: str) -> str:
+        """The box id ``text`` names (raises :class:`PromptError`)."""
+        boxes = self.rules.boxes
+        stripped = text.strip()
+        if stripped.isdigit():
+            n = int(stripped)
+            if 1 <= n <= len(boxes):
+                return boxes[n - 1]
+            raise PromptError(tr("unknown_box", self.lang, text=stripped, n=len(boxes)))
+        key = _norm(stripped)
+        if key:
+            exact = {b for k, b in self.keys if k == key}
+            if len(exact) == 1:
+                return exact.pop()
+            starts = {b for k, b in self.keys if k.startswith(key)}
+            if len(starts) == 1:
+                return starts.pop()
+            if starts:
+                names = [box_name(b, self.lang) for b in boxes if b in starts]
+                raise PromptError(
+                    tr("ambiguous_box", self.lang, text=stripped, choices=", ".join(names))
+                )
+        raise PromptError(tr("unknown_box", self.lang, text=stripped, n=len(boxes)))
+
+
+def random_draws(state: State) -> int:
+    """How many ``randint`` draws :meth:`State.roll` has made to reach ``state``.
+
+    Used to continue a seeded game after ``--resume`` with the very dice it would
+    have had without the break: the roll-off draws one face per die, a turn's roll
+    one per rolled die (two per DubbelYatzy double die).
+    """
+    draws = sum(len(rnd) for rnd in state.rolloff)
+    per_die = 2 if state.rules.double else 1
+    n = state.rules.num_dice
+    for turn in state.log:
+        for roll in turn.get("rolls", []):
+            draws += per_die * (n - len(roll.get("keep", [])))
+    return draws - per_die * len(state.pending)
+
+
+def seeded_rng(seed: int, state: State) -> random.Random:
+    """``random.Random(seed)`` advanced past the dice already rolled in ``state``."""
+    rng = random.Random(seed)
+    for _ in range(random_draws(state)):
+        rng.randint(1, 6)
+    return rng
+
+
+class PlaySession:
+    """One terminal game: a state, its seats' bots, and the streams to talk on.
+
+    ``rng`` rolls the dice.  ``bot_rng`` gives the random source of a bot's
+    decision (called once per decision).  ``save_path``, when given, receives the
+    record after every change.  ``clear`` redraws the board on a cleared screen
+    (for a terminal); otherwise everything is printed in sequence.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        lang: Language = "en",
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        rng: random.Random,
+        bots: dict[int, Bot] | None = None,
+        bot_rng: Callable[[State], random.Random] | None = None,
+        save_path: str | None = None,
+        clear: bool = False,
+    ) -> None:
+        self.state = state
+        self.lang: Language = lang
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.rng = rng
+        self.bots = bots or {}
+        self.bot_rng = bot_rng or (lambda _state: rng)
+        self.save_path = save_path
+        self.clear = clear
+        self.resolver = BoxResolver(state.rules, lang)
+        self._messages: list[str] = []
+        self._dirty = True
+
+    # -- output -------------------------------------------------------------------------
+
+    def _print(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def _say(self, text: str) -> None:
+        """An event: printed now, or kept for the next board when the screen is redrawn."""
+        if self.clear:
+            self._messages.append(text)
+        else:
+            self._print(text)
+
+    def _error(self, text: str) -> None:
+        self._print(f"! {text}")
+
+    def _show_board(self) -> None:
+        state = self.state
+        if self.clear:
+            self.stdout.write("\x1b[H\x1b[2J")
+        lines = ["", headline(state, self.lang), *protocol_table(state, self.lang)]
+        if self.clear and self._messages:
+            lines += ["", *self._messages[-10:]]
+        self._messages.clear()
+        if not state.is_terminal():
+            dice = dice_lines(state, self.lang)
+            name = state.players[state.player].name
+            lines.append("")
+            if dice:
+                lines += dice
+                if state.rolls_left():
+                    key = "hint_turn_double" if state.rules.double else "hint_turn"
+                    lines += tr(key, self.lang).splitlines()
+                else:
+                    key = "hint_no_rolls_double" if state.rules.double else "hint_no_rolls"
+                    lines.append(tr(key, self.lang))
+            else:
+                lines.append(tr("hint_first_roll", self.lang, name=name, help="?"))
+        for line in lines:
+            self._print(line)
+        self._dirty = False
+
+    # -- input --------------------------------------------------------------------------
+
+    def _read(self, prompt: str) -> str | None:
+        """One line of input, or ``None`` at the end of input."""
+        interactive = self.stdin.isatty()
+        if interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
+            _enable_line_editing()
+            try:
+                return input(prompt)
+            except EOFError:
+                self._print()
+                return None
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self._print()
+            return None
+        line = line.rstrip("\r\n")
+        if not interactive:
+            self._print(line)  # echo, so that a scripted session reads like a typed one
+        return line
+
+    # -- saving -------------------------------------------------------------------------
+
+    def _autosave(self) -> None:
+        if self.save_path:
+            self._save_to(self.save_path)
+
+    def _save_to(self, path: str) -> bool:
+        try:
+            save(self.state, path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self._error(tr("save_failed", self.lang, path=path, reason=reason))
+            return False
+        return True
+
+    # -- the game loop --------------------------------------------------------------------
+
+    def run(self, resumed_from: str | None = None) -> int:
+        """Play until the game ends (0) or the players stop (1, or 130 after Ctrl-C)."""
+        state = self.state
+        if resumed_from is not None:
+            self._say(
+                tr(
+                    "resumed",
+                    self.lang,
+                    path=resumed_from,
+                    spec=state.rules.spec,
+                    turns=state.turn_number,
+                )
+            )
+        if state.rolloff:
+            if state.is_chance_node() and state.starter is None:
+                state.roll(self.rng)
+                self._autosave()
+            for text in rolloff_lines(state, self.lang):
+                self._say(text)
+        while not state.is_terminal():
+            if state.is_chance_node():  # a record saved while the dice were rolling
+                state.roll(self.rng)
+                self._autosave()
+                self._dirty = True
+            seat = state.player
+            if seat in self.bots:
+                self._bot_turn(seat)
+                self._dirty = True
+                continue
+            if self._dirty:
+                self._show_board()
+            try:
+                line = self._read(f"{state.players[seat].name}> ")
+            except KeyboardInterrupt:
+                self._print()
+                self._quit_safely()
+                return EXIT_INTERRUPTED
+            if line is None:
+                self._print(tr("end_of_input", self.lang))
+                self._quit(ask=False)
+                return EXIT_UNFINISHED
+            try:
+                result = self.handle(line)
+            except PromptError as exc:
+                self._error(str(exc))
+                continue
+            if isinstance(result, _Quit):
+                return EXIT_UNFINISHED if self._quit_safely() else EXIT_INTERRUPTED
+        self._finish()
+        return EXIT_FINISHED
+
+    def _finish(self) -> None:
+        state = self.state
+        if self.clear:
+            self.stdout.write("\x1b[H\x1b[2J")
+        lines = ["", headline(state, self.lang), *protocol_table(state, self.lang)]
+        if self.clear and self._messages:
+            lines += ["", *self._messages[-10:]]
+        self._messages.clear()
+        lines += ["", *result_lines(state, self.lang)]
+        for line in lines:
+            self._print(line)
+
+    def _quit_safely(self) -> bool:
+        """Quit, offering to save; False when Ctrl-C cut the offer short."""
+        try:
+            self._quit(ask=True)
+        except KeyboardInterrupt:
+            self._print()
+            self._print(tr("not_saved", self.lang))
+            return False
+        return True
+
+    def _quit(self, *, ask: bool) -> None:
+        if self.save_path:
+            if self._save_to(self.save_path):
+                self._print(tr("saved", self.lang, path=self.save_path))
+                self._print(tr("resume_hint", self.lang, path=self.save_path))
+            return
+        while ask:
+            answer = self._read(tr("quit_offer", self.lang))
+            path = (answer or "").strip()
+            if not path:
+                break
+            path = os.path.expanduser(path)
+            if self._save_to(path):
+                self._print(tr("saved", self.lang, path=path))
+                self._print(tr("resume_hint", self.lang, path=path))
+                return
+        self._print(tr("not_saved", self.lang))
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def _bot_turn(self, seat: int) -> None:
+        state = self.state
+        bot = self.bots[seat]
+        name = player_label(state, seat, self.lang)
+        while not state.is_terminal() and state.player == seat:
+            if state.is_chance_node():
+                state.roll(self.rng)
+                continue
+            action = bot.choose(state, self.bot_rng(state))
+            self._apply(action, name)
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def handle(self, line: str) -> _Quit | None:
+        """Carry out one command line (raises :class:`PromptError` when it cannot)."""
+        words = line.split()
+        state = self.state
+        if not words:
+            self._roll_default()
+            return None
+        word = words[0].casefold()
+        rest = words[1:]
+        command = _WORD_TO_COMMAND.get(word)
+        if command is None:
+            raise PromptError(tr("unknown_command", self.lang, word=words[0]))
+        if command == "help":
+            self._print(tr("help", self.lang))
+            if state.rules.double:
+                self._print(tr("help_double", self.lang))
+            return None
+        if command == "quit":
+            return _Quit()
+        if command == "save":
+            path = line.strip()[len(words[0]) :].strip()
+            if not path:
+                raise PromptError(tr("need_file", self.lang))
+            path = os.path.expanduser(path)
+            if self._save_to(path):
+                self._print(tr("saved", self.lang, path=path))
+            return None
+        if command == "roll":
+            if rest and rest[0].casefold() in _ALL_WORDS and len(rest) == 1:
+                self._player_act(Roll())
+                return None
+            if rest:
+                raise PromptError(tr("no_arguments", self.lang, cmd=words[0]))
+            self._roll_default()
+            return None
+        if not ready(state):
+            raise PromptError(tr("roll_first", self.lang))
+        if command == "keep":
+            self._player_act(Roll(self._positions(rest)))
+        elif command == "value":
+            self._player_act(Roll(self._values(rest)))
+        elif state.rules.double:
+            self._player_act(self._fill2(command, rest))
+        else:
+            if not rest:
+                raise PromptError(tr("need_box", self.lang, cmd=words[0]))
+            box = self.resolver.resolve(" ".join(rest))
+            self._player_act(Score(box) if command == "score" else Scratch(box))
+        return None
+
+    def _roll_default(self) -> None:
+        state = self.state
+        if state.dice is None:
+            self._player_act(Roll())
+            return
+        if not state.rolls_left():
+            raise PromptError(tr("no_rolls", self.lang))
+        self._player_act(Roll(tuple(kept_positions(state))))
+
+    def _positions(self, words: Sequence[str]) -> tuple[int, ...]:
+        n = self.state.rules.num_dice
+        out: list[int] = []
+        for token in _split_numbers(words):
+            if not token.isdigit() or not 1 <= int(token) <= n:
+                raise PromptError(tr("bad_position", self.lang, text=token, n=n))
+            if int(token) - 1 in out:
+                raise PromptError(tr("position_twice", self.lang, pos=token))
+            out.append(int(token) - 1)
+        if not out:
+            raise PromptError(tr("need_positions", self.lang))
+        return tuple(out)
+
+    def _values(self, words: Sequence[str]) -> tuple[int, ...]:
+        state = self.state
+        assert state.dice is not None
+        dice = list(state.dice)
+        taken: list[int] = []
+        for token in _split_numbers(words):
+            shows = _die_matcher(token, state.rules.double)
+            if shows is None:
+                key = "bad_double_value" if state.rules.double else "bad_value"
+                raise PromptError(tr(key, self.lang, text=token))
+            free = [i for i, d in enumerate(dice) if shows(d) and i not in taken]
+            if not free:
+                count = sum(1 for d in dice if shows(d))
+                if count:
+                    raise PromptError(tr("value_too_few", self.lang, count=count, value=token))
+                raise PromptError(tr("value_missing", self.lang, value=token))
+            taken.append(free[0])
+        if not taken:
+            raise PromptError(tr("need_positions", self.lang))
+        return tuple(sorted(taken))
+
+    def _fill2(self, command: str, words: Sequence[str]) -> Fill2:
+        entries = _parse_two(self.resolver, command, list(words), self.lang)
+        return Fill2(entries[0], entries[1])
+
+    def _player_act(self, action: Action) -> None:
+        state = self.state
+        seat = state.player
+        self._apply(action, player_label(state, seat, self.lang), human=True)
+
+    def _apply(self, action: Action, name: str, human: bool = False) -> None:
+        """Apply ``action`` (checked by the state), roll the dice, save, tell the table."""
+        state = self.state
+        before = state.turn_number
+        try:
+            state.apply(action)
+        except YatzyError as exc:
+            if not human:
+                raise
+            raise PromptError(self._explain(exc, action)) from None
+        if isinstance(action, Roll):
+            state.roll(self.rng)
+            if not human:
+                assert state.dice is not None
+                if action.keep:
+                    kept = show_dice([state.dice[i] for i in action.keep])
+                    self._say(
+                        tr(
+                            "rolled_keeping",
+                            self.lang,
+                            name=name,
+                            kept=kept,
+                            dice=show_dice(state.dice),
+                        )
+                    )
+                else:
+                    self._say(tr("rolled", self.lang, name=name, dice=show_dice(state.dice)))
+        else:
+            assert state.turn_number == before + 1
+            self._tell_written(state.log[-1], name)
+        self._autosave()
+        self._dirty = True
+
+    def _tell_written(self, turn: dict[str, object], name: str) -> None:
+        parts = [turn[k] for k in ("inner", "outer") if k in turn] if "inner" in turn else [turn]
+        said = []
+        for part in parts:
+            assert isinstance(part, dict)
+            box = box_name(str(part["box"]), self.lang)
+            if part.get("scratch"):
+                said.append(tr("scratched", self.lang, name=name, box=box))
+            else:
+                said.append(tr("wrote", self.lang, name=name, points=part["points"], box=box))
+        if len(said) == 2:
+            # "Anna writes 15 in Small Straight and writes 21 in Full House"
+            second = said[1][len(name) + 1 :]
+            said = [f"{said[0]} {tr('and', self.lang)} {second}"]
+        self._say(said[0])
+        bonus = turn.get("yatzy_bonus")
+        if bonus:
+            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus))
+
+    def _explain(self, exc: YatzyError, action: Action) -> str:
+        """A one-line, localized reason why the state refused ``action``."""
+        state = self.state
+        lang = self.lang
+        if isinstance(exc, NoRollsLeftError):
+            return tr("no_rolls", lang)
+        if isinstance(exc, KeepError) and isinstance(action, Roll):
+            if len(set(action.keep)) >= state.rules.num_dice:
+                return tr("keep_all", lang)
+            return str(exc)
+        entries: list[Entry] = []
+        if isinstance(action, Fill2):
+            entries = [action.inner, action.outer]
+            if action.inner.box == action.outer.box:
+                return tr("same_box_twice", lang)
+        elif isinstance(action, Score | Scratch):
+            entries = [action]
+        if isinstance(exc, BoxFilledError):
+            for entry in entries:
+                if not state.sheet.is_open(entry.box):
+                    return tr("box_filled", lang, box=box_name(entry.box, lang))
+        if isinstance(exc, OrderError):
+            names = " + ".join(box_name(e.box, lang) for e in entries)
+            return tr("not_allowed", lang, box=names, allowed=self._allowed_text())
+        for entry in entries:
+            if isinstance(entry, Scratch) and not state.rules.scratchable(entry.box):
+                return tr("not_scratchable", lang, box=box_name(entry.box, lang))
+        return str(exc)
+
+    def _allowed_text(self) -> str:
+        state = self.state
+        groups = state.allowed_groups()
+        if groups is None or not state.rules.double:
+            return ", ".join(box_name(b, self.lang) for b in state.allowed_boxes())
+        options = [" + ".join(box_name(b, self.lang) for b in g) for g in groups]
+        return join_names(options, self.lang)
+
+
+def _enable_line_editing() -> None:
+    """Arrow keys and history at a terminal prompt: ``input`` uses readline once loaded."""
+    # readline is not on every platform; the prompt works without it.
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401
+
+
+def _split_numbers(words: Sequence[str]) -> list[str]:
+    """``["1,3", "45"]`` -> ``["1", "3", "4", "5"]`` (runs of digits are single dice)."""
+    out: list[str] = []
+    for word in words:
+        for part in word.replace(",", " ").split():
+            if part.isdigit() and len(part) > 1:
+                out.extend(part)
+            else:
+                out.append(part)
+    return out
+
+
+def _die_matcher(token: str, double: bool) -> Callable[[Die], bool] | None:
+    """A test for dice showing ``token`` (``5``; double dice ``3/6`` or inner ``3``)."""
+    if double:
+        m = re.fullmatch(r"([1-6])(?:/([1-6]))?", token)
+        if not m:
+            return None
+        # Written inner first, as the board shows them; a die is (outer, inner).
+        inner = int(m.group(1))
+        outer = None if m.group(2) is None else int(m.group(2))
+        return lambda d: isinstance(d, tuple) and d[1] == inner and outer in (None, d[0])
+    if not re.fullmatch(r"[1-6]", token):
+        return None
+    face = int(token)
+    return lambda d: d == face
+
+
+def _parse_entry(resolver: BoxResolver, mode: str, words: list[str], lang: Language) -> Entry:
+    text = " ".join(words)
+    drop: int | None = None
+    m = re.fullmatch(r"(.*?)\s*/\s*(\S*)", text)
+    if m:
+        text, drop_text = m.group(1), m.group(2)
+        if not re.fullmatch(r"[1-6]", drop_text):
+            raise PromptError(tr("bad_drop", lang, text=drop_text))
+        drop = int(drop_text)
+    box = resolver.resolve(text)
+    if mode == "scratch":
+        return Scratch(box)
+    return Score(box, drop)
+
+
+def _parse_two(
+    resolver: BoxResolver, command: str, words: list[str], lang: Language
+) -> tuple[Entry, Entry]:
+    """DubbelYatzy: ``s INNER OUTER``, ``x INNER OUTER``, ``s INNER x OUTER`` ...
+
+    Names may be several words: every split of the words into two boxes is tried,
+    and exactly one must name two boxes.
+    """
+    segments: list[tuple[str, list[str]]] = [(command, [])]
+    for word in words:
+        switch = _WORD_TO_COMMAND.get(word.casefold())
+        if switch in ("score", "scratch") and segments[-1][1]:
+            segments.append((switch, []))
+        else:
+            segments[-1][1].append(word)
+    if any(not seg for _, seg in segments) or len(segments) > 2:
+        raise PromptError(tr("two_boxes", lang))
+    if len(segments) == 2:
+        (m1, w1), (m2, w2) = segments
+        return _parse_entry(resolver, m1, w1, lang), _parse_entry(resolver, m2, w2, lang)
+    mode, seg = segments[0]
+    if len(seg) < 2:
+        raise PromptError(tr("two_boxes", lang))
+    found: list[tuple[Entry, Entry]] = []
+    first_error: PromptError | None = None
+    for cut in range(1, len(seg)):
+        try:
+            pair = (
+                _parse_entry(resolver, mode, seg[:cut], lang),
+                _parse_entry(resolver, mode, seg[cut:], lang),
+            )
+        except PromptError as exc:
+            first_error = first_error or exc
+            continue
+        found.append(pair)
+    if len(found) == 1:
+        return found[0]
+    if not found and first_error is not None and len(seg) == 2:
+        raise first_error
+    raise PromptError(tr("two_boxes_unclear", lang, text=" ".join(seg)))

@@ -1,0 +1,657 @@
+"""``yatzy play``: scripted complete games, save and resume, bots, errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from yatzy.cli.main import main
+from yatzy.cli.play_session import BoxResolver, PlaySession, PromptError, random_draws
+from yatzy.game import Fill2, Game, Roll, Score, Scratch, State, load, save
+from yatzy.rules import RuleSet
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
+    """Run ``yatzy play ARGS`` in-process with ``script`` on stdin."""
+
+    def run(args: Iterable[str], script: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+        code = main(["play", *args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def lines(*commands: str) -> str:
+    """A script: one command a line."""
+    return "".join(c + "\n" for c in commands)
+
+
+def in_order(num_boxes: int, *, rolls: tuple[str, ...] = ("", "k 1 2", "r")) -> list[str]:
+    """One player's turns writing the boxes in protocol order, by row number."""
+    out: list[str] = []
+    for n in range(1, num_boxes + 1):
+        out += [*rolls, f"s {n}"]
+    return out
+
+
+def interleave(per_player: list[list[str]], turn_len: int, starter: int) -> list[str]:
+    """Seat order from ``starter``: each player's next ``turn_len`` commands in turn."""
+    queues = [list(p) for p in per_player]
+    out: list[str] = []
+    seat = starter
+    while any(queues):
+        out += queues[seat][:turn_len]
+        del queues[seat][:turn_len]
+        seat = (seat + 1) % len(queues)
+    return out
+
+
+def starter_for(seed: int, players: int) -> int:
+    """Who wins the roll-off with ``random.Random(seed)`` (as the state decides it)."""
+    state = Game("yatzy", [f"p{i}" for i in range(players)]).new_initial_state()
+    state.roll(random.Random(seed))
+    assert state.starter is not None
+    return state.starter
+
+
+def final_row(out: str, label: str) -> list[int]:
+    """The numbers of the last table row called ``label``."""
+    rows = [ln for ln in out.splitlines() if re.match(rf"\s*{re.escape(label)}(\s+-?\d+)+\s*$", ln)]
+    assert rows, f"no {label} row in the output"
+    return [int(x) for x in rows[-1][len(label) :].split() if re.fullmatch(r"-?\d+", x)]
+
+
+def replay_with_library(record_path: Path, seed: int) -> State:
+    """The saved game replayed through the library with ``random.Random(seed)`` dice."""
+    saved = load(record_path)
+    data = json.loads(record_path.read_text(encoding="utf-8"))
+    state = Game(saved.rules, list(saved.players)).new_initial_state()
+    rng = random.Random(seed)
+    state.roll(rng)
+    for turn in data["turns"]:
+        for roll in turn["rolls"]:
+            state.apply(Roll(tuple(roll["keep"])))
+            state.roll(rng)
+        if "inner" in turn:
+            inner, outer = (
+                Scratch(turn[k]["box"]) if turn[k].get("scratch") else Score(turn[k]["box"])
+                for k in ("inner", "outer")
+            )
+            state.apply(Fill2(inner, outer))
+        elif turn.get("scratch"):
+            state.apply(Scratch(turn["box"]))
+        else:
+            state.apply(Score(turn["box"]))
+    return state
+
+
+# -- complete games -----------------------------------------------------------------------
+
+
+def test_complete_two_player_yatzy_game(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    starter = starter_for(4, 2)
+    script = interleave([in_order(15), in_order(15)], 4, starter)
+    code, out, err = play(["--seed", "4", "--save", str(record), "Anna", "Bo"], lines(*script))
+    assert code == 0, err
+    assert err == ""
+    state = load(record)
+    assert state.is_terminal()
+    assert final_row(out, "Total") == state.totals()
+    assert "Who starts? Everyone rolls one die:" in out
+    assert f"{state.players[starter].name} starts." in out
+    best = max(state.totals())
+    winners = [state.players[i].name for i in state.winners()]
+    if len(winners) == 1:
+        assert f"Winner: {winners[0]} with {best} points." in out
+    assert "! " not in out  # no command was refused
+    # The dice are random.Random(4)'s, in order: the library reproduces the game.
+    assert replay_with_library(record, 4) == state
+
+
+def test_complete_yahtzee_game_shows_yatzy_bonus_row(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "y.json"
+    code, out, _ = play(
+        ["--rules", "yahtzee", "--seed", "9", "--save", str(record), "Solo"],
+        lines(*in_order(13)),
+    )
+    assert code == 0
+    state = load(record)
+    assert state.is_terminal()
+    assert final_row(out, "Total") == state.totals()
+    assert final_row(out, "Yatzy bonus") == [state.sheets[0].yatzy_bonus]
+    assert f"Solo scores {state.totals()[0]} points." in out
+    assert "Yahtzee (yahtzee)" in out
+
+
+def test_maxi_saved_rolls_accumulate_and_run_out(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "m.json"
+    # Nineteen turns write after one roll (2 rolls saved each), the last uses all 41.
+    script = [c for n in range(1, 20) for c in ("", f"s {n}")]
+    script += ["", *["r"] * 40, "r", "s 20"]
+    code, out, _ = play(
+        ["--rules", "maxi+saved_rolls", "--seed", "2", "--save", str(record), "Mia"],
+        lines(*script),
+    )
+    assert code == 0
+    assert "Rolls left: 4 of 5 (2 saved from earlier turns)" in out
+    assert "Rolls left: 40 of 41 (38 saved from earlier turns)" in out
+    assert "Rolls left: 0 of 41" in out
+    # The 42nd roll is refused with one line and the game goes on.
+    assert out.count("! no rolls left this turn") == 1
+    state = load(record)
+    assert state.is_terminal()
+    assert len(state.log[-1]["rolls"]) == 41
+    assert final_row(out, "Total") == state.totals()
+
+
+def test_dubbel_game_two_boxes_a_turn(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "d.json"
+    script: list[str] = []
+    for n in range(1, 16, 2):
+        script += ["", f"s {n} {n + 1}"]
+    code, out, _ = play(
+        ["--rules", "dubbel", "--seed", "3", "--save", str(record), "--lang", "sv", "Eva"],
+        lines(*script),
+    )
+    assert code == 0
+    state = load(record)
+    assert state.is_terminal()
+    assert final_row(out, "Slutsumma") == state.totals()
+    assert final_row(out, "Totalsumma") == [state.sheets[0].total]
+    assert "Tärningar" in out and "yttre" in out and "inre" in out
+    assert "Eva skriver" in out
+    assert replay_with_library(record, 3) == state
+
+
+def test_game_with_bots(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "b.json"
+    starter = starter_for(6, 3)
+    code, out, err = play(
+        ["--seed", "6", "--bot", "greedy", "--bot", "random:Robo", "--save", str(record), "Ann"],
+        lines(*in_order(15, rolls=("",))),
+    )
+    assert code == 0, err
+    state = load(record)
+    assert state.is_terminal()
+    assert [(p.name, p.bot) for p in state.players] == [
+        ("Ann", None),
+        ("Greedy", "greedy"),
+        ("Robo", "random"),
+    ]
+    assert "Greedy (bot) writes" in out
+    assert "Robo (bot random) " in out
+    assert final_row(out, "Total") == state.totals()
+    assert "Final standings:" in out
+    assert state.starter == starter
+
+
+def test_shared_win_when_totals_tie(play: Run) -> None:
+    starter = starter_for(1, 2)
+    scratch_all = [c for n in range(1, 16) for c in ("", f"x {n}")]
+    code, out, _ = play(
+        ["--seed", "1", "A", "B"], lines(*interleave([scratch_all] * 2, 2, starter))
+    )
+    assert code == 0
+    assert "Shared win: A and B with 0 points each." in out
+    assert "   1. A     0" in out and "   1. B     0" in out
+
+
+def test_rolloff_ties_are_rolled_again(play: Run) -> None:
+    seed = next(s for s in range(1000) if _first_two_equal(s))
+    code, out, _ = play(["--seed", str(seed), "A", "B"], "")
+    assert code == 1
+    assert "tie at" in out
+    assert re.search(r"\n\S+ starts\.", out)
+
+
+def _first_two_equal(seed: int) -> bool:
+    rng = random.Random(seed)
+    return rng.randint(1, 6) == rng.randint(1, 6)
+
+
+# -- save and resume -----------------------------------------------------------------------
+
+
+def test_resume_mid_turn_gives_the_same_game(play: Run, tmp_path: Path) -> None:
+    starter = starter_for(8, 2)
+    script = interleave([in_order(15), in_order(15)], 4, starter)
+    whole = tmp_path / "whole.json"
+    code, out_whole, _ = play(["--seed", "8", "--save", str(whole), "A", "B"], lines(*script))
+    assert code == 0
+    # The same game stopped after the second roll of turn 7, then resumed.
+    cut = 6 * 4 + 2
+    part = tmp_path / "part.json"
+    code, out, _ = play(["--seed", "8", "--save", str(part), "A", "B"], lines(*script[:cut]))
+    assert code == 1
+    assert "End of input: the game stops unfinished." in out
+    assert f"Saved to {part}." in out
+    mid = load(part)
+    assert not mid.is_terminal() and mid.dice is not None and mid.rolls_used == 2
+    code, out, _ = play(["--seed", "8", "--resume", str(part)], lines(*script[cut:]))
+    assert code == 0
+    assert f"Resumed {part}: yatzy, 6 turns played." in out
+    assert load(part) == load(whole)
+    assert json.loads(part.read_text()) == json.loads(whole.read_text())
+    assert final_row(out, "Total") == final_row(out_whole, "Total")
+
+
+def test_resume_a_finished_game_shows_the_result(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "done.json"
+    play(["--seed", "5", "--save", str(record), "Z"], lines(*in_order(15)))
+    code, out, _ = play(["--resume", str(record)], "")
+    assert code == 0
+    assert "Game over." in out
+    assert final_row(out, "Total") == load(record).totals()
+
+
+def test_quit_offers_to_save(play: Run, tmp_path: Path) -> None:
+    target = tmp_path / "later.json"
+    code, out, _ = play(["--seed", "2", "P"], lines("", "k 1", "q", str(target)))
+    assert code == 1
+    assert f"Saved to {target}." in out
+    assert f"yatzy play --resume {target}" in out
+    state = load(target)
+    assert state.rolls_used == 2 and state.turn_number == 0
+
+
+def test_quit_without_saving(play: Run, tmp_path: Path) -> None:
+    code, out, _ = play(["--seed", "2", "P"], lines("", "q", ""))
+    assert code == 1
+    assert "The game was not saved." in out
+
+
+def test_save_command_and_failed_save(play: Run, tmp_path: Path) -> None:
+    target = tmp_path / "snap.json"
+    missing = tmp_path / "no" / "such" / "dir.json"
+    code, out, _ = play(
+        ["--seed", "2", "P"], lines("", f"save {target}", f"save {missing}", "save")
+    )
+    assert code == 1
+    assert load(target).rolls_used == 1
+    assert f"! could not save to {missing}: No such file or directory" in out
+    assert "! give a file name: save FILE" in out
+
+
+# -- the prompt -----------------------------------------------------------------------------
+
+
+def test_bad_commands_are_refused_and_asked_again(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    bad_before_roll = ["s 1", "k 1 2", "v 3"]
+    bad_after_roll = [
+        "frobnicate",
+        "k 9",
+        "k 1 1",
+        "k",
+        "k 1 2 3 4 5",
+        "v 7",
+        "s nosuchbox",
+        "s 99",
+        "s two",
+        "s",
+        "r twice",
+        "save",
+    ]
+    script = [*bad_before_roll, "", *bad_after_roll, "s ones", "", "s ones"]
+    code, out, _ = play(["--seed", "3", "--save", str(record), "P"], lines(*script))
+    assert code == 1
+    refusals = [ln for ln in out.splitlines() if ln.startswith("! ")]
+    assert refusals == [
+        "! roll first: press Enter",
+        "! roll first: press Enter",
+        "! roll first: press Enter",
+        "! unknown command 'frobnicate'; type ? for help",
+        "! '9' is not a die position 1-5",
+        "! die position 1 is given twice",
+        "! say which dice to keep, e.g. k 1 3 (or r to roll every die)",
+        "! keeping every die leaves nothing to roll: score instead",
+        "! '7' is not a die value 1-6",
+        "! no box 'nosuchbox'; give its number 1-15, its name or its id",
+        "! no box '99'; give its number 1-15, its name or its id",
+        "! 'two' could be Twos, Two Pairs; write more of the name",
+        "! name a box, e.g. s 1 or s chance",
+        "! r takes no arguments",
+        "! give a file name: save FILE",
+        "! Ones is already filled",
+    ]
+    state = load(record)
+    assert state.turn_number == 1 and state.rolls_used == 1  # only the good commands counted
+
+
+def test_forced_order_marks_and_refuses_other_boxes(play: Run) -> None:
+    code, out, _ = play(["--rules", "yatzy+forced", "--seed", "3", "P"], lines("", "s chance"))
+    assert code == 1
+    assert "! Chance may not be filled now; allowed: Ones" in out
+    assert "(n): what the box would score, but it may not be filled now (forced order)" in out
+    chance_row = [ln for ln in out.splitlines() if re.match(r"\s*14\s+Chance\b", ln)][-1]
+    assert re.search(r"│\s+\(\d+\)$", chance_row)
+
+
+def test_keep_by_value_and_roll_the_rest_again() -> None:
+    state = Game("yatzy", ["P"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=out, rng=random.Random(0))
+    state.apply(Roll())
+    state.apply_roll([2, 5, 2, 6, 5])
+    with pytest.raises(PromptError, match="only 1 of the dice show 6"):
+        session.handle("v 6 6")
+    with pytest.raises(PromptError, match="no die shows 1"):
+        session.handle("v 1")
+    session.handle("v 5 2 5")
+    assert state.dice is not None
+    assert state.log[-1]["rolls"][-1]["keep"] == [0, 1, 4]
+    assert [state.dice[i] for i in (0, 1, 4)] == [2, 5, 5]
+    # Enter rolls the dice that were not kept: the same keep again.
+    session.handle("")
+    assert state.log[-1]["rolls"][-1]["keep"] == [0, 1, 4]
+    assert state.rolls_left() == 0
+    with pytest.raises(PromptError, match="no rolls left"):
+        session.handle("r")
+
+
+def test_roll_all_and_keep_forms() -> None:
+    state = Game("maxi", ["P"]).new_initial_state()
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
+    session.handle("r")
+    session.handle("k 1,3 56")
+    assert state.log[-1]["rolls"][-1]["keep"] == [0, 2, 4, 5]
+    session.handle("r all")
+    assert state.log[-1]["rolls"][-1]["keep"] == []
+
+
+def test_box_resolver_names_numbers_prefixes() -> None:
+    yatzy = BoxResolver(RuleSet.parse("yatzy"), "en")
+    assert yatzy.resolve("7") == "one_pair"
+    assert yatzy.resolve("full house") == "full_house"
+    assert yatzy.resolve("FULL_HOUSE") == "full_house"
+    assert yatzy.resolve("kåk") == "full_house"  # Swedish names work in every language
+    assert yatzy.resolve("täyskäsi") == "full_house"
+    assert yatzy.resolve("sm") == "small_straight"
+    assert yatzy.resolve("liten") == "small_straight"
+    assert yatzy.resolve("ett par") == "one_pair"
+    assert yatzy.resolve("2 paria") == "two_pairs"
+    assert yatzy.resolve("ch") == "chance"
+    with pytest.raises(PromptError, match="could be Sixes, Small Straight, Large Straight, Chance"):
+        BoxResolver(RuleSet.parse("yatzy"), "en").resolve("s")
+    maxi = BoxResolver(RuleSet.parse("maxi"), "sv")
+    with pytest.raises(PromptError, match="kan vara Full stege, Kåk"):
+        maxi.resolve("full")
+    assert maxi.resolve("20") == "maxi_yatzy"
+    with pytest.raises(PromptError, match="ingen ruta 'yatzy x'"):
+        maxi.resolve("yatzy x")
+    assert BoxResolver(RuleSet.parse("yahtzee"), "en").resolve("yahtzee") == "yatzy"
+
+
+def _dubbel_session(spec: str = "dubbel") -> tuple[State, PlaySession]:
+    state = Game(spec, ["P"]).new_initial_state()
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
+    state.apply(Roll())
+    state.apply_roll([(6, 5), (6, 4), (4, 3), (3, 2), (3, 2), (3, 1)])  # 003's example
+    return state, session
+
+
+@pytest.mark.parametrize(
+    ("command", "inner", "outer"),
+    [
+        ("s small_straight full_house", ("small_straight", 15), ("full_house", 21)),
+        ("s liten stege kåk", ("small_straight", 15), ("full_house", 21)),
+        ("s 11 13", ("small_straight", 15), ("full_house", 21)),
+        ("s 11/2 13/4", ("small_straight", 15), ("full_house", 21)),
+        ("s 14/5 14/6", None, None),
+        ("s chance x yatzy", ("chance", 16), ("yatzy", 0)),
+        ("x 1 2", ("ones", 0), ("twos", 0)),
+    ],
+)
+def test_dubbel_commands(
+    command: str, inner: tuple[str, int] | None, outer: tuple[str, int] | None
+) -> None:
+    state, session = _dubbel_session()
+    if inner is None:
+        with pytest.raises(PromptError, match="two different boxes"):
+            session.handle(command)
+        assert state.turn_number == 0
+        return
+    session.handle(command)
+    turn = state.log[-1]
+    assert (turn["inner"]["box"], turn["inner"]["points"]) == inner
+    assert (turn["outer"]["box"], turn["outer"]["points"]) == outer
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("s 11", "DubbelYatzy fills two boxes"),
+        ("s 11/7 13", "'7' is not a face to drop"),
+        ("s 11/6 13", "dropped face 6 is not among the inner dice"),
+        ("s extra x chance", None),
+        ("x extra chance", "Extra may not be scratched"),
+    ],
+)
+def test_dubbel_refusals(command: str, message: str | None) -> None:
+    state, session = _dubbel_session()
+    if message is None:
+        session.handle(command)
+        assert state.turn_number == 1
+        return
+    with pytest.raises(PromptError, match=re.escape(message)):
+        session.handle(command)
+    assert state.turn_number == 0
+
+
+def test_dubbel_keep_by_value_inner_first() -> None:
+    state, session = _dubbel_session()
+    with pytest.raises(PromptError, match="no die shows 6/6"):
+        session.handle("v 6/6")
+    with pytest.raises(PromptError, match="only 2 of the dice show 2"):
+        session.handle("v 2 2 2")
+    with pytest.raises(PromptError, match="'7/1' is not a double die"):
+        session.handle("v 7/1")
+    session.handle("v 2/3 4 2")  # (outer 3, inner 2); inner 4; another inner 2
+    assert state.log[-1]["rolls"][-1]["keep"] == [1, 3, 4]
+
+
+def test_dubbel_forced_names_the_allowed_pair() -> None:
+    _state, session = _dubbel_session("dubbel+forced")
+    with pytest.raises(PromptError, match=r"allowed: Ones \+ Twos"):
+        session.handle("s 1 3")
+
+
+# -- languages and the board -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("sv", ["Vem börjar?", "Ettor", "Summa", "Bonusläge", "Totalsumma", "tryck Enter"]),
+        ("fi", ["Kuka aloittaa?", "Ykköset", "Hyvitys", "Yhteensä", "Heittoja jäljellä"]),
+    ],
+)
+def test_languages(play: Run, lang: str, words: list[str]) -> None:
+    code, out, _ = play(["--lang", lang, "--seed", "1", "A", "B"], lines("", "", "?"))
+    assert code == 1
+    for word in words:
+        assert word in out
+
+
+def test_localized_commands_and_english_ones(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "sv.json"
+    script = ["slå", "behåll 1 2", "skriv ettor", "", "s twos"]
+    code, _, _ = play(["--lang", "sv", "--seed", "1", "--save", str(record), "A"], lines(*script))
+    assert code == 1
+    state = load(record)
+    assert state.turn_number == 2
+    assert not state.sheets[0].is_open("ones") and not state.sheets[0].is_open("twos")
+
+
+def test_default_player_name_from_user(play: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("USER", "kalle")
+    code, out, _ = play(["--seed", "1"], "")
+    assert code == 1
+    assert "kalle: press Enter to roll" in out
+    monkeypatch.delenv("USER")
+    _, out, _ = play(["--seed", "1"], "")
+    assert "Player: press Enter to roll" in out
+
+
+def test_random_draws_counts_every_die() -> None:
+    state = Game("dubbel", ["A", "B"]).new_initial_state()
+    rng = random.Random(0)
+    state.roll(rng)
+    rolloff = sum(len(r) for r in state.rolloff)
+    state.apply(Roll())
+    state.roll(rng)
+    state.apply(Roll((0, 1)))
+    state.roll(rng)
+    assert random_draws(state) == rolloff + 2 * 6 + 2 * 4
+
+
+# -- errors: one line on stderr, exit code 2 -------------------------------------------------
+
+
+def _tampered(tmp_path: Path) -> Path:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    state.apply(Roll())
+    state.apply_roll([1, 2, 3, 4, 5])
+    state.apply(Score("chance"))
+    path = tmp_path / "bad.json"
+    save(state, path)
+    data = json.loads(path.read_text())
+    data["turns"][0]["rolls"][0]["dice"][0] = 7
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "nope", "A"], "unknown rule set 'nope'"),
+        (["--rules", "yatzy+forced+half_forced", "A"], "exclude each other"),
+        (["--lang", "de", "A"], "argument --lang: invalid choice: 'de'"),
+        (["--seed", "x", "A"], "argument --seed: invalid int value: 'x'"),
+        (["A", "a"], "player name 'a' is given twice"),
+        (["--bot", "genius", "A"], "unknown bot level 'genius'; valid: random, greedy"),
+        (["--save", "/no/such/dir/g.json", "A"], "cannot save to /no/such/dir/g.json"),
+        (["--resume", "/no/such/file.json"], "cannot read /no/such/file.json"),
+        (["--resume", "{tampered}"], "turn 1, rolls[0].dice[0]: die 7 is not in 1-6"),
+        (["--resume", "{notjson}"], "not JSON"),
+        (["--resume", "{good}", "--rules", "maxi"], "--rules maxi conflicts with the rules"),
+        (["--resume", "{good}", "Bo"], "--resume takes the players from the record"),
+        (["--resume", "{good}", "--bot", "random"], "--resume takes the bots from the record"),
+    ],
+)
+def test_errors_exit_2_with_one_line(
+    play: Run, tmp_path: Path, args: list[str], message: str
+) -> None:
+    good = tmp_path / "good.json"
+    save(Game("yatzy", ["A"]).new_initial_state(), good)
+    notjson = tmp_path / "notjson.json"
+    notjson.write_text("{oops")
+    files = {"{tampered}": str(_tampered(tmp_path)), "{notjson}": str(notjson), "{good}": str(good)}
+    args = [files.get(a, a) for a in args]
+    code, out, err = play(args, "")
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("yatzy: error: ")
+    assert message in err
+
+
+def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
+    bad = _tampered(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "yatzy.cli.main", "play", "--resume", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"yatzy: error: {bad}: turn 1")
+    assert proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_play_with_simple_bots_imports_no_numpy(tmp_path: Path) -> None:
+    script = lines(*in_order(3, rolls=("",)))
+    code = (
+        "import io, sys\n"
+        f"sys.stdin = io.StringIO({script!r})\n"
+        "from yatzy.cli.main import main\n"
+        "rc = main(['play', '--seed', '1', '--bot', 'greedy', '--bot', 'random', 'A'])\n"
+        "heavy = sorted(m for m in ('numpy', 'numba', 'scipy') if m in sys.modules)\n"
+        "print('RC', rc, 'HEAVY', heavy)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Greedy (bot) writes" in proc.stdout
+    assert proc.stdout.rstrip().endswith("RC 1 HEAVY []")
+
+
+def test_piped_session_in_a_real_process(tmp_path: Path) -> None:
+    record = tmp_path / "p.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "yatzy.cli.main", "play", "--seed", "1", "--save", str(record), "A"],
+        input=lines(*in_order(15)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "\x1b[" not in proc.stdout  # no screen clearing when not on a terminal
+    assert final_row(proc.stdout, "Total") == load(record).totals()
+
+
+def test_joker_rule_marks_the_boxes_it_forbids() -> None:
+    from yatzy.cli.terminal import protocol_table
+
+    state = Game("yahtzee", ["P"]).new_initial_state()
+    state.apply(Roll())
+    state.apply_roll([2, 2, 2, 2, 2])
+    state.apply(Score("yatzy"))
+    state.apply(Roll())
+    state.apply_roll([3, 3, 3, 3, 3])  # a second Yahtzee: Threes is open, so it must go there
+    table = protocol_table(state, "en")
+    assert table[-1] == ("(n): what the box would score, but it may not be filled now (joker rule)")
+    threes = next(ln for ln in table if re.match(r"\s*3\s+Threes", ln))
+    chance = next(ln for ln in table if re.match(r"\s*13\s+Chance", ln))
+    assert threes.endswith("│   15")
+    assert chance.endswith("│ (15)")
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
+    with pytest.raises(PromptError, match="Chance may not be filled now; allowed: Threes"):
+        session.handle("s chance")
+    session.handle("s threes")
+    assert state.sheets[0].yatzy_bonus == 100
+
+
+def test_terminal_mode_redraws_and_keeps_events_under_the_board() -> None:
+    state = Game("yatzy", ["A", "B"]).new_initial_state(starter=0)
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        stdin=io.StringIO(lines("", "s chance")),
+        stdout=out,
+        rng=random.Random(1),
+        clear=True,
+    )
+    assert session.run() == 1
+    text = out.getvalue()
+    assert text.count("\x1b[H\x1b[2J") == 3  # a board before each of the three prompts
+    last = text.rsplit("\x1b[H\x1b[2J", 1)[1]
+    assert "A writes" in last and "in Chance" in last
+    assert last.index("Total") < last.index("A writes") < last.index("B: press Enter")
