@@ -1,0 +1,332 @@
+"""The words printed on a protocol, in Swedish, Finnish and English.
+
+Box names and the computed rows' labels come from :mod:`yatzy.rules.categories`;
+this module adds what only a printed or spreadsheet protocol needs: the title, the
+option phrases, the short scoring rules of the footnote and the validation messages.
+"""
+
+from __future__ import annotations
+
+from yatzy.rules import CATEGORIES, Language, RuleSet
+
+SCRATCH_MARK = "x"
+"""What a scratched box shows (and what a person types to scratch one)."""
+
+# Marks a person may write for a scratch; the spreadsheet's own lists offer only "x".
+SCRATCH_ALIASES = frozenset({"x", "X", "-", "–", "—", "/"})
+
+WORDS: dict[str, dict[Language, str]] = {
+    "protocol": {"sv": "Protokoll", "fi": "Pöytäkirja", "en": "Protocol"},
+    "player": {"sv": "Spelare", "fi": "Pelaaja", "en": "Player"},
+    "rules": {"sv": "Regler", "fi": "Säännöt", "en": "Rules"},
+    "winner": {"sv": "Vinnare", "fi": "Voittaja", "en": "Winner"},
+    "winners": {"sv": "Vinnare", "fi": "Voittajat", "en": "Winners"},
+    "points": {"sv": "poäng", "fi": "pistettä", "en": "points"},
+    "dice": {
+        "sv": "{n} tärningar, {turns} omgångar",
+        "fi": "{n} noppaa, {turns} kierrosta",
+        "en": "{n} dice, {turns} rounds",
+    },
+    "double_dice": {
+        "sv": "{n} dubbeltärningar, {turns} omgångar",
+        "fi": "{n} tuplanoppaa, {turns} kierrosta",
+        "en": "{n} double dice, {turns} rounds",
+    },
+    "page": {
+        "sv": "sida {page} av {pages}",
+        "fi": "sivu {page}/{pages}",
+        "en": "page {page} of {pages}",
+    },
+    "in_progress": {
+        "sv": "Pågående spel: {done} av {all} omgångar spelade",
+        "fi": "Peli kesken: {done}/{all} kierrosta pelattu",
+        "en": "Game in progress: {done} of {all} rounds played",
+    },
+    "bonus_hint": {
+        "sv": "{points} vid {threshold}+",
+        "fi": "{points}, kun {threshold}+",
+        "en": "{points} at {threshold}+",
+    },
+    "par_hint": {"sv": "mot tre av varje", "fi": "vrt. kolme kutakin", "en": "vs three of each"},
+    "final_hint": {"sv": "Totalsumma + Extra", "fi": "Yhteensä + Ekstra", "en": "Total + Extra"},
+    "total_hint_double": {"sv": "utan Extra", "fi": "ilman Ekstraa", "en": "without Extra"},
+    "yatzy_bonus_hint": {
+        "sv": "100 per extra Yatzy",
+        "fi": "100 / lisä-Yatzy",
+        "en": "100 per extra Yatzy",
+    },
+    "scratch_note": {
+        "sv": "x = struken ruta (0 poäng).",
+        "fi": "x = yliviivattu ruutu (0 pistettä).",
+        "en": "x = scratched box (0 points).",
+    },
+    "not_possible": {
+        "sv": "{value} är inte möjligt i {box}",
+        "fi": "{value} ei ole mahdollinen: {box}",
+        "en": "{value} is not a possible {box}",
+    },
+    "possible": {
+        "sv": "{box}: möjligt är {scores}",
+        "fi": "{box}: mahdolliset {scores}",
+        "en": "{box} can be {scores}",
+    },
+    "or_scratch": {
+        "sv": " eller x (struken)",
+        "fi": " tai x (yliviivaus)",
+        "en": " or x (scratch)",
+    },
+}
+
+
+def word(key: str, lang: Language, **fields: object) -> str:
+    """A protocol word or phrase in ``lang``, with ``fields`` filled in."""
+    return WORDS[key][lang].format(**fields)
+
+
+_OPTIONS: dict[str, dict[Language, str]] = {
+    "forced": {
+        "sv": "tvång (rutorna fylls uppifrån och ned)",
+        "fi": "pakko (ruudut täytetään ylhäältä alas)",
+        "en": "forced (boxes are filled top to bottom)",
+    },
+    "half_forced": {
+        "sv": "halvtvång (övre eller nedre delen först, i ordning)",
+        "fi": "puolipakko (ylä- tai alaosa ensin, järjestyksessä)",
+        "en": "half forced (upper or lower section first, each in order)",
+    },
+    "lenient": {
+        "sv": "fyra lika räknas som två par, fem lika som kåk",
+        "fi": "neljä samaa käy kahdeksi pariksi, viisi samaa täyskädeksi",
+        "en": "four equal count as Two Pairs, five equal as Full House",
+    },
+    "yatzy_pip_bonus": {
+        "sv": "Yatzy ger 50 plus tärningarnas summa",
+        "fi": "Yatzy antaa 50 ja noppien summan",
+        "en": "Yatzy scores 50 plus the dice",
+    },
+    "saved_rolls": {"sv": "sparade slag", "fi": "säästetyt heitot", "en": "saved rolls"},
+    "joker=forced": {
+        "sv": "Yatzybonus och joker (officiella regler)",
+        "fi": "Yatzy-bonus ja jokeri (viralliset säännöt)",
+        "en": "Yatzy bonus and joker (official rules)",
+    },
+    "joker=free": {
+        "sv": "Yatzybonus och fri joker",
+        "fi": "Yatzy-bonus ja vapaa jokeri",
+        "en": "Yatzy bonus and free joker",
+    },
+    "joker=none": {
+        "sv": "ingen Yatzybonus eller joker",
+        "fi": "ei Yatzy-bonusta eikä jokeria",
+        "en": "no Yatzy bonus or joker",
+    },
+    "extra=minus": {"sv": "Extra dras av", "fi": "Ekstra vähennetään", "en": "Extra is subtracted"},
+    "extra=chance": {
+        "sv": "Extra som Chans",
+        "fi": "Ekstra kuin Sattuma",
+        "en": "Extra counts like Chance",
+    },
+    "extra=scratch": {
+        "sv": "Extra är en fri strykning",
+        "fi": "Ekstra on vapaa yliviivaus",
+        "en": "Extra is a free scratch",
+    },
+    "scoring=lenient": {
+        "sv": "generös poängräkning",
+        "fi": "lempeä pisteytys",
+        "en": "lenient scoring",
+    },
+    "scoring=strict": {
+        "sv": "strikt skandinavisk poängräkning",
+        "fi": "tiukka pohjoismainen pisteytys",
+        "en": "strict Scandinavian scoring",
+    },
+    "scoring=international": {
+        "sv": "internationell poängräkning",
+        "fi": "kansainvälinen pisteytys",
+        "en": "international scoring",
+    },
+}
+
+
+def option_phrases(rules: RuleSet, lang: Language) -> list[str]:
+    """The rule set's options (defaults included where they decide the game) in ``lang``."""
+    out: list[str] = []
+    for name in rules.info.options:
+        value = getattr(rules, name)
+        if name in ("bonus_threshold", "bonus_points"):
+            continue  # the Bonus row prints them
+        if isinstance(value, bool):
+            if value:
+                out.append(_OPTIONS[name][lang])
+        elif value is not None:
+            out.append(_OPTIONS[f"{name}={value}"][lang])
+    return out
+
+
+def title(rules: RuleSet, lang: Language) -> str:
+    """The protocol's title: the rule set's name and the word protocol."""
+    return f"{rules.info.title[lang]} – {word('protocol', lang).lower()}"
+
+
+# Short scoring rules for the footnote, per box, per scoring family.
+_NORDIC: dict[str, dict[Language, str]] = {
+    "upper": {
+        "sv": "summan av tärningarna med det värdet",
+        "fi": "kyseisen silmäluvun noppien summa",
+        "en": "the dice showing that face",
+    },
+    "one_pair": {"sv": "högsta paret", "fi": "suurin pari", "en": "the highest pair"},
+    "two_pairs": {
+        "sv": "två par med olika värden",
+        "fi": "kaksi eri paria",
+        "en": "two pairs of different faces",
+    },
+    "two_pairs+": {
+        "sv": "två par (fyra lika räknas)",
+        "fi": "kaksi paria (neljä samaa käy)",
+        "en": "two pairs (four equal count)",
+    },
+    "three_pairs": {
+        "sv": "tre olika par",
+        "fi": "kolme eri paria",
+        "en": "three pairs of different faces",
+    },
+    "three_pairs+": {
+        "sv": "tre par (lika par räknas)",
+        "fi": "kolme paria (samat käyvät)",
+        "en": "three pairs (equal pairs count)",
+    },
+    "three_of_a_kind": {"sv": "tre lika", "fi": "kolme samaa", "en": "three equal"},
+    "four_of_a_kind": {"sv": "fyra lika", "fi": "neljä samaa", "en": "four equal"},
+    "five_of_a_kind": {"sv": "fem lika", "fi": "viisi samaa", "en": "five equal"},
+    "small_straight": {"sv": "1-2-3-4-5: 15", "fi": "1-2-3-4-5: 15", "en": "1-2-3-4-5: 15"},
+    "large_straight": {"sv": "2-3-4-5-6: 20", "fi": "2-3-4-5-6: 20", "en": "2-3-4-5-6: 20"},
+    "full_straight": {"sv": "1-2-3-4-5-6: 21", "fi": "1-2-3-4-5-6: 21", "en": "1-2-3-4-5-6: 21"},
+    "full_house": {
+        "sv": "tretal och par med olika värden",
+        "fi": "kolmoset ja eri pari",
+        "en": "three equal and a pair of another face",
+    },
+    "full_house+": {
+        "sv": "tretal och par (fem lika räknas)",
+        "fi": "kolmoset ja pari (viisi samaa käy)",
+        "en": "three equal and a pair (five equal count)",
+    },
+    "villa": {
+        "sv": "två olika tretal, alla sex",
+        "fi": "kahdet eri kolmoset, kaikki kuusi",
+        "en": "two three-of-a-kinds, all six dice",
+    },
+    "tower": {
+        "sv": "fyrtal och par, alla sex",
+        "fi": "neloset ja pari, kaikki kuusi",
+        "en": "four equal and a pair, all six dice",
+    },
+    "chance": {"sv": "valfria tärningar", "fi": "mitkä tahansa nopat", "en": "any dice"},
+    "yatzy": {"sv": "fem lika: 50", "fi": "viisi samaa: 50", "en": "five equal: 50"},
+    "yatzy+pip": {
+        "sv": "fem lika: 50 + tärningarna",
+        "fi": "viisi samaa: 50 + nopat",
+        "en": "five equal: 50 + the dice",
+    },
+    "maxi_yatzy": {"sv": "sex lika: 100", "fi": "kuusi samaa: 100", "en": "six equal: 100"},
+}
+_INTERNATIONAL: dict[str, dict[Language, str]] = {
+    "three_of_a_kind": {
+        "sv": "minst tre lika: alla fem",
+        "fi": "vähintään kolme samaa: kaikki",
+        "en": "at least three equal: all five dice",
+    },
+    "four_of_a_kind": {
+        "sv": "minst fyra lika: alla fem",
+        "fi": "vähintään neljä samaa: kaikki",
+        "en": "at least four equal: all five dice",
+    },
+    "full_house": {
+        "sv": "tretal och par: 25",
+        "fi": "kolmoset ja pari: 25",
+        "en": "three and two equal: 25",
+    },
+    "small_straight": {
+        "sv": "fyra i följd: 30",
+        "fi": "neljä peräkkäin: 30",
+        "en": "four in a row: 30",
+    },
+    "large_straight": {
+        "sv": "fem i följd: 40",
+        "fi": "viisi peräkkäin: 40",
+        "en": "five in a row: 40",
+    },
+}
+_EXTRA: dict[str, dict[Language, str]] = {
+    "minus": {
+        "sv": "valfria tärningar, summan dras av; får inte strykas",
+        "fi": "mitkä tahansa, summa vähennetään; ei saa yliviivata",
+        "en": "any dice, the sum is subtracted; may not be scratched",
+    },
+    "chance": {"sv": "som Chans", "fi": "kuin Sattuma", "en": "like Chance"},
+    "scratch": {
+        "sv": "alltid 0 (fri strykning)",
+        "fi": "aina 0 (vapaa yliviivaus)",
+        "en": "always 0 (a free scratch)",
+    },
+}
+_GENERAL: dict[str, dict[Language, str]] = {
+    "sum_of": {
+        "sv": "Poängen är summan av tärningarna i kombinationen",
+        "fi": "Pisteet ovat yhdistelmän noppien summa",
+        "en": "A box scores the sum of the dice that form it",
+    },
+    "double": {
+        "sv": "Varje tur fylls två rutor: en med de inre och en med de yttre "
+        "tärningarna, var och en utan en tärning",
+        "fi": "Joka vuorolla täytetään kaksi ruutua: sisä- ja ulkonopilla, "
+        "kummastakin jätetään yksi noppa pois",
+        "en": "Each turn fills two boxes, one with the inner and one with the outer "
+        "faces, each leaving one die out",
+    },
+    "joker": {
+        "sv": "Yatzybonus: 100 för varje ytterligare Yatzy när Yatzy-rutan har 50",
+        "fi": "Yatzy-bonus: 100 jokaisesta uudesta Yatzysta, kun Yatzy-ruudussa on 50",
+        "en": "Yatzy bonus: 100 for each further Yatzy while the Yatzy box holds 50",
+    },
+    "bonus": {
+        "sv": "Bonus {points} när Summa är minst {threshold}",
+        "fi": "Hyvitys {points}, kun Summa on vähintään {threshold}",
+        "en": "Bonus {points} when Sum is at least {threshold}",
+    },
+}
+
+
+def scoring_notes(rules: RuleSet, lang: Language) -> list[str]:
+    """The short scoring rules of every box, for the footnote (one string each)."""
+    international = rules.international
+    lenient = rules.lenient or rules.scoring == "lenient"
+    notes: list[str] = []
+    first, last = CATEGORIES["ones"].name(lang), CATEGORIES["sixes"].name(lang)
+    notes.append(f"{first}–{last}: {_NORDIC['upper'][lang]}")
+    for box in rules.lower_boxes:
+        key = box
+        if lenient and box in ("two_pairs", "three_pairs", "full_house"):
+            key = f"{box}+"
+        if box == "yatzy" and rules.yatzy_pip_bonus:
+            key = "yatzy+pip"
+        table = _INTERNATIONAL if international and box in _INTERNATIONAL else _NORDIC
+        notes.append(f"{CATEGORIES[box].name(lang)}: {table[key][lang]}")
+    if rules.double:
+        assert rules.extra is not None
+        notes.append(f"{CATEGORIES['extra'].name(lang)}: {_EXTRA[rules.extra][lang]}")
+    return notes
+
+
+def general_notes(rules: RuleSet, lang: Language) -> list[str]:
+    """The sentences printed before the per-box rules in the footnote."""
+    out = [_GENERAL["bonus"][lang].format(points=rules.bonus, threshold=rules.threshold)]
+    if not rules.international:
+        out.append(_GENERAL["sum_of"][lang])
+    if rules.double:
+        out.append(_GENERAL["double"][lang])
+    if rules.has_joker:
+        out.append(_GENERAL["joker"][lang])
+    return out
