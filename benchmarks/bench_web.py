@@ -1,0 +1,276 @@
+"""Benchmark of the web app: many concurrent games over HTTP and WebSocket on loopback.
+
+Starts ``yatzy serve`` (SQLite, then PostgreSQL), opens a WebSocket per game as a
+watching page would, and plays every game as fast as the server answers (each
+game's next action waits for the previous response).  Prints actions per second,
+the p50/p99 latency of the actions, the WebSocket messages the load generator read
+in the window (a lower bound: on a busy machine the generator itself falls behind
+reading them) and the server's CPU time per action.  Not a test: run it by hand,
+
+    .venv/bin/python benchmarks/bench_web.py [--games 32] [--seconds 20] [--workers 1]
+        [--backends sqlite,postgres] [--pg postgresql://postgres@127.0.0.1:5432/test]
+
+Target (on a 2-core machine): at least 1,000 actions/s with p99 under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+YATZY = str(Path(sys.executable).with_name("yatzy"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(url: str, workers: int) -> Any:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            YATZY,
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+            "--bot-delay",
+            "0",
+        ],
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/api/rules", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit("the server did not start")
+            time.sleep(0.2)
+        yield base, proc.pid
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """Roll twice, then write the box the server previews as best (from the view only)."""
+    turn = view["turn"]
+    if turn["dice"] is None or (turn["rolls_left"] > 0 and turn["rolls_used"] < 2):
+        return {"roll": []}
+    preview = {b: p for b, p in turn["preview"].items() if b in turn["allowed"]}
+    return {"score": max(preview, key=lambda b: preview[b])}
+
+
+async def watch(base: str, gid: str, stop: asyncio.Event, counter: list[int]) -> None:
+    async with websockets.connect(base.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(ws.recv(), 0.5)
+                counter[0] += 1
+            except TimeoutError:
+                pass
+
+
+class Http:
+    """A minimal HTTP/1.1 keep-alive JSON client.
+
+    The load generator shares the machine with the server, so it should cost little:
+    this client spends a fraction of httpx's CPU time per request.
+    """
+
+    def __init__(self, base: str) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.host, self.port = host, int(port)
+        self.cookies: dict[str, str] = {}
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        """POST ``body`` as JSON; the status and the decoded JSON answer."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = json.dumps(body).encode()
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n"
+            + (f"Cookie: {cookie}\r\n" if cookie else "")
+            + "\r\n"
+        )
+        self.writer.write(head.encode() + data)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "set-cookie":
+                key, _, rest = value.strip().partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return status, json.loads(await self.reader.readexactly(length))
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def player(
+    base: str,
+    stop: asyncio.Event,
+    latencies: list[float],
+    errors: list[int],
+    ws_counter: list[int],
+    watchers: list[asyncio.Task[None]],
+) -> None:
+    client = Http(base)
+    try:
+        while not stop.is_set():
+            _, created = await client.post(
+                "/api/games", {"rules": "yatzy", "seats": [{"name": "P", "here": True}]}
+            )
+            view = created["game"]
+            gid = view["id"]
+            watchers.append(asyncio.create_task(watch(base, gid, stop, ws_counter)))
+            while not view["finished"] and not stop.is_set():
+                t0 = time.perf_counter()
+                status, view = await client.post(
+                    f"/api/games/{gid}/actions", {"action": choose(view)}
+                )
+                latencies.append(time.perf_counter() - t0)
+                if status != 200:
+                    errors.append(status)
+                    break
+    finally:
+        client.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its children so far (Linux /proc)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            pids.append(int(child))
+    for p in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, float]:
+    stop = asyncio.Event()
+    latencies: list[float] = []
+    errors: list[int] = []
+    ws_counter = [0]
+    watchers: list[asyncio.Task[None]] = []
+    players = [
+        asyncio.create_task(player(base, stop, latencies, errors, ws_counter, watchers))
+        for _ in range(games)
+    ]
+    await asyncio.sleep(2.0)  # warm up
+    n0, ws0, cpu0 = len(latencies), ws_counter[0], cpu_seconds(pid)
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    n1, ws1, elapsed = len(latencies), ws_counter[0], time.perf_counter() - t0
+    cpu1 = cpu_seconds(pid)
+    window = sorted(latencies[n0:n1])
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    await asyncio.gather(*watchers, return_exceptions=True)
+    return {
+        "actions_per_s": (n1 - n0) / elapsed,
+        "p50_ms": 1000 * statistics.median(window),
+        "p99_ms": 1000 * window[int(0.99 * (len(window) - 1))],
+        "ws_messages_per_s": (ws1 - ws0) / elapsed,
+        "errors": float(len(errors)),
+        "server_cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, n1 - n0),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
+    ap.add_argument("--seconds", type=float, default=20, help="measured seconds per backend")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    ap.add_argument("--backends", default="sqlite,postgres")
+    ap.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="admin URL; a scratch database is created and dropped",
+    )
+    args = ap.parse_args()
+    print(
+        f"{args.games} concurrent games, {args.seconds:g} s, {args.workers} server process(es), "
+        f"{os.cpu_count()} CPUs"
+    )
+    for backend in args.backends.split(","):
+        if backend == "sqlite":
+            folder = tempfile.mkdtemp(prefix="yatzy-bench-")
+            ctx: Any = contextlib.nullcontext(f"sqlite:///{folder}/bench.db")
+        else:
+            ctx = _pg_database(args.pg)
+        with ctx as url, serve(url, args.workers) as (base, pid):
+            r = asyncio.run(run(base, pid, args.games, args.seconds))
+        print(
+            f"{backend:9s} {r['actions_per_s']:8.0f} actions/s   p50 {r['p50_ms']:6.1f} ms   "
+            f"p99 {r['p99_ms']:6.1f} ms   ws {r['ws_messages_per_s']:6.0f} msg/s   "
+            f"errors {r['errors']:.0f}   server CPU {r['server_cpu_ms_per_action']:.2f} ms/action",
+            flush=True,
+        )
+    print(f"load average during the run: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+@contextlib.contextmanager
+def _pg_database(admin: str) -> Any:
+    import psycopg
+
+    name = f"yatzy_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield admin.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Database URLs, engines and the automatic schema migration (Alembic)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.pool import StaticPool
+
+from yatzy.errors import YatzyError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def default_database_url() -> str:
+    """SQLite in the user's data directory (``~/.local/share/yatzy/yatzy.db`` on Linux)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("yatzy", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'yatzy.db'}"
+
+
+def database_url(url: str | None) -> str:
+    """The SQLAlchemy URL for ``url`` (default SQLite file; ``postgresql://`` uses psycopg 3)."""
+    if not url:
+        return default_database_url()
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if url.startswith(("sqlite:", "postgresql+psycopg:")):
+        return url
+    raise YatzyError(f"database URL {url!r} is neither sqlite:///FILE nor postgresql://...")
+
+
+def is_postgres(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database."""
+    return url.startswith("postgresql")
+
+
+def make_engine(url: str | None) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
+    url = database_url(url)
+    if not is_postgres(url):
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 5},
+            poolclass=StaticPool if url in ("sqlite://", "sqlite:///:memory:") else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # WAL: readers never block the writer; NORMAL sync stays durable when the
+            # process is killed (only a power loss may drop the last transactions).
+            # The driver's own transaction handling is off; the "begin" hook emits BEGIN.
+            dbapi_connection.isolation_level = None
+            cur = dbapi_connection.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Any) -> None:
+            # A write transaction takes the write lock at once, so two writers queue
+            # on the busy timeout instead of failing on a stale read snapshot.
+            write = conn.get_execution_options().get("write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (safe when processes race)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # Several server processes may start at once: one migrates, the rest wait.
+            conn.execute(text("SELECT pg_advisory_xact_lock(7355608)"))
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,8 @@
+"""The web app: FastAPI routes, a WebSocket hub and the browser front end.
+
+Routes are thin adapters over :class:`yatzy.web.service.GameService`, which drives
+the core engine; the core decides every rule.  Build the app with
+:func:`yatzy.web.app.create_app`; ``yatzy serve`` runs it.
+"""
+
+from __future__ import annotations

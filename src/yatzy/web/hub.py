@@ -1,0 +1,141 @@
+"""Live updates: WebSocket subscribers per game, fed locally and across processes.
+
+A process announces each version it commits to its own subscribers at once.  With
+PostgreSQL every commit also sends ``NOTIFY yatzy_games, 'id:version'`` inside its
+transaction; each server process LISTENs and forwards versions it has not sent
+yet, so a move made through one process reaches clients of every other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+
+from yatzy.store import ConflictError
+from yatzy.store.repo import NOTIFY_CHANNEL
+from yatzy.web.service import GameService
+
+log = logging.getLogger("yatzy.web")
+
+
+class Hub:
+    """The WebSocket clients of this process, grouped by game."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.sockets: dict[str, set[WebSocket]] = defaultdict(set)
+        self.sent: dict[str, int] = {}
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def subscribe(self, game_id: str, ws: WebSocket) -> None:
+        """Send the game's updates to ``ws`` from now on."""
+        self.sockets[game_id].add(ws)
+
+    def unsubscribe(self, game_id: str, ws: WebSocket) -> None:
+        """Stop sending to ``ws``."""
+        group = self.sockets.get(game_id)
+        if group is not None:
+            group.discard(ws)
+            if not group:
+                del self.sockets[game_id]
+                self.sent.pop(game_id, None)
+                self._locks.pop(game_id, None)
+
+    async def announce(
+        self, game_id: str, version: int, view: dict[str, Any] | None = None
+    ) -> None:
+        """Send the game's view to its subscribers unless they have this version already.
+
+        ``view`` is the public view of ``version`` when the caller has it at hand.
+        """
+        if not self.sockets.get(game_id) or self.sent.get(game_id, -1) >= version:
+            return
+        async with self._locks[game_id]:
+            if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
+                return
+            if view is None or view["version"] != version:
+                view = await run_in_threadpool(self.service.public_view, game_id)
+            self.sent[game_id] = view["version"]
+            text = json.dumps({"type": "state", "game": view}, ensure_ascii=False)
+            for ws in list(self.sockets.get(game_id, ())):
+                try:
+                    await ws.send_text(text)
+                except Exception:  # a closed socket: forget it
+                    self.unsubscribe(game_id, ws)
+
+    async def listen_postgres(self, url: str) -> None:
+        """Forward PostgreSQL notifications of commits by any process (runs forever)."""
+        import psycopg
+
+        conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    async for note in conn.notifies():
+                        game_id, _, version = note.payload.partition(":")
+                        with contextlib.suppress(ValueError):
+                            asyncio.get_running_loop().create_task(
+                                self._safe_announce(game_id, int(version))
+                            )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database went away: retry shortly
+                log.warning("LISTEN connection lost (%s); reconnecting", exc)
+                await asyncio.sleep(1.0)
+
+    async def _safe_announce(self, game_id: str, version: int) -> None:
+        try:
+            await self.announce(game_id, version)
+        except Exception as exc:
+            log.warning("cannot announce %s:%s: %s", game_id, version, exc)
+
+
+class BotRunner:
+    """Plays the bots' turns in background tasks, one action at a time, each stored."""
+
+    def __init__(self, service: GameService, hub: Hub, delay: float) -> None:
+        self.service = service
+        self.hub = hub
+        self.delay = delay
+        self.running: dict[str, asyncio.Task[Any]] = {}
+
+    def kick(self, game_id: str) -> None:
+        """Start playing the game's bots unless that is under way already."""
+        if game_id in self.running:
+            return
+        task = asyncio.get_running_loop().create_task(self._run(game_id))
+        self.running[game_id] = task
+        task.add_done_callback(lambda _t: self.running.pop(game_id, None))
+
+    async def _run(self, game_id: str) -> None:
+        while True:
+            await asyncio.sleep(self.delay)
+            try:
+                version = await run_in_threadpool(self.service.bot_step, game_id)
+            except ConflictError:
+                continue  # someone else moved first; look again
+            except Exception as exc:
+                log.exception("bot of game %s stopped: %s", game_id, exc)
+                return
+            if version is None:
+                return
+            await self.hub.announce(game_id, version)
+
+    async def idle(self) -> None:
+        """Wait until no bot is playing (used by tests)."""
+        while self.running:
+            await asyncio.gather(*self.running.values(), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Cancel every bot task."""
+        for task in list(self.running.values()):
+            task.cancel()
+        await asyncio.gather(*self.running.values(), return_exceptions=True)

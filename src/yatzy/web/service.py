@@ -1,0 +1,399 @@
+"""Game service: creating, joining and playing stored games through the core engine.
+
+Every rule is decided by :class:`yatzy.game.State`; this module only translates
+requests into core actions, rolls the server's dice with the CSPRNG, checks seat
+tokens and stores each applied action through :class:`GameRepository` in one
+transaction with the new record.  Nothing here is asynchronous: the web layer calls
+it from worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from threading import Lock
+from typing import Any
+
+from yatzy.bots import BOT_LEVELS, make_bot
+from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
+from yatzy.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    Player,
+    State,
+    action_from_json,
+    action_to_json,
+    default_rng,
+    from_record,
+    to_record,
+)
+from yatzy.rules import LANGUAGES, RuleSet
+from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.web.hints import hints_unsupported
+from yatzy.web.hints import prepare as prepare_hints
+from yatzy.web.views import game_view
+
+MAX_SEATS = 8
+
+
+class SeatError(YatzyError):
+    """A request for a seat that its token does not hold (or that is not a person's)."""
+
+
+class InviteError(YatzyError):
+    """A wrong invite code, or a seat that cannot be claimed."""
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A seat asked for at creation: a person (claimed here or invited) or a bot."""
+
+    name: str
+    bot: str | None = None
+    here: bool = False
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game: its id, the invite code, and the tokens of the seats claimed here."""
+
+    game_id: str
+    invite: str
+    tokens: dict[int, str]
+    owner: str
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a secret token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret token: 256 bits from the CSPRNG, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+class GameService:
+    """The web app's use of the core: one instance per server process."""
+
+    def __init__(self, repo: GameRepository, rng: random.Random | None = None) -> None:
+        self.repo = repo
+        self.rng = rng or default_rng()
+        self._cache: dict[str, tuple[StoredGame, State]] = {}
+        self._lock = Lock()
+
+    # -- loading ------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> tuple[StoredGame, State]:
+        """The stored game and its state (replayed from the record, cached by version)."""
+        version = self.repo.version(game_id)
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is not None and cached[0].version == version:
+            return cached
+        stored = self.repo.get(game_id)
+        state = from_record(json.loads(stored.record))
+        self._remember(stored, state)
+        return stored, state
+
+    def _remember(self, stored: StoredGame, state: State) -> None:
+        with self._lock:
+            old = self._cache.get(stored.id)
+            if old is None or old[0].version <= stored.version:
+                self._cache[stored.id] = (stored, state)
+            if len(self._cache) > 5000:
+                self._cache.pop(next(iter(self._cache)))
+
+    def view(
+        self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
+    ) -> dict[str, Any]:
+        """The game as JSON for a viewer holding ``tokens`` (seat -> token)."""
+        stored, state = self.load(game_id)
+        view = game_view(stored, state, words=True)
+        view["you"] = self.you(stored, state, tokens or {}, owner)
+        return view
+
+    def view_of(
+        self,
+        stored: StoredGame,
+        state: State,
+        tokens: Mapping[int, str],
+        owner: str | None,
+        *,
+        solo: bool = True,
+    ) -> dict[str, Any]:
+        """The view of a loaded game for a viewer (``solo``: include the solo record)."""
+        view = game_view(stored, state)
+        view["you"] = self.you(stored, state, tokens, owner if solo else None)
+        return view
+
+    def public_view(self, game_id: str) -> dict[str, Any]:
+        """The game as every spectator sees it (what WebSocket clients receive)."""
+        stored, state = self.load(game_id)
+        return game_view(stored, state)
+
+    def you(
+        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
+    ) -> dict[str, Any]:
+        """The viewer's part: seats held, and for solo games the record to beat."""
+        seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
+        out: dict[str, Any] = {"seats": seats}
+        if len(stored.seats) == 1 and owner and seats:
+            best = self.solo_record(owner, stored.rules, exclude=stored.id)
+            out["solo_record"] = best
+            total = state.totals()[0]
+            out["beats_record"] = best is None or total > best
+        return out
+
+    @staticmethod
+    def _holds(stored: StoredGame, seat: int, token: str) -> bool:
+        if not 0 <= seat < len(stored.seats):
+            return False
+        expected = stored.seats[seat].token_hash
+        return expected is not None and hmac.compare_digest(expected, token_hash(token))
+
+    # -- creating and joining -----------------------------------------------------------
+
+    def create(
+        self,
+        rules: str,
+        lang: str,
+        seats: Sequence[SeatRequest],
+        *,
+        pad: bool = False,
+        hints: bool = False,
+        owner: str | None = None,
+    ) -> Created:
+        """Start a game: check the settings, roll the roll-off, claim the seats marked here."""
+        ruleset = RuleSet.parse(rules)
+        if lang not in LANGUAGES:
+            raise YatzyError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
+        if not seats:
+            raise YatzyError("a game needs at least one seat")
+        if len(seats) > MAX_SEATS:
+            raise YatzyError(f"{len(seats)} seats is more than {MAX_SEATS}")
+        for s in seats:
+            if s.bot is not None:
+                if pad:
+                    raise YatzyError("a score pad game is for people with physical dice, not bots")
+                make_bot(s.bot)  # raises for an unknown level
+                if s.here:
+                    raise YatzyError(f"seat {s.name!r} is a bot and cannot be claimed")
+        if all(s.bot is not None for s in seats):
+            raise YatzyError("a game needs at least one person")
+        if hints:
+            reason = hints_unsupported(ruleset, pad)
+            if reason is not None:
+                raise YatzyError(f"no hints for {ruleset.spec}: {reason}")
+            prepare_hints(ruleset)
+        game = Game(ruleset, [Player(s.name, s.bot) for s in seats], pad=pad)
+        state = game.new_initial_state()
+        state.roll(self.rng)  # the roll-off for the starting player
+        game_id = secrets.token_hex(16)
+        invite = new_token()
+        owner = owner or new_token()
+        tokens = {i: new_token() for i, s in enumerate(seats) if s.here}
+        infos = [
+            SeatInfo(
+                i,
+                p.name,
+                p.bot,
+                token_hash(tokens[i]) if i in tokens else None,
+                token_hash(owner) if i in tokens else None,
+            )
+            for i, p in enumerate(game.players)
+        ]
+        self.repo.create(
+            game_id=game_id,
+            rules=ruleset.spec,
+            lang=lang,
+            pad=pad,
+            hints=hints,
+            invite_hash=token_hash(invite),
+            record=_dump(state),
+            finished=state.is_terminal(),
+            seats=infos,
+        )
+        return Created(game_id, invite, tokens, owner)
+
+    def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
+        """Claim a free human seat with the invite code: the seat's new token and the
+        game's new version."""
+        stored = self.repo.get(game_id)
+        if not hmac.compare_digest(stored.invite_hash, token_hash(invite)):
+            raise InviteError("the invite code does not belong to this game")
+        if not 0 <= seat < len(stored.seats):
+            raise InviteError(f"seat {seat} is not in 0-{len(stored.seats) - 1}")
+        info = stored.seats[seat]
+        if info.bot is not None:
+            raise InviteError(f"seat {seat} ({info.name}) is a bot")
+        token = new_token()
+        version = self.repo.claim(game_id, seat, token_hash(token), token_hash(owner))
+        if version is None:
+            raise InviteError(f"seat {seat} ({info.name}) is already taken")
+        return token, version
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def act(
+        self,
+        game_id: str,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[StoredGame, State]:
+        """Apply a person's action; returns the game as stored now.
+
+        The seat defaults to the player to act, and must be held by one of
+        ``tokens``.  Raises a :class:`YatzyError` (nothing stored) for anything the
+        rules or the seat tokens do not allow, :class:`ConflictError` when another
+        action got in first.
+        """
+        stored, state = self.load(game_id)
+        if expected_version is not None and expected_version != stored.version:
+            raise ConflictError(
+                f"the game is at version {stored.version}, not {expected_version}; reload"
+            )
+        if state.is_terminal():
+            raise GameOverError("the game is over; no more actions")
+        to_act = state.current_player()
+        if seat is None:
+            seat = to_act
+        if not 0 <= seat < len(stored.seats):
+            raise SeatError(f"seat {seat} is not in 0-{len(stored.seats) - 1}")
+        if stored.seats[seat].bot is not None:
+            raise SeatError(f"seat {seat} ({stored.seats[seat].name}) is played by the server")
+        token = tokens.get(seat)
+        if token is None or not self._holds(stored, seat, token):
+            raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
+        if seat != to_act:
+            name = stored.seats[to_act].name if to_act >= 0 else "nobody"
+            raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
+        action = action_from_json(action_data)
+        return self._commit(stored, state, action, seat)
+
+    def act_view(
+        self,
+        game_id: str,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None,
+        expected_version: int | None,
+        owner: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
+        """:meth:`act`, then the public view, the viewer's part, and whether a bot is next."""
+        stored, state = self.act(game_id, action_data, tokens, seat, expected_version)
+        public = game_view(stored, state)
+        you = self.you(stored, state, tokens, owner if state.is_terminal() else None)
+        return public, you, bot_is_next(stored, state)
+
+    def _commit(
+        self, stored: StoredGame, state: State, action: Action, seat: int
+    ) -> tuple[StoredGame, State]:
+        new = state.clone()
+        new.apply(action, player=seat)
+        if new.is_chance_node():
+            new.roll(self.rng)  # the server's dice, from the CSPRNG
+        move: dict[str, Any] = action_to_json(action)
+        if new.dice is not None and new.game.pad is False and "roll" in move:
+            move["dice"] = [list(d) if isinstance(d, tuple) else d for d in new.dice]
+        record = _dump(new)
+        version = self.repo.commit(
+            stored.id,
+            stored.version,
+            record=record,
+            finished=new.is_terminal(),
+            seat=seat,
+            action=move,
+        )
+        now = replace(stored, version=version, record=record, finished=new.is_terminal())
+        self._remember(now, new)
+        return now, new
+
+    def bot_step(self, game_id: str) -> int | None:
+        """Let the bot to act make one action; the new version, or None if no bot is to act.
+
+        A race lost to another server process raises :class:`ConflictError`.
+        """
+        stored, state = self.load(game_id)
+        seat = state.current_player()
+        if seat in (CHANCE, TERMINAL) or stored.seats[seat].bot is None:
+            return None
+        level = stored.seats[seat].bot
+        assert level is not None
+        action = make_bot(level).choose(state, self.rng)
+        return self._commit(stored, state, action, seat)[0].version
+
+    def analysis(self, game_id: str) -> dict[str, Any]:
+        """Every decision against the best one (see :func:`yatzy.web.hints.analysis`)."""
+        from yatzy.web.hints import analysis
+
+        return analysis(self.load(game_id)[1])
+
+    # -- history and records ---------------------------------------------------------------
+
+    def solo_record(self, owner: str, rules: str, exclude: str | None = None) -> int | None:
+        """The owner's best final score in finished solo games of ``rules``."""
+        best: int | None = None
+        for g in self.repo.games_of(token_hash(owner)):
+            if g.id == exclude or not g.finished or g.rules != rules or len(g.seats) != 1:
+                continue
+            total = int(json.loads(g.record)["totals"][0])
+            best = total if best is None else max(best, total)
+        return best
+
+    def history(self, owner: str) -> list[dict[str, Any]]:
+        """The owner's games, newest first: rules, players, totals, winners, status."""
+        out = []
+        for g in self.repo.games_of(token_hash(owner)):
+            rec = json.loads(g.record)
+            mine = [s.seat for s in g.seats if s.owner_hash == token_hash(owner)]
+            out.append(
+                {
+                    "id": g.id,
+                    "rules": g.rules,
+                    "pad": g.pad,
+                    "finished": g.finished,
+                    "players": [s.name for s in g.seats],
+                    "yours": mine,
+                    "totals": rec.get("totals", []),
+                    "winners": rec.get("winners", []),
+                    "updated_at": g.updated_at.isoformat(),
+                }
+            )
+        return out
+
+
+def bot_is_next(stored: StoredGame, state: State) -> bool:
+    """Whether a bot seat is to act in ``state``."""
+    seat = state.current_player()
+    return seat not in (CHANCE, TERMINAL) and stored.seats[seat].bot is not None
+
+
+def _dump(state: State) -> str:
+    return json.dumps(to_record(state), ensure_ascii=False, separators=(",", ":"))
+
+
+def bot_levels() -> list[str]:
+    """The bot levels the server offers (read from the registry at run time)."""
+    return list(BOT_LEVELS)
+
+
+__all__ = [
+    "Created",
+    "GameService",
+    "InviteError",
+    "SeatError",
+    "SeatRequest",
+    "bot_levels",
+    "new_token",
+    "token_hash",
+]

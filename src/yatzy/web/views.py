@@ -1,0 +1,126 @@
+"""The JSON view of a game that pages and WebSocket clients render.
+
+Everything a front end shows comes from the core: whose turn, the dice, rolls
+left, what each open box would score (``preview``), which boxes the order rules
+allow, and every sheet's sums, bonus, bonus par and totals.  The browser adds no
+rule of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yatzy.errors import YatzyError
+from yatzy.game import State
+from yatzy.rules import CATEGORIES, VARIANTS, Language, label
+from yatzy.store import StoredGame
+from yatzy.web.i18n import ui_strings
+
+ROW_KEYS = ("sum", "bonus", "yatzy_bonus", "total", "final", "par")
+
+
+def _dice(dice: Any) -> Any:
+    if dice is None:
+        return None
+    return [list(d) if isinstance(d, tuple) else d for d in dice]
+
+
+def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
+    """The public view of ``state`` (no secrets: spectators receive the same).
+
+    ``words`` adds the page's words in the game's language (``ui``); live updates
+    leave them out, as they never change during a game.
+    """
+    rules = state.rules
+    lang: Language = stored.lang  # type: ignore[assignment]
+    players = [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "bot": s.bot,
+            "claimed": s.claimed or s.bot is not None,
+        }
+        for s in stored.seats
+    ]
+    sheets = []
+    for sheet in state.sheets:
+        entries: dict[str, Any] = {}
+        for box, entry in sheet.entries.items():
+            entries[box] = (
+                None
+                if entry is None
+                else {"points": entry.points, "scratched": entry.scratched, "drop": entry.drop}
+            )
+        sheets.append(
+            {
+                "entries": entries,
+                "upper_sum": sheet.upper_sum,
+                "bonus": sheet.bonus,
+                "bonus_par": sheet.bonus_par,
+                "yatzy_bonus": sheet.yatzy_bonus,
+                "total": sheet.total,
+                "final": sheet.final,
+                "saved_rolls": sheet.saved_rolls,
+            }
+        )
+    view: dict[str, Any] = {
+        "id": stored.id,
+        "version": stored.version,
+        "rules": rules.spec,
+        "title": VARIANTS[rules.variant].title[lang],
+        "variant": rules.variant,
+        "double": rules.double,
+        "num_dice": rules.num_dice,
+        "saved_rolls_rule": rules.saved_rolls,
+        "has_extra": "extra" in rules.boxes,
+        "lang": lang,
+        "pad": stored.pad,
+        "hints": stored.hints,
+        "phase": state.phase.value,
+        "finished": state.is_terminal(),
+        "players": players,
+        "rolloff": [[{"seat": p, "die": d} for p, d in rnd] for rnd in state.rolloff],
+        "starter": state.starter,
+        "boxes": [
+            {
+                "id": b,
+                "name": CATEGORIES[b].name(lang),
+                "section": CATEGORIES[b].section,
+                "scratchable": rules.scratchable(b),
+            }
+            for b in rules.boxes
+        ],
+        "labels": {k: label(k, lang) for k in ROW_KEYS},
+        "sheets": sheets,
+        "totals": state.totals(),
+        "winners": state.winners(),
+        "turn": None,
+    }
+    if not state.is_terminal() and state.starter is not None and not state.is_chance_node():
+        seat = state.player
+        turn: dict[str, Any] = {
+            "seat": seat,
+            "number": state.turn_number + 1,
+            "dice": _dice(state.dice),
+            "rolls_used": state.rolls_used,
+            "rolls_left": 0 if stored.pad else state.rolls_left(),
+            "max_rolls": state.max_rolls(),
+            "allowed": state.allowed_boxes(),
+            "preview": None,
+        }
+        if state.dice is not None:
+            try:
+                preview = state.preview()
+            except YatzyError:
+                preview = {}
+            turn["preview"] = {
+                b: (list(p) if isinstance(p, tuple) else p) for b, p in preview.items()
+            }
+        if stored.hints:
+            from yatzy.web.hints import hint
+
+            turn["hint"] = hint(state)
+        view["turn"] = turn
+    if words:
+        view["ui"] = ui_strings(lang)
+    return view

@@ -1,0 +1,160 @@
+"""Helpers of the web tests: PostgreSQL test databases, live server processes, and a
+simple player that picks its actions from the server's view (never from its own rules).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PG_ADMIN = os.environ.get("YATZY_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+YATZY = str(Path(sys.executable).with_name("yatzy"))
+
+
+def _pg_connect(url: str) -> Any:
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True, connect_timeout=5)
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database of its own (safe under ``pytest -n``); dropped after."""
+    name = f"yatzy_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with _pg_connect(PG_ADMIN) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with _pg_connect(PG_ADMIN) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``yatzy serve`` in a child process (its own process group, killed at the end)."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        bot_delay: float = 0.0,
+        port: int | None = None,
+        log: Path | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        """Start and wait until the API answers."""
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                YATZY,
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                self.database_url,
+                "--bot-delay",
+                str(self.bot_delay),
+                "--log-level",
+                "warning",
+            ],
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/api/rules", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start")
+
+    def kill9(self) -> None:
+        """Kill the server at once (SIGKILL), as a crash would."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.kill9()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# -- a player that reads everything from the server's view ---------------------------------
+
+
+def next_action(view: dict[str, Any], rolls_wanted: int = 2) -> dict[str, Any]:
+    """A sensible action for the player to act: roll up to ``rolls_wanted`` times, then
+    write the box the server previews as best (DubbelYatzy: the two best boxes)."""
+    turn = view["turn"]
+    assert turn is not None
+    if view["pad"]:
+        if turn["dice"] is None:
+            n = view["num_dice"]
+            return {"dice": [[6, 5]] * n if view["double"] else [6] * n}
+    elif turn["dice"] is None or (turn["rolls_left"] > 0 and turn["rolls_used"] < rolls_wanted):
+        return {"roll": []}
+    preview = {b: p for b, p in turn["preview"].items() if b in turn["allowed"]}
+    if not view["double"]:
+        return {"score": max(preview, key=lambda b: (preview[b], b))}
+    boxes = sorted(preview, key=lambda b: -max(preview[b]))
+    inner = max(preview, key=lambda b: preview[b][0])
+    outer = max((b for b in boxes if b != inner), key=lambda b: preview[b][1])
+    return {"inner": {"score": inner}, "outer": {"score": outer}}
+
+
+def pg_or_skip() -> None:
+    """Fail (not skip) when PostgreSQL is absent: CI has it and the tests must run there."""
+    try:
+        with _pg_connect(PG_ADMIN):
+            pass
+    except Exception as exc:  # pragma: no cover - environment problem
+        pytest.fail(f"PostgreSQL at {PG_ADMIN} is needed by the web tests: {exc}")
