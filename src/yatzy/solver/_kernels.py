@@ -1,0 +1,557 @@
+"""Numeric kernels of the exact solver (private; numba).
+
+Every kernel writes into arrays its caller allocates.  A *state between turns* is
+``(mask, y, u)``: ``mask`` has bit ``b`` set while box ``b`` is open, ``y`` is 1 when
+the Yatzy box holds 50 (only for rule sets with the Yatzy bonus, else always 0) and
+``u`` is the upper-section sum capped at the bonus threshold ``T``.  ``V[i, y, u]``
+is the expected sum of everything still to be scored (box points, Yatzy bonuses,
+the upper bonus at the end) from the state whose mask has index ``i``.
+
+All upper sums of one ``(mask, y)`` are computed together as *lanes* of a row, so
+the inner loops run over contiguous memory and vectorise.  Lane ``l`` stands for
+``u = u0 + l``; the solve uses ``u0 = 0`` and lanes up to the largest sum the filled
+upper boxes can reach, the advisor one lane for one position.
+
+Keeps are indexed as in :mod:`yatzy.solver._dice`: rolls first, then keeps by
+decreasing size, so ``add`` points to lower indices and ``sub`` to higher ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
+
+
+@njit(cache=True, nogil=True)
+def _allowed_for_roll(
+    mask: int,
+    allowed: int,
+    face: int,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+) -> int:
+    """The boxes a roll may fill: the order rules' ``allowed``, cut by the forced joker."""
+    if joker_mode != JOKER_FORCED or face == 0 or ybox < 0 or (mask >> ybox) & 1:
+        return allowed
+    upper_bit = face - 1
+    if (mask >> upper_bit) & 1:
+        want = 1 << upper_bit
+    else:
+        want = mask & lower_bits
+        if want == 0:
+            want = mask & 63
+    cut = allowed & want
+    return cut if cut != 0 else allowed
+
+
+# A note on maxima: ``row[l] = max(row[l], v)`` in place makes LLVM emit masked
+# stores (vmaskmovps), which are very slow on AMD processors.  Every maximum here
+# therefore reads two rows and writes a third (ping-pong between buffers), which
+# compiles to plain vector compare/blend/store.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _max_rows(
+    D: np.ndarray, d: int, X: np.ndarray, x: int, Y: np.ndarray, y: int, lanes: int
+) -> None:
+    """``D[d] = max(X[x], Y[y])`` lane by lane (``D[d]`` must be neither input row)."""
+    for lane in range(lanes):
+        a = X[x, lane]
+        b = Y[y, lane]
+        D[d, lane] = b if b > a else a
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copy_row(D: np.ndarray, d: int, S: np.ndarray, s: int, lanes: int) -> None:
+    for lane in range(lanes):
+        D[d, lane] = S[s, lane]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _relax(
+    D: np.ndarray,
+    d: int,
+    S: np.ndarray,
+    s: int,
+    V: np.ndarray,
+    nv: int,
+    ny: int,
+    pts: int,
+    extra: int,
+    upper: bool,
+    u0: int,
+    lanes: int,
+    threshold: int,
+) -> None:
+    """``D[d, l] = max(S[s, l], pts + extra + V[nv, ny, u'])`` (distinct rows).
+
+    ``u'`` is lane ``l``'s upper sum after the box: moved by ``pts`` for an upper
+    box (capped at the threshold), unchanged otherwise.
+    """
+    gain = D.dtype.type(pts + extra)
+    # Offsets from the loop variable are cast to unsigned: numba then skips the
+    # negative-index wraparound, which would keep LLVM from vectorising the loop.
+    if upper:
+        split = threshold - pts - u0
+        if split > lanes:
+            split = lanes
+        if split < 0:
+            split = 0
+        shift = u0 + pts
+        for lane in range(split):
+            v = gain + V[nv, ny, np.uintp(lane + shift)]
+            a = S[s, lane]
+            D[d, lane] = v if v > a else a
+        top = gain + V[nv, ny, threshold]
+        for lane in range(split, lanes):
+            a = S[s, lane]
+            D[d, lane] = top if top > a else a
+    else:
+        for lane in range(lanes):
+            v = gain + V[nv, ny, np.uintp(u0 + lane)]
+            a = S[s, lane]
+            D[d, lane] = v if v > a else a
+
+
+@njit(cache=True, nogil=True)
+def _final_values(
+    A: np.ndarray,
+    B: np.ndarray,
+    mask: int,
+    y: int,
+    u0: int,
+    lanes: int,
+    allowed: int,
+    V: np.ndarray,
+    idx_of_mask: np.ndarray,
+    score: np.ndarray,
+    box_face: np.ndarray,
+    joker_pts: np.ndarray,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+    threshold: int,
+    yatzy_face: np.ndarray,
+) -> None:
+    """Rows of the rolls in ``A``: the best box for every final roll (no rolls left).
+
+    Scratching is always allowed, so every roll can reach ``Z``, the best of
+    scratching an allowed box; a roll then only needs the boxes where it scores.
+    Roll by roll, box by box, the running maximum ping-pongs between spare rows of
+    ``B`` (they stay in L1 cache) and the last box writes the roll's row of ``A``.
+    Five of a kind under the forced joker (its own allowed boxes) starts from
+    minus infinity and tries every box it may fill.
+    """
+    n_rolls, n_boxes = score.shape
+    n_keeps = A.shape[0]
+    t_zero = n_keeps + 2
+    t_inf = n_keeps + 3
+    for lane in range(lanes):
+        B[t_inf, lane] = -np.inf
+    two_y = V.shape[1] == 2
+    joker_live = joker_mode != JOKER_NONE and ybox >= 0 and not (mask >> ybox) & 1
+    extra_joker = YATZY_BONUS if y == 1 else 0
+    nvs = np.empty(n_boxes, dtype=np.int64)
+    n_allowed = 0
+    for b in range(n_boxes):
+        nvs[b] = idx_of_mask[mask ^ (1 << b)] if (mask >> b) & 1 else -1
+        n_allowed += (allowed >> b) & 1
+    # Z: the best scratch (0 points; the Yatzy box then holds 0).
+    src = t_inf
+    j = 0
+    for b in range(n_boxes):
+        if not (allowed >> b) & 1:
+            continue
+        j += 1
+        dst = t_zero if j == n_allowed else n_keeps + (j % 2)
+        ny = 0 if b == ybox and two_y else y
+        _relax(B, dst, B, src, V, nvs[b], ny, 0, 0, False, u0, lanes, threshold)
+        src = dst
+    for r in range(n_rolls):
+        face = yatzy_face[r]
+        joker = joker_live and face > 0
+        boxes = allowed
+        extra = 0
+        start = t_zero
+        if joker:
+            boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+            extra = extra_joker
+            start = t_inf
+        count = 0
+        for b in range(n_boxes):
+            if (boxes >> b) & 1 and (joker or score[r, b] > 0):
+                count += 1
+        if count == 0:
+            for lane in range(lanes):
+                A[r, lane] = B[t_zero, lane]
+            continue
+        src = start
+        j = 0
+        for b in range(n_boxes):
+            if not (boxes >> b) & 1:
+                continue
+            pts = score[r, b]
+            if not joker and pts == 0:
+                continue
+            if joker and joker_pts[b] > 0 and not (mask >> (face - 1)) & 1:
+                pts = joker_pts[b]
+            ny = y
+            if b == ybox and two_y:
+                ny = 1 if pts == 50 else 0
+            j += 1
+            if j == count:
+                _relax(
+                    A, r, B, src, V, nvs[b], ny, pts, extra, box_face[b] > 0, u0, lanes, threshold
+                )
+            else:
+                dst = n_keeps + (j % 2)
+                _relax(
+                    B, dst, B, src, V, nvs[b], ny, pts, extra, box_face[b] > 0, u0, lanes, threshold
+                )
+                src = dst
+
+
+# Kernels never pick between arrays at run time (``X = R if ... else A``): numba
+# reference-counts such a variable with atomic increments on every pass of the
+# loop, which cost more than the arithmetic.  Loops are split instead, and each
+# half calls a helper with fixed arrays.
+
+
+@njit(cache=True, nogil=True)
+def _mean_rows(
+    A: np.ndarray, X: np.ndarray, add: np.ndarray, start: int, stop: int, lanes: int
+) -> None:
+    """``A[k]`` for ``start <= k < stop``: the mean of the six rows ``X[add[k]]``."""
+    # Divide by 6 rather than multiply by a rounded 1/6: in float32 the rounded
+    # factor biases every level the same way and the error grows to ~1e-3 points.
+    six = A.dtype.type(6.0)
+    for k in range(start, stop):
+        k0 = add[k, 0]
+        k1 = add[k, 1]
+        k2 = add[k, 2]
+        k3 = add[k, 3]
+        k4 = add[k, 4]
+        k5 = add[k, 5]
+        for lane in range(lanes):
+            A[k, lane] = (
+                X[k0, lane] + X[k1, lane] + X[k2, lane] + X[k3, lane] + X[k4, lane] + X[k5, lane]
+            ) / six
+
+
+@njit(cache=True, nogil=True)
+def _expect(A: np.ndarray, R: np.ndarray, add: np.ndarray, n_rolls: int, lanes: int) -> None:
+    """Keeps of fewer dice (rows of ``A``): the mean over the next die of the keep one
+    die larger.  The rolls' values are read from their rows in ``R`` (``A`` or ``B``).
+    """
+    # Keeps are sorted by size: those one die short of a roll (completed by rolls)
+    # come first.
+    n_keeps = A.shape[0]
+    split = n_rolls
+    while split < n_keeps and add[split, 0] < n_rolls:
+        split += 1
+    _mean_rows(A, R, add, n_rolls, split, lanes)
+    _mean_rows(A, A, add, split, n_keeps, lanes)
+
+
+@njit(cache=True, nogil=True)
+def _max_subs(
+    X: np.ndarray,
+    Y: np.ndarray,
+    B: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    start: int,
+    stop: int,
+    lanes: int,
+) -> None:
+    """``Y[k]`` for ``k`` from ``start - 1`` down to ``stop``: the maximum of ``X[k]``
+    and the rows ``B[sub[k]]`` (its sub-keeps' maxima), chained through the spare
+    rows of ``B`` past the keeps.
+    """
+    n_keeps = sub.shape[0]
+    for k in range(start - 1, stop - 1, -1):
+        ns = nsub[k]
+        if ns == 0:
+            for lane in range(lanes):
+                Y[k, lane] = X[k, lane]
+            continue
+        s0 = sub[k, 0]
+        if ns == 1:
+            for lane in range(lanes):
+                a = X[k, lane]
+                b = B[s0, lane]
+                Y[k, lane] = b if b > a else a
+            continue
+        for lane in range(lanes):
+            a = X[k, lane]
+            b = B[s0, lane]
+            B[n_keeps, lane] = b if b > a else a
+        src = n_keeps
+        for j in range(1, ns - 1):
+            dst = n_keeps + (j % 2)
+            s = sub[k, j]
+            for lane in range(lanes):
+                a = B[src, lane]
+                b = B[s, lane]
+                B[dst, lane] = b if b > a else a
+            src = dst
+        s = sub[k, ns - 1]
+        for lane in range(lanes):
+            a = B[src, lane]
+            b = B[s, lane]
+            Y[k, lane] = b if b > a else a
+
+
+@njit(cache=True, nogil=True)
+def _maximize(
+    A: np.ndarray,
+    R: np.ndarray,
+    B: np.ndarray,
+    R_out: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    n_rolls: int,
+    lanes: int,
+) -> None:
+    """Every keep becomes the best keep among its sub-multisets (itself included).
+
+    Keep values come from ``A`` (rolls: from ``R``); the maxima go to ``B`` (rolls: to
+    ``R_out``, which must not be ``R``; both are ``A`` or ``B``, so the roll rows
+    alternate between the two arrays from level to level instead of being copied).
+    ``B`` has spare rows past the keeps: a keep with several sub-keeps chains through
+    two of them, so no row is read and written in the same loop (in-place maxima
+    compile to masked stores, very slow on AMD).  This is the hottest code of the
+    solver.
+    """
+    _max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
+    _max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
+
+
+@njit(cache=True, nogil=True)
+def _turn_value(
+    A: np.ndarray,
+    B: np.ndarray,
+    out: np.ndarray,
+    levels: int,
+    lanes: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    roll_prob: np.ndarray,
+) -> None:
+    """From the final values in the roll rows of ``A``: ``out[:lanes]``, the turn's value."""
+    n_rolls = roll_prob.shape[0]
+    in_a = True
+    for _ in range(levels):
+        if in_a:
+            _expect(A, A, add, n_rolls, lanes)
+            _maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
+        else:
+            _expect(A, B, add, n_rolls, lanes)
+            _maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
+        in_a = not in_a
+    R = A if in_a else B
+    for lane in range(lanes):
+        out[lane] = 0.0
+    for r in range(n_rolls):
+        p = roll_prob[r]
+        for lane in range(lanes):
+            out[lane] += p * R[r, lane]
+
+
+@njit(cache=True, parallel=True)
+def solve_masks(
+    masks: np.ndarray,
+    V: np.ndarray,
+    idx_of_mask: np.ndarray,
+    allowed: np.ndarray,
+    score: np.ndarray,
+    box_face: np.ndarray,
+    joker_pts: np.ndarray,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+    threshold: int,
+    hi_of_filled_upper: np.ndarray,
+    lo_of_open_upper: np.ndarray,
+    levels: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    roll_prob: np.ndarray,
+    yatzy_face: np.ndarray,
+    scratch_a: np.ndarray,
+    scratch_b: np.ndarray,
+    scratch_out: np.ndarray,
+) -> None:
+    """Fill ``V`` for ``masks`` (all with the same number of open boxes, > 0).
+
+    Every state these masks lead to must be filled already.  The masks are split
+    into ``scratch_a.shape[0]`` runs solved in parallel; run ``c`` works in row ``c``
+    of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width`` and
+    ``width`` values; their contents do not matter), so nothing is allocated per
+    mask.
+    """
+    n_masks = masks.shape[0]
+    n_runs = scratch_a.shape[0]
+    for c in prange(n_runs):
+        for i in range(c * n_masks // n_runs, (c + 1) * n_masks // n_runs):
+            _solve_mask(
+                masks[i],
+                V,
+                idx_of_mask,
+                allowed,
+                score,
+                box_face,
+                joker_pts,
+                ybox,
+                joker_mode,
+                lower_bits,
+                threshold,
+                hi_of_filled_upper,
+                lo_of_open_upper,
+                levels,
+                add,
+                sub,
+                nsub,
+                roll_prob,
+                yatzy_face,
+                scratch_a[c],
+                scratch_b[c],
+                scratch_out[c],
+            )
+
+
+@njit(cache=True, nogil=True)
+def _solve_mask(
+    mask: int,
+    V: np.ndarray,
+    idx_of_mask: np.ndarray,
+    allowed: np.ndarray,
+    score: np.ndarray,
+    box_face: np.ndarray,
+    joker_pts: np.ndarray,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+    threshold: int,
+    hi_of_filled_upper: np.ndarray,
+    lo_of_open_upper: np.ndarray,
+    levels: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    roll_prob: np.ndarray,
+    yatzy_face: np.ndarray,
+    flat_a: np.ndarray,
+    flat_b: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Fill ``V``'s rows of one mask, working in the scratch rows ``flat_a``, ``flat_b``."""
+    n_keeps = add.shape[0]
+    width = V.shape[2]
+    idx = idx_of_mask[mask]
+    reach = hi_of_filled_upper[~mask & 63] + 1
+    # Upper sums below ``u0`` cannot reach the bonus any more: they all share the
+    # value of ``u0``, so the lanes start there.  Whole vectors of 8 lanes (no
+    # scalar tails); lanes past the reachable sums compute harmless values nobody
+    # reads and are not stored; ``u0`` moves down when the vectors would not fit.
+    u0 = min(lo_of_open_upper[mask & 63], reach - 1)
+    lanes = min(width, (reach - u0 + 7) // 8 * 8)
+    if u0 + lanes > width:
+        u0 = width - lanes
+    # Rows only as long as the lanes: a small working set stays in cache.
+    A = flat_a[: n_keeps * lanes].reshape((n_keeps, lanes))
+    B = flat_b[: (n_keeps + 4) * lanes].reshape((n_keeps + 4, lanes))
+    ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
+    for y in range(ys):
+        _final_values(
+            A,
+            B,
+            mask,
+            y,
+            u0,
+            lanes,
+            allowed[idx],
+            V,
+            idx_of_mask,
+            score,
+            box_face,
+            joker_pts,
+            ybox,
+            joker_mode,
+            lower_bits,
+            threshold,
+            yatzy_face,
+        )
+        _turn_value(A, B, out, levels, lanes, add, sub, nsub, roll_prob)
+        for u in range(u0):
+            V[idx, y, u] = out[0]
+        for u in range(u0, reach):
+            V[idx, y, u] = out[u - u0]
+
+
+@njit(cache=True)
+def turn_tables(
+    out: np.ndarray,
+    mask: int,
+    y: int,
+    u: int,
+    allowed: int,
+    V: np.ndarray,
+    idx_of_mask: np.ndarray,
+    score: np.ndarray,
+    box_face: np.ndarray,
+    joker_pts: np.ndarray,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+    threshold: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    yatzy_face: np.ndarray,
+) -> None:
+    """Within-turn values of one state, for the advisor.
+
+    ``out[j, k]`` (shape ``(levels + 1, n_keeps)``) is the expected remaining score
+    with ``j`` rolls left: ``out[0, r]`` after the best box for final roll ``r``;
+    for ``j >= 1`` the value of keeping the dice of keep ``k`` and throwing the rest
+    (a full keep ``r`` stands for going on with ``j - 1`` rolls left).
+    """
+    n_rolls = score.shape[0]
+    A = np.empty((add.shape[0], 1), dtype=V.dtype)
+    B = np.empty((add.shape[0] + 4, 1), dtype=V.dtype)
+    _final_values(
+        A,
+        B,
+        mask,
+        y,
+        u,
+        1,
+        allowed,
+        V,
+        idx_of_mask,
+        score,
+        box_face,
+        joker_pts,
+        ybox,
+        joker_mode,
+        lower_bits,
+        threshold,
+        yatzy_face,
+    )
+    for r in range(n_rolls):
+        out[0, r] = A[r, 0]
+    in_a = True
+    for j in range(1, out.shape[0]):
+        R = A if in_a else B
+        R_out = B if in_a else A
+        _expect(A, R, add, n_rolls, 1)
+        for k in range(A.shape[0]):
+            out[j, k] = R[k, 0] if k < n_rolls else A[k, 0]
+        _maximize(A, R, B, R_out, sub, nsub, n_rolls, 1)
+        in_a = not in_a

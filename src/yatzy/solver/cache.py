@@ -1,0 +1,84 @@
+"""Solved value tables on disk, one per rules spec, in the user's cache directory.
+
+A table lives in ``<user cache dir>/yatzy/solver/`` (``$XDG_CACHE_HOME/yatzy`` on
+Linux, via platformdirs) as ``<name>.npy`` with a ``<name>.json`` beside it.  The
+name carries the spec for people and a digest of the key for uniqueness; the key
+holds :data:`FORMAT_VERSION`, the spec, the sub-game, the float type and a
+fingerprint of the score tables, so a changed rule or solver never loads an old
+table.  Tables load memory-mapped (read-only), which takes milliseconds even for
+Maxi's hundreds of megabytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import platformdirs
+
+FORMAT_VERSION = 1
+"""Bump when the meaning or layout of a cached table changes."""
+
+
+def cache_dir() -> Path:
+    """The directory of the solver's tables (honours ``XDG_CACHE_HOME``)."""
+    return Path(platformdirs.user_cache_dir("yatzy", appauthor=False)) / "solver"
+
+
+def table_key(spec: str, root: str, dtype: str, fingerprint: str) -> dict[str, Any]:
+    """The key that a cached table must match exactly to be used."""
+    return {
+        "format": FORMAT_VERSION,
+        "spec": spec,
+        "root": root,
+        "dtype": dtype,
+        "fingerprint": fingerprint,
+    }
+
+
+def _paths(key: dict[str, Any]) -> tuple[Path, Path]:
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    readable = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", key["spec"])[:60]
+    base = cache_dir() / f"{readable}-{key['dtype']}-{digest}"
+    return base.with_suffix(".npy"), base.with_suffix(".json")
+
+
+def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None:
+    """The cached table for ``key``, or ``None`` when missing, stale or damaged."""
+    data_path, meta_path = _paths(key)
+    try:
+        meta = json.loads(meta_path.read_text())
+        if meta.get("key") != key or tuple(meta.get("shape", ())) != shape:
+            return None
+        table: npt.NDArray[Any] = np.load(data_path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if table.shape != shape or table.dtype != np.dtype(key["dtype"]):
+        return None
+    return table
+
+
+def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
+    """Store ``table`` under ``key`` atomically; returns the data file's path."""
+    data_path, meta_path = _paths(key)
+    data_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = data_path.with_name(f".{data_path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            np.save(fh, table, allow_pickle=False)
+        os.replace(tmp, data_path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    meta = {"key": key, "shape": list(table.shape), "solve_seconds": round(seconds, 3)}
+    tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
+    tmp_meta.write_text(json.dumps(meta, indent=1))
+    os.replace(tmp_meta, meta_path)
+    return data_path
