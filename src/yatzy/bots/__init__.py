@@ -7,12 +7,14 @@ Bots that need the solver import it lazily, so the simple ones stay light.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Protocol
 
 from yatzy.errors import YatzyError
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Write
+from yatzy.game import Action, State
+from yatzy.rules import RuleSet
 
 
 class Bot(Protocol):
@@ -36,60 +38,102 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Keeps the most frequent face and writes the highest points available now."""
+    """Maximises the points of this turn alone (exact within-turn search).
+
+    See :mod:`yatzy.strategy.greedy`: the keeps that maximise the expected points
+    the turn adds, then the box that adds the most.
+    """
 
     name = "greedy"
 
+    def __init__(self) -> None:
+        from yatzy.strategy.greedy import GreedyStrategy
+
+        self._strategy = GreedyStrategy()
+
     def choose(self, state: State, rng: random.Random) -> Action:
-        """Roll towards the most common face; score the best box when out of rolls."""
+        """The greedy action for the player to act."""
+        return self._strategy.choose(state, rng)
+
+
+class AdvisedBot:
+    """Plays by the advisor's values (:func:`yatzy.strategy.advisor.advise`).
+
+    With ``temperature`` 0 it plays the best option (the optimal bot; approximate
+    where the advisor is).  Otherwise it picks option ``i`` with probability
+    proportional to ``exp(-loss_i / temperature)``: small mistakes are common, big
+    ones rare, as with people.  The skill levels are such bots, their temperatures
+    calibrated to a mean loss per game against optimal play (see
+    :data:`SKILL_TEMPERATURES`).  The solver is imported on first use only.
+    """
+
+    def __init__(self, name: str, temperature: float) -> None:
+        if temperature < 0:
+            raise YatzyError(f"temperature {temperature!r} is negative")
+        self.name = name
+        self.temperature = temperature
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """The option this bot picks in ``state``."""
+        from yatzy.game import Roll
+        from yatzy.strategy.advisor import advise
+
         if state.dice is None:
             return Roll()
-        fills = [a for a in state.legal_actions() if not isinstance(a, Roll)]
-        best = max(fills, key=lambda a: (_points(state, a), _tiebreak(a)))
-        if state.rolls_left() == 0 or _points(state, best) >= 25:
-            return best
-        faces = _faces(state)
-        top = max(set(faces), key=lambda f: (faces.count(f), f))
-        keep = tuple(i for i, f in enumerate(faces) if f == top)
-        if len(keep) == len(faces):
-            return best
-        return Roll(keep)
+        advice = advise(state)
+        if self.temperature == 0:
+            return advice.best
+        weights = [math.exp(-o.loss / self.temperature) for o in advice.options]
+        return rng.choices(advice.options, weights)[0].action
 
 
-def _faces(state: State) -> list[int]:
-    if state.rules.double:
-        return list(state.layer("outer"))
-    return list(state.layer("all"))
+SKILL_TEMPERATURES: dict[str, float] = {
+    "beginner": 1.1,
+    "casual": 0.7,
+    "strong": 0.35,
+}
+"""Softmax temperature of each skill level between greedy and optimal.
+
+Calibrated on Scandinavian Yatzy by simulation to a mean loss per game against
+optimal play (figures in the README, section Strategy).
+"""
 
 
-def _points(state: State, action: Action) -> int:
-    if isinstance(action, Fill2):
-        return _entry_points(state, action.inner, "inner") + _entry_points(
-            state, action.outer, "outer"
-        )
-    if isinstance(action, (Score, Scratch, Write)):
-        return _entry_points(state, action, "all")
-    return -1
+def _advised(name: str, temperature: float) -> Callable[[], Bot]:
+    def factory() -> Bot:
+        return AdvisedBot(name, temperature)
 
-
-def _entry_points(state: State, entry: Score | Scratch | Write, layer: str) -> int:
-    if isinstance(entry, Scratch):
-        return 0
-    if isinstance(entry, Write):
-        return entry.points
-    return state.box_points(entry.box, layer, entry.drop)
-
-
-def _tiebreak(action: Action) -> int:
-    # Prefer writing points over scratching, and scratch low-value boxes first.
-    return 0 if isinstance(action, Scratch) else 1
+    factory.__doc__ = f"The {name!r} bot."
+    return factory
 
 
 BOT_LEVELS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    **{name: _advised(name, t) for name, t in SKILL_TEMPERATURES.items()},
+    "optimal": _advised("optimal", 0.0),
+    "perfect": _advised("perfect", 0.0),
 }
-"""Bot level name to a factory; the strategy package adds its levels here."""
+"""Bot level name to a factory, from the weakest to the strongest.
+
+``perfect`` is another name of ``optimal``: exact play where the solver handles the
+rule set, the advisor's approximate strategy elsewhere.
+"""
+
+OPTIMAL_LEVELS = frozenset({"optimal", "perfect"})
+"""The levels that play the advisor's best option."""
+
+
+def is_exact(level: str, rules: RuleSet) -> bool:
+    """Whether bot ``level`` plays ``rules`` as designed (not by an approximation).
+
+    Random and greedy always do; the advised levels need the exact solver.
+    """
+    if level in ("random", "greedy"):
+        return True
+    from yatzy.strategy.advisor import is_exact as solvable
+
+    return solvable(rules)
 
 
 def make_bot(level: str) -> Bot:

@@ -18,7 +18,19 @@ from yatzy import __version__
 from yatzy.errors import YatzyError
 
 # Subcommands in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("rules", "score", "play")
+COMMANDS: tuple[str, ...] = (
+    "rules",
+    "score",
+    "play",
+    "solve",
+    "protocol",
+    "export",
+    "import",
+    "serve",
+    "advise",
+    "simulate",
+    "analyze",
+)
 
 
 class UsageError(YatzyError):

@@ -1,0 +1,52 @@
+"""``yatzy analyze GAME.json``: every decision of a game against the best one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand."""
+    p = sub.add_parser(
+        "analyze",
+        help="rate every decision of a recorded game against optimal play",
+        description="Replays a game record (as written by 'yatzy play') and compares "
+        "every decision of every player — each keep and each box — with the best one "
+        "for that player's own sheet, giving the expected points lost.  Per player: "
+        "the total and the mean loss per decision.",
+    )
+    p.add_argument("record", metavar="GAME.json", help="a game record")
+    p.add_argument("--all", action="store_true", help="list every decision, not only the mistakes")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the analysis."""
+    from yatzy.strategy.analyze import MISTAKE, analyze_file
+
+    analysis = analyze_file(args.record)
+    if args.json:
+        print(json.dumps(analysis.to_json()))
+        return 0
+    kind = "exact" if analysis.exact else f"APPROXIMATE ({analysis.method})"
+    print(f"{analysis.rules}: {len(analysis.decisions)} decisions, values {kind}")
+    shown = [d for d in analysis.decisions if args.all or d.loss > MISTAKE]
+    if shown:
+        print(f"  {'turn':>4}  {'player':<12} {'dice':<18} {'left':>4}  chosen / best  (loss)")
+    for d in shown:
+        dice = " ".join(f"{x[0]}/{x[1]}" if isinstance(x, list) else str(x) for x in d.dice)
+        mark = "" if d.loss <= MISTAKE else f"  best: {d.best}"
+        print(
+            f"  {d.turn:>4}  {d.name[:12]:<12} {dice:<18} {d.rolls_left:>4}  "
+            f"{d.chosen}{mark}  ({d.loss:.2f})"
+        )
+    print("players:")
+    for p in analysis.players:
+        print(
+            f"  {p.name}: final {p.final}, {p.decisions} decisions, {p.mistakes} mistakes, "
+            f"expected loss {p.total_loss:.2f} in total, {p.mean_loss:.3f} per decision"
+        )
+    return 0

@@ -1,0 +1,156 @@
+"""The compiled fast path of simulations: the optimal bot on rule sets the solver handles.
+
+:func:`fast_simulator` returns a runner that plays the games with the kernel of
+:mod:`yatzy.strategy._sim_kernels` on the solver's table (one thread per worker;
+the kernel releases the GIL), or ``None`` where there is no fast path, and the
+simulation plays through game states instead.  Chunks are seeded as in
+:mod:`yatzy.strategy.simulate`, so a run does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yatzy.rules import RuleSet
+from yatzy.strategy.simulate import SimulationResult, chunk_rng, yatzy_box
+
+FAST_CHUNK = 2000
+"""Games per chunk of the fast path."""
+
+Runner = Callable[[int, int, int, bool], SimulationResult]
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """Everything the kernel reads, as arrays (built once per rule set)."""
+
+    args: tuple[Any, ...]
+    ybox: int
+
+
+@cache
+def _keep_tables(n: int) -> tuple[npt.NDArray[Any], ...]:
+    from yatzy.strategy.turn import keep_tables
+
+    t = keep_tables(n)
+    add = np.array([a if a else (0,) * 6 for a in t.add], dtype=np.uint32)
+    sub = np.full((len(t.keeps), 6), 0, dtype=np.uint32)
+    nsub = np.zeros(len(t.keeps), dtype=np.int64)
+    for i, smaller in enumerate(t.sub):
+        sub[i, : len(smaller)] = smaller
+        nsub[i] = len(smaller)
+    rolls = np.array(t.keeps[: t.n_rolls], dtype=np.int64)
+    roll_of_code = np.full(7**6, -1, dtype=np.int64)
+    for r, roll in enumerate(t.keeps[: t.n_rolls]):
+        roll_of_code[sum(7 ** (f - 1) for f in roll)] = r
+    keep_of_subset = np.zeros((t.n_rolls, 1 << n), dtype=np.uint32)
+    for r, roll in enumerate(t.keeps[: t.n_rolls]):
+        for s in range(1 << n):
+            kept = tuple(roll[i] for i in range(n) if (s >> i) & 1)
+            keep_of_subset[r, s] = t.index[kept]
+    yatzy_face = np.array(
+        [roll[0] if len(set(roll)) == 1 else 0 for roll in t.keeps[: t.n_rolls]], dtype=np.int64
+    )
+    return add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset
+
+
+def kernel_tables(rules: RuleSet) -> KernelTables:
+    """The kernel's view of the solver's table for ``rules`` (solved if not cached)."""
+    from yatzy.strategy.advisor import solver_for
+
+    solver = solver_for(rules.spec)
+    model, layout = solver.model, solver.layout
+    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = _keep_tables(rules.num_dice)
+    box = yatzy_box(rules)
+    args = (
+        np.ascontiguousarray(solver.table),
+        layout.idx_of_mask.astype(np.int64),
+        layout.allowed.astype(np.int64),
+        model.score.astype(np.int64),
+        model.box_face.astype(np.int64),
+        model.joker_pts.astype(np.int64),
+        int(model.ybox),
+        rules.box_index[box],
+        int(model.joker_mode),
+        int(model.lower_bits),
+        int(model.threshold),
+        rules.threshold,
+        rules.bonus,
+        rules.max_rolls - 1,
+        add,
+        sub,
+        nsub,
+        yatzy_face,
+        rolls,
+        roll_of_code,
+        keep_of_subset,
+        np.ascontiguousarray(model.score.T).astype(np.uint32),
+    )
+    return KernelTables(args, int(model.ybox))
+
+
+def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
+    """A runner ``(games, seed, workers, progress) -> result``, or ``None``."""
+    from yatzy.bots import OPTIMAL_LEVELS
+    from yatzy.strategy.advisor import is_exact
+
+    if bot not in OPTIMAL_LEVELS or not is_exact(rules):
+        return None
+
+    def runner(games: int, seed: int, workers: int, progress: bool) -> SimulationResult:
+        return run_fast(rules, bot, games, seed, workers, progress)
+
+    return runner
+
+
+def play_chunk(tables: KernelTables, seed: int, chunk: int, count: int) -> tuple[Any, ...]:
+    """Play one chunk with the kernel; returns (scores, bonuses, yatzys) arrays."""
+    from yatzy.strategy._sim_kernels import play_games
+
+    scores = np.zeros(count, dtype=np.int64)
+    bonuses = np.zeros(count, dtype=np.int64)
+    yatzys = np.zeros(count, dtype=np.int64)
+    kernel_seed = chunk_rng(seed, chunk).getrandbits(31)
+    play_games(kernel_seed, scores, bonuses, yatzys, *tables.args)
+    return scores, bonuses, yatzys
+
+
+def run_fast(
+    rules: RuleSet, bot: str, games: int, seed: int, workers: int, progress: bool
+) -> SimulationResult:
+    """Play ``games`` optimal games with the kernel on ``workers`` threads."""
+    from tqdm import tqdm
+
+    tables = kernel_tables(rules)
+    play_chunk(tables, seed, 0, 1)  # compile (or load the compiled kernel) before timing
+    chunks = [(i, min(FAST_CHUNK, games - i * FAST_CHUNK)) for i in range(-(-games // FAST_CHUNK))]
+    start = time.perf_counter()
+    parts = []
+    with (
+        tqdm(total=games, disable=not progress, unit="games", desc=f"{bot} {rules.spec}") as bar,
+        ThreadPoolExecutor(max_workers=workers) as pool,
+    ):
+        futures = [pool.submit(play_chunk, tables, seed, i, n) for i, n in chunks]
+        for future, (_, count) in zip(futures, chunks, strict=True):
+            parts.append(future.result())
+            bar.update(count)
+    seconds = time.perf_counter() - start
+    scores = np.concatenate([p[0] for p in parts])
+    return SimulationResult(
+        rules.spec,
+        bot,
+        seed,
+        scores.tolist(),
+        int(sum(int(p[1].sum()) for p in parts)),
+        int(sum(int(p[2].sum()) for p in parts)),
+        seconds,
+        "kernel",
+    )

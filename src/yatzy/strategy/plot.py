@@ -1,0 +1,55 @@
+"""The histogram of a simulation's final scores, as a PNG (matplotlib)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from yatzy.errors import YatzyError
+from yatzy.strategy.simulate import SimulationResult
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
+    """The plot's path, checked before a long run: a ``.png`` in an existing directory."""
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        raise YatzyError(f"plot file {os.fspath(path)!r} must end in .png")
+    if not target.parent.is_dir():
+        raise YatzyError(
+            f"plot file {os.fspath(path)!r}: directory {str(target.parent)!r} is missing"
+        )
+    return target
+
+
+def save_histogram(result: SimulationResult, path: str | os.PathLike[str]) -> Path:
+    """Draw the final scores of ``result`` into the PNG file ``path`` (checked)."""
+    target = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    lo, hi = min(result.scores), max(result.scores)
+    width = max(1, (hi - lo + 1) // 80 + 1)
+    bins = list(range(lo, hi + width + 1, width))
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
+    try:
+        ax.hist(result.scores, bins=bins, color="#3b6ea5", edgecolor="white", linewidth=0.3)
+        ax.axvline(result.mean, color="#c0392b", linewidth=1.5, label=f"mean {result.mean:.2f}")
+        median = result.percentiles()[50]
+        ax.axvline(median, color="#27ae60", linewidth=1, linestyle="--", label=f"median {median:g}")
+        ax.set_xlabel("final score")
+        ax.set_ylabel("games")
+        ax.set_title(
+            f"{result.rules}, bot {result.bot}: {result.games:,} games, "
+            f"sd {result.sd:.1f}, bonus {result.bonus_rate:.0%}, yatzy {result.yatzy_rate:.0%}"
+        )
+        ax.legend()
+        fig.tight_layout()
+        try:
+            fig.savefig(target, format="png")
+        except OSError as exc:
+            raise YatzyError(f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+    return target

@@ -1,0 +1,216 @@
+"""``yatzy advise``, ``yatzy simulate`` and ``yatzy analyze`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yatzy.cli.main import main
+
+
+@pytest.fixture(autouse=True)
+def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    root = tmp_path_factory.getbasetemp().parent / "strategy-cache"
+    root.mkdir(exist_ok=True)
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(root)
+    yield
+    if old is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = old
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+LATE = (
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,"
+    "three_of_a_kind=15,four_of_a_kind=20,small_straight=15,large_straight=20"
+)
+
+
+def test_advise_ranks_keeps_and_boxes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "advise", "yatzy", "--sheet", LATE, "--dice", "66613", "--rolls-left", "1"
+    )
+    assert code == 0, err
+    assert "exact" in out and "APPROXIMATE" not in out
+    lines = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert lines[0].split()[1:3] == ["keep", "6"], out
+    losses = [float(line.split()[-1]) for line in lines]
+    assert losses[0] == 0 and losses == sorted(losses)
+
+
+def test_advise_json_and_all(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "advise",
+        "yatzy",
+        "--sheet",
+        LATE,
+        "--dice",
+        "6 6 6 1 3",
+        "--rolls-left",
+        "0",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["exact"] is True and data["rolls_left"] == 0
+    best = data["options"][0]
+    assert best["loss"] == 0 and best["action"] in (
+        {"score": "full_house"},
+        {"score": "chance"},
+        {"scratch": "yatzy"},
+        {"score": "yatzy"},
+        {"scratch": "full_house"},
+    )
+    assert all(o["value"] <= data["value"] + 1e-9 for o in data["options"])
+
+
+def test_advise_from_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from yatzy.game import Game, save
+
+    state = Game("yatzy+forced", ["solo"]).new_initial_state(starter=0)
+    from yatzy.game import Roll
+
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    path = tmp_path / "g.json"
+    save(state, path)
+    code, out, err = run(capsys, "advise", "yatzy+forced", "--sheet", str(path))
+    assert code == 0, err
+    assert "dice 1 1 1 2 3, 2 rolls left" in out
+    code, _, err = run(capsys, "advise", "yatzy", "--sheet", str(path))
+    assert code == 2 and "record plays yatzy+forced" in err
+
+
+def test_advise_approximate_is_labelled(capsys: pytest.CaptureFixture[str]) -> None:
+    from yatzy.rules import RuleSet
+
+    boxes = RuleSet.parse("dubbel+forced").boxes[:14]
+    sheet = ",".join(f"{b}=0" for b in boxes)
+    code, out, err = run(
+        capsys,
+        "advise",
+        "dubbel+forced",
+        "--sheet",
+        sheet,
+        "--dice",
+        "666662/111113",
+        "--rolls-left",
+        "0",
+    )
+    assert code == 0, err
+    assert "APPROXIMATE" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["advise", "yatzy", "--sheet", "ones=6"], "6 is not a possible score for ones"),
+        (["advise", "yatzy", "--dice", "1234", "--rolls-left", "1"], "needs 5 dice"),
+        (["advise", "yatzy", "--dice", "12345"], "--rolls-left"),
+        (["advise", "yatzy+forced", "--sheet", "sixes=6"], "cannot occur"),
+        (["advise", "yatzy", "--sheet", "nonsense"], "box=points"),
+        (["advise", "yatzy", "--sheet", "/no/such/game.json"], "cannot read"),
+        (["simulate", "yatzy", "--bot", "wizard"], "unknown bot"),
+        (["simulate", "yatzy", "--games", "0"], "games 0"),
+        (["simulate", "yatzy", "--games", "ten"], "not a whole number"),
+        (["simulate", "yatzy", "--bot", "random", "--plot", "x.jpg"], ".png"),
+        (["analyze", "/no/such/game.json"], "cannot read"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_simulate_prints_statistics_and_plot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    png = tmp_path / "h.png"
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "yatzy",
+        "--bot",
+        "greedy",
+        "--games",
+        "40",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--plot",
+        str(png),
+    )
+    assert code == 0, err
+    assert "40 games" in out and "seed 4" in out
+    for word in ("mean", "sd", "percentiles", "bonus rate", "yatzy rate"):
+        assert word in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    code, out2, _ = run(
+        capsys,
+        "simulate",
+        "yatzy",
+        "--bot",
+        "greedy",
+        "--games",
+        "40",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--json",
+    )
+    data = json.loads(out2)
+    assert data["games"] == 40 and f"mean {data['mean']:.2f}" in out
+
+
+def test_analyze_a_game_played_by_yatzy_play(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    record = tmp_path / "game.json"
+    # A person plays too (forced order: roll once, write the next box), with two bots.
+    script = "".join(f"\ns {box}\n" for box in range(1, 16))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    code, _, err = run(
+        capsys,
+        "play",
+        "--rules",
+        "yatzy+forced",
+        "--bot",
+        "optimal:Ada",
+        "--bot",
+        "random:Rex",
+        "--seed",
+        "2",
+        "--save",
+        str(record),
+        "Me",
+    )
+    assert code == 0, err
+    code, out, err = run(capsys, "analyze", str(record), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    by_name = {p["name"]: p for p in data["players"]}
+    assert by_name["Ada"]["total_loss"] == pytest.approx(0, abs=1e-3)
+    assert by_name["Rex"]["total_loss"] > 10
+    assert by_name["Rex"]["mean_loss"] > 0
+    code, out, _ = run(capsys, "analyze", str(record))
+    assert "Rex" in out and "per decision" in out
