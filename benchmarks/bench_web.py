@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 YATZY = str(Path(sys.executable).with_name("yatzy"))
@@ -122,7 +122,7 @@ class Http:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
-        data = json.dumps(body).encode()
+        data = orjson.dumps(body)
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
@@ -141,7 +141,7 @@ class Http:
             elif name.lower() == "set-cookie":
                 key, _, rest = value.strip().partition("=")
                 self.cookies[key] = rest.split(";", 1)[0]
-        return status, json.loads(await self.reader.readexactly(length))
+        return status, orjson.loads(await self.reader.readexactly(length))
 
     def close(self) -> None:
         """Close the connection."""
@@ -206,10 +206,10 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
     ]
     await asyncio.sleep(2.0)  # warm up
     n0, ws0, cpu0 = len(latencies), ws_counter[0], cpu_seconds(pid)
-    t0 = time.perf_counter()
+    t0, client0 = time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
     n1, ws1, elapsed = len(latencies), ws_counter[0], time.perf_counter() - t0
-    cpu1 = cpu_seconds(pid)
+    cpu1, client1 = cpu_seconds(pid), time.process_time()
     window = sorted(latencies[n0:n1])
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
@@ -221,6 +221,7 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
         "ws_messages_per_s": (ws1 - ws0) / elapsed,
         "errors": float(len(errors)),
         "server_cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, n1 - n0),
+        "client_cpu_ms_per_action": 1000 * (client1 - client0) / max(1, n1 - n0),
     }
 
 
@@ -251,7 +252,9 @@ def main() -> int:
         print(
             f"{backend:9s} {r['actions_per_s']:8.0f} actions/s   p50 {r['p50_ms']:6.1f} ms   "
             f"p99 {r['p99_ms']:6.1f} ms   ws {r['ws_messages_per_s']:6.0f} msg/s   "
-            f"errors {r['errors']:.0f}   server CPU {r['server_cpu_ms_per_action']:.2f} ms/action",
+            f"errors {r['errors']:.0f}   server CPU {r['server_cpu_ms_per_action']:.2f} ms/action"
+            f"   load generator CPU"
+            f" {r['client_cpu_ms_per_action']:.2f} ms/action",
             flush=True,
         )
     print(f"load average during the run: {os.getloadavg()[0]:.1f}")

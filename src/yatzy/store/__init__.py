@@ -15,6 +15,7 @@ from yatzy.store.repo import (
     NotFoundError,
     SeatInfo,
     StoredGame,
+    UnavailableError,
 )
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "NotFoundError",
     "SeatInfo",
     "StoredGame",
+    "UnavailableError",
     "database_url",
     "default_database_url",
     "make_engine",

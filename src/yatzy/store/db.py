@@ -71,7 +71,12 @@ def make_engine(url: str | None) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: it costs a round trip per checkout, i.e. per action.  A connection
+    # that died (server restart) fails its request once and the pool reconnects.
+    # A pool as large as the busy threads ever need: connections are kept, not
+    # opened and closed per request (overflow ones are), and 4 workers stay under
+    # PostgreSQL's default of 100 connections.
+    return create_engine(url, pool_size=20, max_overflow=4, pool_pre_ping=False)
 
 
 def migrate(engine: Engine) -> None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import json
+import secrets
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, func, insert, select, update
+import orjson
+from sqlalchemy import Engine, Table, and_, func, insert, select, text, update
 
 from yatzy.errors import YatzyError
 from yatzy.store.db import make_engine, migrate
@@ -21,7 +22,8 @@ SEATS = cast(Table, SeatRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
 
 NOTIFY_CHANNEL = "yatzy_games"
-"""PostgreSQL channel on which every committed action is announced as ``id:version``."""
+"""PostgreSQL channel on which every committed action is announced as
+``id:version:origin`` (``origin``: the committing repository's :attr:`GameRepository.origin`)."""
 
 
 class NotFoundError(YatzyError):
@@ -30,6 +32,10 @@ class NotFoundError(YatzyError):
 
 class ConflictError(YatzyError):
     """The game changed since it was read (another action won the race)."""
+
+
+class UnavailableError(YatzyError):
+    """The database connection failed mid-request (an action may or may not be stored)."""
 
 
 @dataclass(frozen=True)
@@ -76,13 +82,36 @@ class GameRepository:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        self.origin = secrets.token_hex(8)
+        """Tags this process's notifications: it announces its own commits itself."""
         self._writer_lock: Any = contextlib.nullcontext() if self.postgres else threading.Lock()
+        # SQLite: one connection kept for the action path's writes, used under the
+        # writer lock (opened on first use; SQLite has a single writer anyway).
+        self._sqlite_writer: Any = None
+        if self.postgres:
+            # The whole action in ONE statement (one round trip, atomic in autocommit):
+            # the guarded UPDATE, the move row and the notification all happen only
+            # when the game is still at the version the action was based on.
+            self._sql_version = "SELECT version FROM games WHERE id = %s"
+            self._sql_commit = (
+                "WITH bumped AS ("
+                " UPDATE games SET version = %(new)s, record = %(record)s,"
+                " finished = %(finished)s, updated_at = %(now)s"
+                " WHERE id = %(id)s AND version = %(old)s RETURNING id),"
+                " logged AS ("
+                " INSERT INTO moves (game_id, version, seat, action, created_at)"
+                " SELECT id, %(new)s, %(seat)s::integer, %(action)s::text, %(now)s::timestamptz"
+                " FROM bumped RETURNING 1)"
+                " SELECT (SELECT count(*) FROM logged),"
+                " (SELECT pg_notify(%(channel)s, %(note)s) FROM bumped)"
+            )
+        else:
+            self._sql_version = "SELECT version FROM games WHERE id = ?"
+            self._sql_commit = (
+                "UPDATE games SET version = ?, record = ?, finished = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?"
+            )
         p = "%s" if self.postgres else "?"  # the driver's placeholder
-        self._sql_version = f"SELECT version FROM games WHERE id = {p}"
-        self._sql_commit = (
-            f"UPDATE games SET version = {p}, record = {p}, finished = {p}, updated_at = {p} "
-            f"WHERE id = {p} AND version = {p}"
-        )
         self._sql_move = (
             f"INSERT INTO moves (game_id, version, seat, action, created_at) "
             f"VALUES ({p}, {p}, {p}, {p}, {p})"
@@ -187,8 +216,9 @@ class GameRepository:
         return version
 
     def _stamp(self, now: datetime) -> Any:
-        # SQLite keeps times as text in SQLAlchemy's own format; PostgreSQL takes datetimes.
-        return now if self.postgres else now.strftime("%Y-%m-%d %H:%M:%S.%f")
+        # SQLite keeps times as text in SQLAlchemy's own format ("%Y-%m-%d %H:%M:%S.%f",
+        # here without strftime's cost); PostgreSQL takes datetimes.
+        return now if self.postgres else now.isoformat(" ", "microseconds")[:26]
 
     def _log_move(
         self,
@@ -201,12 +231,12 @@ class GameRepository:
     ) -> None:
         conn.exec_driver_sql(
             self._sql_move,
-            (game_id, version, seat, json.dumps(action, separators=(",", ":")), self._stamp(now)),
+            (game_id, version, seat, orjson.dumps(action).decode(), self._stamp(now)),
         )
         if self.postgres:
             # Delivered to every listening server process when this transaction commits.
             conn.exec_driver_sql(
-                "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{game_id}:{version}")
+                "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{game_id}:{version}:{self.origin}")
             )
 
     # -- reading -----------------------------------------------------------------------------
@@ -229,15 +259,22 @@ class GameRepository:
 
     def version(self, game_id: str) -> int:
         """The game's row version (raises :class:`NotFoundError`); a cheap freshness check."""
-        # The hot path of every request: plain driver SQL skips statement compilation.
-        raw = self.engine.raw_connection()
-        try:
-            cur = raw.cursor()
-            cur.execute(self._sql_version, (game_id,))
-            row = cur.fetchone()
-            cur.close()
-        finally:
-            raw.close()  # back to the pool, which ends any transaction
+        # The hot path of every read: plain driver SQL skips statement compilation, and
+        # on PostgreSQL autocommit makes it one round trip (no BEGIN/ROLLBACK).
+        if self.postgres:
+            try:
+                row = self._pg_one(self._sql_version, (game_id,))
+            except UnavailableError:
+                row = self._pg_one(self._sql_version, (game_id,))  # a read: safe to repeat
+        else:
+            raw = self.engine.raw_connection()
+            try:
+                cur = raw.cursor()
+                cur.execute(self._sql_version, (game_id,))
+                row = cur.fetchone()
+                cur.close()
+            finally:
+                raw.close()  # back to the pool, which ends the read transaction
         if row is None:
             raise NotFoundError(f"no game {game_id!r}")
         return int(row[0])
@@ -249,7 +286,7 @@ class GameRepository:
                 select(MOVES).where(MOVES.c.game_id == game_id).order_by(MOVES.c.version)
             ).mappings()
             return [
-                {"version": r["version"], "seat": r["seat"], "action": json.loads(r["action"])}
+                {"version": r["version"], "seat": r["seat"], "action": orjson.loads(r["action"])}
                 for r in rows
             ]
 
@@ -268,6 +305,26 @@ class GameRepository:
                 )
             ]
         return [self.get(i) for i in ids]
+
+    def best_solo_total(
+        self, owner_hash: str, rules: str, exclude: str | None = None
+    ) -> int | None:
+        """The best final total of the finished one-seat games of ``rules`` held by
+        ``owner_hash`` (None: no such game), read from the records inside the database."""
+        if self.postgres:
+            total = "((g.record::json -> 'totals') ->> 0)::integer"
+        else:
+            total = "CAST(json_extract(g.record, '$.totals[0]') AS INTEGER)"
+        query = text(
+            f"SELECT MAX({total}) FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.owner_hash = :owner AND g.finished AND g.rules = :rules AND g.id <> :exclude "
+            "AND (SELECT count(*) FROM seats o WHERE o.game_id = g.id) = 1"
+        )
+        with self.engine.connect() as conn, conn.begin():
+            best = conn.execute(
+                query, {"owner": owner_hash, "rules": rules, "exclude": exclude or ""}
+            ).scalar()
+        return None if best is None else int(best)
 
     def unfinished_with_bots(self) -> list[str]:
         """Ids of unfinished games that have a bot seat (to resume after a restart)."""
@@ -306,13 +363,115 @@ class GameRepository:
         """
         new = based_on + 1
         now = _now()
-        with self._write() as conn, conn.begin():
-            result = conn.exec_driver_sql(
-                self._sql_commit, (new, record, finished, self._stamp(now), game_id, based_on)
+        move = orjson.dumps(action).decode()
+        applied = (
+            self._commit_postgres(game_id, based_on, new, record, finished, seat, move, now)
+            if self.postgres
+            else self._commit_sqlite(game_id, based_on, new, record, finished, seat, move, now)
+        )
+        if not applied:
+            raise ConflictError(
+                f"game {game_id} changed since version {based_on}; reload and try again"
             )
-            if result.rowcount != 1:
-                raise ConflictError(
-                    f"game {game_id} changed since version {based_on}; reload and try again"
-                )
-            self._log_move(conn, game_id, new, seat, action, now)
         return new
+
+    def _commit_postgres(
+        self,
+        game_id: str,
+        old: int,
+        new: int,
+        record: str,
+        finished: bool,
+        seat: int | None,
+        move: str,
+        now: datetime,
+    ) -> bool:
+        # Not repeated when the connection fails: the statement may have committed.
+        row = self._pg_one(
+            self._sql_commit,
+            {
+                "new": new,
+                "old": old,
+                "id": game_id,
+                "record": record,
+                "finished": finished,
+                "now": now,
+                "seat": seat,
+                "action": move,
+                "channel": NOTIFY_CHANNEL,
+                "note": f"{game_id}:{new}:{self.origin}",
+            },
+        )
+        return bool(row and row[0] == 1)
+
+    def _pg_one(self, sql: str, params: Any) -> Any:
+        """Run one statement in autocommit on a pooled connection; its first row.
+
+        The pool does not ping connections on checkout (a round trip per action);
+        a connection found dead here makes the whole pool reconnect instead, and
+        the caller gets :class:`UnavailableError`.
+        """
+        import psycopg
+
+        raw = self.engine.raw_connection()
+        try:
+            conn: Any = raw.driver_connection
+            try:
+                conn.autocommit = True  # the one statement is its own transaction
+                try:
+                    return conn.execute(sql, params).fetchone()
+                finally:
+                    # Whatever happened, the pool must get the connection back in
+                    # transaction mode (or not at all): the other queries rely on it.
+                    try:
+                        conn.autocommit = False
+                    except Exception:
+                        raw.invalidate()
+            except psycopg.OperationalError as exc:
+                raw.invalidate()
+                self.engine.dispose(close=False)  # the others are likely dead too
+                raise UnavailableError(f"the database connection failed ({exc})") from exc
+        finally:
+            raw.close()
+
+    def _commit_sqlite(
+        self,
+        game_id: str,
+        old: int,
+        new: int,
+        record: str,
+        finished: bool,
+        seat: int | None,
+        move: str,
+        now: datetime,
+    ) -> bool:
+        stamp = self._stamp(now)
+        with self._writer_lock:
+            if self._sqlite_writer is None:
+                self._sqlite_writer = self.engine.raw_connection()
+            cur = self._sqlite_writer.cursor()
+            try:
+                # IMMEDIATE: take the write lock now (other processes queue on the busy
+                # timeout); the guarded UPDATE and the move commit together or not at all.
+                cur.execute("BEGIN IMMEDIATE")
+                cur.execute(self._sql_commit, (new, record, finished, stamp, game_id, old))
+                if cur.rowcount != 1:
+                    cur.execute("ROLLBACK")
+                    return False
+                cur.execute(self._sql_move, (game_id, new, seat, move, stamp))
+                cur.execute("COMMIT")
+                return True
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    cur.execute("ROLLBACK")
+                raise
+            finally:
+                cur.close()
+
+    def close(self) -> None:
+        """Release the connections (the kept SQLite writer and the pool)."""
+        with self._writer_lock:
+            if self._sqlite_writer is not None:
+                self._sqlite_writer.close()
+                self._sqlite_writer = None
+        self.engine.dispose()

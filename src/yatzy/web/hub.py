@@ -1,20 +1,21 @@
 """Live updates: WebSocket subscribers per game, fed locally and across processes.
 
 A process announces each version it commits to its own subscribers at once.  With
-PostgreSQL every commit also sends ``NOTIFY yatzy_games, 'id:version'`` inside its
-transaction; each server process LISTENs and forwards versions it has not sent
-yet, so a move made through one process reaches clients of every other.
+PostgreSQL every commit also sends ``NOTIFY yatzy_games, 'id:version:origin'`` in
+the same statement; each server process LISTENs, drops its cached state of a game
+another process moved, and forwards versions it has not sent yet, so a move made
+through one process reaches clients of every other.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import defaultdict
 from typing import Any
 
+import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
@@ -63,7 +64,7 @@ class Hub:
             if view is None or view["version"] != version:
                 view = await run_in_threadpool(self.service.public_view, game_id)
             self.sent[game_id] = view["version"]
-            text = json.dumps({"type": "state", "game": view}, ensure_ascii=False)
+            text = orjson.dumps({"type": "state", "game": view}).decode()
             for ws in list(self.sockets.get(game_id, ())):
                 try:
                     await ws.send_text(text)
@@ -79,9 +80,16 @@ class Hub:
             try:
                 async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    own = self.service.repo.origin
                     async for note in conn.notifies():
-                        game_id, _, version = note.payload.partition(":")
+                        game_id, _, rest = note.payload.partition(":")
+                        version, _, origin = rest.partition(":")
+                        if origin == own:
+                            # This process announced that commit itself, with the view
+                            # at hand; reloading it here would only cost CPU.
+                            continue
                         with contextlib.suppress(ValueError):
+                            self.service.forget(game_id, older_than=int(version))
                             asyncio.get_running_loop().create_task(
                                 self._safe_announce(game_id, int(version))
                             )

@@ -9,15 +9,17 @@ it from worker threads.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-import json
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from threading import Lock
 from typing import Any
+
+import orjson
 
 from yatzy.bots import BOT_LEVELS, make_bot
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
@@ -70,8 +72,10 @@ class Created:
     owner: str
 
 
+@functools.lru_cache(maxsize=4096)
 def token_hash(token: str) -> str:
-    """The stored form of a secret token (SHA-256, hex)."""
+    """The stored form of a secret token (SHA-256, hex); remembered for the tokens
+    in use, as every action checks one."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
@@ -92,16 +96,37 @@ class GameService:
     # -- loading ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> tuple[StoredGame, State]:
-        """The stored game and its state (replayed from the record, cached by version)."""
+        """The stored game and its state (replayed from the record, cached by version).
+
+        Always as stored now: the cached state is used only when the database's row
+        version says it is current (another process may have moved since).
+        """
         version = self.repo.version(game_id)
         with self._lock:
             cached = self._cache.get(game_id)
         if cached is not None and cached[0].version == version:
             return cached
+        return self._reload(game_id)
+
+    def _reload(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.repo.get(game_id)
-        state = from_record(json.loads(stored.record))
+        state = from_record(orjson.loads(stored.record))
         self._remember(stored, state)
         return stored, state
+
+    def forget(self, game_id: str, older_than: int) -> None:
+        """Drop the cached state of a game if it is older than version ``older_than``
+        (another process moved it: the next action reads it from the database)."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+            if cached is not None and cached[0].version < older_than:
+                del self._cache[game_id]
+
+    def cached_version(self, game_id: str) -> int | None:
+        """The version of the game this process holds in memory (None: none)."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        return None if cached is None else cached[0].version
 
     def _remember(self, stored: StoredGame, state: State) -> None:
         with self._lock:
@@ -257,7 +282,34 @@ class GameService:
         rules or the seat tokens do not allow, :class:`ConflictError` when another
         action got in first.
         """
-        stored, state = self.load(game_id)
+        # Actions skip the freshness query: the cached state is tried, and the commit's
+        # ``UPDATE ... WHERE version = based_on`` detects a stale one.  A conflict that
+        # this process did not cause itself (its cache still holds the version the
+        # action was based on) may only mean that another process moved: the action is
+        # then judged again, from the start, against the state as stored now.
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None:
+            return self._act_on(*self._reload(game_id), action_data, tokens, seat, expected_version)
+        try:
+            return self._act_on(*cached, action_data, tokens, seat, expected_version)
+        except ConflictError:
+            if self.cached_version(game_id) != cached[0].version:
+                raise  # this process moved the game meanwhile: a race lost, 409
+            stored, state = self._reload(game_id)
+            if stored.version == cached[0].version:
+                raise  # the cache was current: the conflict is the client's
+            return self._act_on(stored, state, action_data, tokens, seat, expected_version)
+
+    def _act_on(
+        self,
+        stored: StoredGame,
+        state: State,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None,
+        expected_version: int | None,
+    ) -> tuple[StoredGame, State]:
         if expected_version is not None and expected_version != stored.version:
             raise ConflictError(
                 f"the game is at version {stored.version}, not {expected_version}; reload"
@@ -342,19 +394,13 @@ class GameService:
 
     def solo_record(self, owner: str, rules: str, exclude: str | None = None) -> int | None:
         """The owner's best final score in finished solo games of ``rules``."""
-        best: int | None = None
-        for g in self.repo.games_of(token_hash(owner)):
-            if g.id == exclude or not g.finished or g.rules != rules or len(g.seats) != 1:
-                continue
-            total = int(json.loads(g.record)["totals"][0])
-            best = total if best is None else max(best, total)
-        return best
+        return self.repo.best_solo_total(token_hash(owner), rules, exclude)
 
     def history(self, owner: str) -> list[dict[str, Any]]:
         """The owner's games, newest first: rules, players, totals, winners, status."""
         out = []
         for g in self.repo.games_of(token_hash(owner)):
-            rec = json.loads(g.record)
+            rec = orjson.loads(g.record)
             mine = [s.seat for s in g.seats if s.owner_hash == token_hash(owner)]
             out.append(
                 {
@@ -379,7 +425,7 @@ def bot_is_next(stored: StoredGame, state: State) -> bool:
 
 
 def _dump(state: State) -> str:
-    return json.dumps(to_record(state), ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(to_record(state)).decode()
 
 
 def bot_levels() -> list[str]:

@@ -8,11 +8,12 @@ rule of its own.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from yatzy.errors import YatzyError
 from yatzy.game import State
-from yatzy.rules import CATEGORIES, VARIANTS, Language, label
+from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet, label
 from yatzy.store import StoredGame
 from yatzy.web.i18n import ui_strings
 
@@ -23,6 +24,26 @@ def _dice(dice: Any) -> Any:
     if dice is None:
         return None
     return [list(d) if isinstance(d, tuple) else d for d in dice]
+
+
+@functools.lru_cache(maxsize=256)
+def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
+    # The same for every view of a rule set: built once (views are only serialised,
+    # never changed, so they may share it).
+    return [
+        {
+            "id": b,
+            "name": CATEGORIES[b].name(lang),
+            "section": CATEGORIES[b].section,
+            "scratchable": rules.scratchable(b),
+        }
+        for b in rules.boxes
+    ]
+
+
+@functools.lru_cache(maxsize=8)
+def _labels(lang: Language) -> dict[str, str]:
+    return {k: label(k, lang) for k in ROW_KEYS}
 
 
 def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
@@ -81,16 +102,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "players": players,
         "rolloff": [[{"seat": p, "die": d} for p, d in rnd] for rnd in state.rolloff],
         "starter": state.starter,
-        "boxes": [
-            {
-                "id": b,
-                "name": CATEGORIES[b].name(lang),
-                "section": CATEGORIES[b].section,
-                "scratchable": rules.scratchable(b),
-            }
-            for b in rules.boxes
-        ],
-        "labels": {k: label(k, lang) for k in ROW_KEYS},
+        "boxes": _boxes(rules, lang),
+        "labels": _labels(lang),
         "sheets": sheets,
         "totals": state.totals(),
         "winners": state.winners(),

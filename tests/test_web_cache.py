@@ -1,0 +1,176 @@
+"""The per-process cache of live game states never lets a stale state through.
+
+Two services (two server processes) share one database; each keeps the states it
+has seen in memory and acts on them without a freshness query, relying on the
+guarded ``UPDATE ... WHERE version = v`` of the commit.  These tests move a game
+through one and act or look through the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tests.e2e.support import pg_or_skip, postgres_database
+from yatzy.errors import YatzyError
+from yatzy.game import Roll, from_record
+from yatzy.store import ConflictError, GameRepository
+from yatzy.web.service import Created, GameService, SeatRequest
+
+ROLL: dict[str, Any] = {"roll": []}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def two_services(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[GameService, GameService]]:
+    """Two services with repositories of their own over one fresh database."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'shared.db'}"
+        repos = [GameRepository.open(url), GameRepository.open(url)]
+        yield GameService(repos[0]), GameService(repos[1])
+    else:
+        pg_or_skip()
+        with postgres_database() as url:
+            repos = [GameRepository.open(url), GameRepository.open(url)]
+            yield GameService(repos[0]), GameService(repos[1])
+    for repo in repos:
+        repo.close()
+
+
+def _solo(service: GameService) -> Created:
+    return service.create("yatzy", "en", [SeatRequest("Ann", here=True)])
+
+
+def _stored_state_matches(service: GameService, game_id: str) -> None:
+    """The stored record replays to the state the service holds, moves 1..version."""
+    stored = service.repo.get(game_id)
+    _, state = service.load(game_id)
+    assert from_record(orjson.loads(stored.record)) == state
+    assert [m["version"] for m in service.repo.moves(game_id)] == list(range(1, stored.version + 1))
+
+
+def test_action_on_a_stale_cached_state_is_judged_on_the_stored_one(
+    two_services: tuple[GameService, GameService],
+) -> None:
+    a, b = two_services
+    game = _solo(a)
+    gid, tokens = game.game_id, game.tokens
+    assert b.view(gid, tokens)["version"] == 0  # b now holds version 0 in memory
+    a.act(gid, ROLL, tokens)
+    a.act(gid, ROLL, tokens)
+    assert b.cached_version(gid) == 0
+    # b's action was based on version 0: the commit refuses it, b reads version 2 and
+    # applies the roll there -- the third and last of the turn, not a second one.
+    stored, state = b.act(gid, ROLL, tokens)
+    assert stored.version == 3 and state.rolls_used == 3
+    assert b.cached_version(gid) == 3
+    _stored_state_matches(a, gid)
+    # and a, whose cache is now the stale one, sees b's move (no stale view)
+    assert a.view(gid, tokens)["turn"]["rolls_used"] == 3
+
+
+def test_a_stale_cache_never_lets_an_illegal_action_through(
+    two_services: tuple[GameService, GameService],
+) -> None:
+    a, b = two_services
+    game = _solo(a)
+    gid, tokens = game.game_id, game.tokens
+    b.view(gid, tokens)
+    for _ in range(3):
+        a.act(gid, ROLL, tokens)  # the turn's three rolls, through a
+    # In b's cached version 0 a roll is legal; in the stored version 3 it is not.
+    with pytest.raises(YatzyError, match="roll"):
+        b.act(gid, ROLL, tokens)
+    assert a.repo.version(gid) == 3
+    _stored_state_matches(b, gid)
+
+
+def test_a_stale_expected_version_is_a_conflict_whatever_the_cache(
+    two_services: tuple[GameService, GameService],
+) -> None:
+    a, b = two_services
+    game = _solo(a)
+    gid, tokens = game.game_id, game.tokens
+    b.view(gid, tokens)
+    a.act(gid, ROLL, tokens)
+    # b's cache says 0 like the client, but the stored game is at 1: refused
+    with pytest.raises(ConflictError):
+        b.act(gid, ROLL, tokens, expected_version=0)
+    # the stored version is accepted although b's cache had another one
+    stored, _ = b.act(gid, ROLL, tokens, expected_version=1)
+    assert stored.version == 2
+    with pytest.raises(ConflictError):
+        a.act(gid, ROLL, tokens, expected_version=1)
+    assert a.repo.version(gid) == 2
+    _stored_state_matches(a, gid)
+
+
+def test_a_race_lost_inside_one_process_is_a_conflict(
+    two_services: tuple[GameService, GameService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _ = two_services
+    game = _solo(a)
+    gid, tokens = game.game_id, game.tokens
+    a.view(gid, tokens)
+    real_commit = a.repo.commit
+    rivals: list[int] = []
+
+    def rival_first(game_id: str, based_on: int, **kw: Any) -> int:
+        if rivals:
+            return real_commit(game_id, based_on, **kw)
+        rivals.append(-1)
+        # Another request of this same process, based on the same cached version,
+        # commits between this one's read and its commit.
+        stored, state = a.load(game_id)
+        rivals[0] = a._commit(stored, state, Roll(()), 0)[0].version
+        return real_commit(game_id, based_on, **kw)
+
+    monkeypatch.setattr(a.repo, "commit", rival_first)
+    # Based on version 0, which this process itself moved past: refused (409), not
+    # replayed on the rival's state.
+    with pytest.raises(ConflictError):
+        a.act(gid, ROLL, tokens)
+    assert rivals == [1] and a.repo.version(gid) == 1
+    _stored_state_matches(a, gid)
+
+
+def test_forget_drops_only_older_cached_states(
+    two_services: tuple[GameService, GameService],
+) -> None:
+    a, _ = two_services
+    game = _solo(a)
+    gid, tokens = game.game_id, game.tokens
+    a.act(gid, ROLL, tokens)
+    a.forget(gid, older_than=1)  # a notification of the version it holds
+    assert a.cached_version(gid) == 1
+    a.forget(gid, older_than=2)  # another process is ahead
+    assert a.cached_version(gid) is None
+    assert a.view(gid, tokens)["version"] == 1
+
+
+def test_a_failed_autocommit_statement_gives_the_pool_back_a_transactional_connection(
+    tmp_path: Path,
+) -> None:
+    """The one-statement action path switches a pooled PostgreSQL connection to
+    autocommit; an error must not leave it so for the multi-statement writes."""
+    import psycopg
+
+    pg_or_skip()
+    with postgres_database() as url:
+        repo = GameRepository.open(url)
+        try:
+            with pytest.raises(psycopg.errors.DivisionByZero):
+                repo._pg_one("SELECT 1 / 0", ())
+            pool: Any = repo.engine.pool
+            raws = [repo.engine.raw_connection() for _ in range(pool.checkedin())]
+            drivers: list[Any] = [r.driver_connection for r in raws]
+            assert drivers and not any(d.autocommit for d in drivers)
+            for r in raws:
+                r.close()
+        finally:
+            repo.close()
