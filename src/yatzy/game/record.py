@@ -354,5 +354,14 @@ def _show(die: Any) -> Any:
 
 
 def _copy(turn: dict[str, Any]) -> dict[str, Any]:
-    copied: dict[str, Any] = json.loads(json.dumps(turn))
+    copied: dict[str, Any] = _deep_copy(turn)
     return copied
+
+
+def _deep_copy(value: Any) -> Any:
+    # Records hold only dicts, lists and scalars; this is much cheaper than copy.deepcopy.
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
