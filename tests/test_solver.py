@@ -117,6 +117,28 @@ def test_fast_solver_matches_reference(
         assert rough.value(sheet) == pytest.approx(want, abs=1e-3, rel=0)
 
 
+@pytest.mark.parametrize("upper_sum", [0, 37, 38, 63])
+def test_upper_sums_around_the_bonus_bound_match_reference(upper_sum: int) -> None:
+    # With fives open, sums below 63 - 25 = 38 can no longer reach the bonus; the fast
+    # solver computes them once (at 37) and copies: each must still be exact.
+    rules = RuleSet.parse("yatzy")
+    open_boxes = ["fives", "chance"]
+    fills = {"sixes": 30, "fours": 20, "threes": 15, "twos": 10, "ones": 5}
+    points: dict[str, int] = {}
+    left = upper_sum
+    for box, most in fills.items():
+        face = rules.categories[rules.box_index[box]].face
+        take = min(most, left - left % face)
+        points[box] = take
+        left -= take
+    assert left == 0
+    sheet = sheet_of(rules, open_boxes, points)
+    assert sheet.upper_sum == upper_sum
+    fast = Solver(rules, open_boxes=open_boxes, dtype="float64")
+    want = ReferenceSolver(rules).value(sheet)
+    assert fast.value(sheet) == pytest.approx(want, abs=1e-9, rel=0)
+
+
 def test_reachable_values_are_finite_and_unreachable_never_read() -> None:
     solver = Solver("yahtzee", open_boxes=["ones", "sixes", "yatzy", "chance"], dtype="float64")
     lay, model = solver.layout, solver.model

@@ -9,8 +9,10 @@ the upper bonus at the end) from the state whose mask has index ``i``.
 
 All upper sums of one ``(mask, y)`` are computed together as *lanes* of a row, so
 the inner loops run over contiguous memory and vectorise.  Lane ``l`` stands for
-``u = u0 + l``; the solve uses ``u0 = 0`` and lanes up to the largest sum the filled
-upper boxes can reach, the advisor one lane for one position.
+``u = u0 + l``.  The solve runs the lanes from the largest sum that can no longer
+reach the bonus (every smaller sum has the same value, so it is copied) up to the
+largest sum the filled upper boxes can reach; the advisor uses one lane for one
+position.
 
 Keeps are indexed as in :mod:`yatzy.solver._dice`: rolls first, then keeps by
 decreasing size, so ``add`` points to lower indices and ``sub`` to higher ones.
