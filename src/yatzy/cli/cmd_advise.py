@@ -31,7 +31,10 @@ def add_parser(sub: Any) -> None:
         "of the player to act",
     )
     p.add_argument(
-        "--dice", help="the dice on the table, e.g. 33456 (DubbelYatzy: outer/inner, 664333/543221)"
+        "--dice",
+        nargs="+",
+        help="the dice on the table, e.g. 33456 or 3 3 4 5 6 (DubbelYatzy: outer/inner, "
+        "664333/543221)",
     )
     p.add_argument("--rolls-left", help="rolls the turn may still use (with --dice)")
     p.add_argument("--top", default="10", help="options to show (default 10)")
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             raise YatzyError(f"rolls left {args.rolls_left!r} is not a whole number") from None
     dice: list[Any] | None = None
     if args.dice is not None:
-        dice = list(parse_position_dice(rules, args.dice))
+        dice = list(parse_position_dice(rules, " ".join(args.dice)))
     text = args.sheet.strip()
     if text.endswith(".json") or (text and "=" not in text and Path(text).is_file()):
         recorded = position_from_record(text)

@@ -41,7 +41,9 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, not usage plus message."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        # main() prints "yatzy: error: ..."; name the subcommand only when there is one.
+        command = self.prog.removeprefix("yatzy").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def build_parser() -> argparse.ArgumentParser:
