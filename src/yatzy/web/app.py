@@ -465,6 +465,35 @@ def create_app(
         stored = await run_in_threadpool(service(request).repo.get, game_id)
         return Response(stored.record, media_type="application/json")
 
+    @app.get(
+        "/api/games/{game_id}/protocol.{fmt}",
+        tags=["api"],
+        response_class=Response,
+        responses={
+            200: {
+                "content": {
+                    "application/pdf": {},
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {},
+                }
+            }
+        },
+    )
+    async def game_protocol(
+        request: Request,
+        game_id: GameId,
+        fmt: Literal["pdf", "xlsx"],
+        lang: Literal["sv", "fi", "en"] | None = None,
+    ) -> Response:
+        """The game's protocol (ongoing or finished) as a printable PDF or an Excel
+        sheet with live formulas, in the game's language unless ``lang`` is given."""
+        stored = await run_in_threadpool(service(request).repo.get, game_id)
+        body = await run_in_threadpool(_protocol_file, stored.record, fmt, lang or stored.lang)
+        return Response(
+            body,
+            media_type=_PROTOCOL_TYPES[fmt],
+            headers={"Content-Disposition": f'attachment; filename="yatzy-{game_id}.{fmt}"'},
+        )
+
     @app.get("/api/games/{game_id}/moves", tags=["api"])
     async def game_moves(request: Request, game_id: GameId) -> list[dict[str, Any]]:
         """Every stored action with its version and seat (the audit log)."""
@@ -567,6 +596,32 @@ def create_app(
     app.add_middleware(ActionFastPath, handler=perform_action)
     app.add_middleware(BodyLimit)
     return app
+
+
+_PROTOCOL_TYPES = {
+    "pdf": "application/pdf",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def _protocol_file(record: str, fmt: str, lang: Any) -> bytes:
+    """Render a stored game's protocol (the protocols adapter, imported on first use)."""
+    import io
+
+    from yatzy.game import loads
+    from yatzy.protocols import Protocol
+
+    protocol = Protocol.from_state(loads(record), lang)
+    out = io.BytesIO()
+    if fmt == "pdf":
+        from yatzy.protocols.pdf import write_pdf
+
+        write_pdf(protocol, out)
+    else:
+        from yatzy.protocols.xlsx import write_xlsx
+
+        write_xlsx(protocol, out)
+    return out.getvalue()
 
 
 def app_from_env() -> FastAPI:

@@ -7,6 +7,13 @@ from yatzy.rules import Language
 _STRINGS: dict[str, tuple[str, str, str]] = {
     # key: (sv, fi, en)
     "new_game": ("Nytt spel", "Uusi peli", "New game"),
+    "protocol": ("Protokoll", "Pöytäkirja", "Protocol"),
+    "protocol_pdf": ("Protokoll som PDF", "Pöytäkirja PDF-tiedostona", "Protocol as PDF"),
+    "protocol_xlsx": (
+        "Protokoll som Excel-fil",
+        "Pöytäkirja Excel-tiedostona",
+        "Protocol as Excel file",
+    ),
     "rules": ("Regler", "Säännöt", "Rules"),
     "language": ("Språk", "Kieli", "Language"),
     "seats": ("Platser", "Paikat", "Seats"),
