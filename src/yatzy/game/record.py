@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
 from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Write
-from yatzy.game.state import Game, Phase, Player, State
+from yatzy.game.state import Game, Phase, Player, State, fills_box
 from yatzy.rules import RuleSet
 
 FORMAT = "yatzy-record"
@@ -183,7 +183,7 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
         _replay_rolls(state, turn, n, last)
         if state.pending:
             return
-    if not _fills(turn):
+    if not fills_box(turn):
         if last:
             return  # saved before the box was chosen
         raise RecordError("the turn writes no box", turn=n, field="box")
@@ -236,7 +236,7 @@ def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> Non
         _guard(n, f"{where}.keep", functools.partial(state.apply, Roll(tuple(keep))))
         dice = roll.get("dice")
         if dice is None:
-            if last and r == len(rolls) - 1 and not _fills(turn):
+            if last and r == len(rolls) - 1 and not fills_box(turn):
                 return  # saved while the dice were rolling
             raise RecordError("the dice of this roll are missing", turn=n, field=f"{where}.dice")
         if not isinstance(dice, list) or len(dice) != state.rules.num_dice:
@@ -245,7 +245,7 @@ def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> Non
                 turn=n,
                 field=f"{where}.dice",
             )
-        partial = last and r == len(rolls) - 1 and not _fills(turn) and None in dice
+        partial = last and r == len(rolls) - 1 and not fills_box(turn) and None in dice
         new = []
         rolling = False  # saved mid-roll: the dice rolled so far come first, then nulls
         for i, d in enumerate(dice):
@@ -323,10 +323,6 @@ def _check_results(state: State, data: dict[str, Any]) -> None:
             f"winners {data['winners']!r} do not match the totals ({state.winners()})",
             field="winners",
         )
-
-
-def _fills(turn: dict[str, Any]) -> bool:
-    return any(k in turn for k in ("box", "inner", "outer"))
 
 
 def _need(data: dict[str, Any], key: str, kind: type[T], turn: int) -> T:

@@ -527,7 +527,7 @@ class State:
 
     def _start_turn_log(self) -> dict[str, Any]:
         last = self.log[-1] if self.log else None
-        if last is None or last["player"] != self.player or _fills(last):
+        if last is None or last["player"] != self.player or fills_box(last):
             last = {"player": self.player}
             self.log.append(last)
         return last
@@ -748,7 +748,8 @@ def _joker_restrict(
     return [b for b in boxes if b in want]
 
 
-def _fills(turn: dict[str, Any]) -> bool:
+def fills_box(turn: dict[str, Any]) -> bool:
+    """Whether a turn of the game log has written its box (or its two boxes)."""
     return any(k in turn for k in ("box", "inner", "outer"))
 
 

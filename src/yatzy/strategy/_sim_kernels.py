@@ -17,27 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-JOKER_NONE = 0
-JOKER_FORCED = 1
-YATZY_BONUS = 100
-
-
-@njit(cache=True, nogil=True)
-def _boxes_for_roll(
-    mask: int, allowed: int, face: int, ybox: int, joker_mode: int, lower_bits: int
-) -> int:
-    """The boxes a roll may fill: the order rules' ``allowed``, cut by the forced joker."""
-    if joker_mode != JOKER_FORCED or face == 0 or ybox < 0 or (mask >> ybox) & 1:
-        return allowed
-    upper_bit = face - 1
-    if (mask >> upper_bit) & 1:
-        want = 1 << upper_bit
-    else:
-        want = mask & lower_bits
-        if want == 0:
-            want = mask & 63
-    cut = allowed & want
-    return cut if cut != 0 else allowed
+# The box rules of a final roll are the solver's own, so simulation and solving
+# can never disagree about which boxes a roll may fill.
+from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
+from yatzy.solver._kernels import _allowed_for_roll
 
 
 @njit(cache=True, nogil=True)
@@ -64,7 +47,7 @@ def _best_box(
     two_y = V.shape[1] == 2
     face = yatzy_face[r]
     joker = joker_mode != JOKER_NONE and face > 0 and ybox >= 0 and not (mask >> ybox) & 1
-    boxes = _boxes_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+    boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
     extra = YATZY_BONUS if joker and y == 1 else 0
     best = -np.inf
     for b in range(n_boxes):
