@@ -194,6 +194,19 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def database_cpu_seconds() -> float:
+    """CPU time of every PostgreSQL process so far (its backends do the commits)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if "(postgres)" in stat:
+                    fields = stat.rsplit(")", 1)[1].split()
+                    total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, float]:
     stop = asyncio.Event()
     latencies: list[float] = []
@@ -205,11 +218,11 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
         for _ in range(games)
     ]
     await asyncio.sleep(2.0)  # warm up
-    n0, ws0, cpu0 = len(latencies), ws_counter[0], cpu_seconds(pid)
+    n0, ws0, cpu0, db0 = len(latencies), ws_counter[0], cpu_seconds(pid), database_cpu_seconds()
     t0, client0 = time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
     n1, ws1, elapsed = len(latencies), ws_counter[0], time.perf_counter() - t0
-    cpu1, client1 = cpu_seconds(pid), time.process_time()
+    cpu1, client1, db1 = cpu_seconds(pid), time.process_time(), database_cpu_seconds()
     window = sorted(latencies[n0:n1])
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
@@ -222,6 +235,7 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
         "errors": float(len(errors)),
         "server_cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, n1 - n0),
         "client_cpu_ms_per_action": 1000 * (client1 - client0) / max(1, n1 - n0),
+        "database_cpu_ms_per_action": 1000 * (db1 - db0) / max(1, n1 - n0),
     }
 
 
@@ -250,11 +264,12 @@ def main() -> int:
         with ctx as url, serve(url, args.workers) as (base, pid):
             r = asyncio.run(run(base, pid, args.games, args.seconds))
         print(
-            f"{backend:9s} {r['actions_per_s']:8.0f} actions/s   p50 {r['p50_ms']:6.1f} ms   "
-            f"p99 {r['p99_ms']:6.1f} ms   ws {r['ws_messages_per_s']:6.0f} msg/s   "
-            f"errors {r['errors']:.0f}   server CPU {r['server_cpu_ms_per_action']:.2f} ms/action"
-            f"   load generator CPU"
-            f" {r['client_cpu_ms_per_action']:.2f} ms/action",
+            f"{backend:9s} {r['actions_per_s']:6.0f} actions/s   p50 {r['p50_ms']:5.1f} ms   "
+            f"p99 {r['p99_ms']:5.1f} ms   errors {r['errors']:.0f}   "
+            f"ws {r['ws_messages_per_s']:.0f} msg/s\n"
+            f"{'':9s} CPU per action: server {r['server_cpu_ms_per_action']:.2f} ms, "
+            f"database {r['database_cpu_ms_per_action']:.2f} ms, "
+            f"load generator {r['client_cpu_ms_per_action']:.2f} ms",
             flush=True,
         )
     print(f"load average during the run: {os.getloadavg()[0]:.1f}")

@@ -29,8 +29,13 @@ VERSION = 1
 T = TypeVar("T")
 
 
-def to_record(state: State) -> dict[str, Any]:
-    """The JSON-ready record of ``state`` (finished or not)."""
+def to_record(state: State, *, copy: bool = True) -> dict[str, Any]:
+    """The JSON-ready record of ``state`` (finished or not).
+
+    ``copy=False`` is the fast path for a record that is serialised at once: it
+    shares the state's turn log instead of copying it, so it must not be changed
+    and is only valid until the state moves on.
+    """
     rec: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -39,7 +44,7 @@ def to_record(state: State) -> dict[str, Any]:
         "players": [{"name": p.name, **({"bot": p.bot} if p.bot else {})} for p in state.players],
         "rolloff": [[{"player": p, "die": f} for p, f in rnd] for rnd in state.rolloff],
         "starter": state.starter,
-        "turns": _turns(state),
+        "turns": _turns(state, copy),
         "finished": state.is_terminal(),
         "totals": state.totals(),
     }
@@ -48,14 +53,16 @@ def to_record(state: State) -> dict[str, Any]:
     return rec
 
 
-def _turns(state: State) -> list[dict[str, Any]]:
-    turns = [_copy(t) for t in state.log]
+def _turns(state: State, copy: bool) -> list[dict[str, Any]]:
+    turns = [_copy(t) for t in state.log] if copy else list(state.log)
     if state.pending and state.dice is not None and state.phase is Phase.TURN:
         # Saved while the dice roll: the dice already rolled are kept, the rest are null.
         dice: list[Any] = [list(d) if isinstance(d, tuple) else d for d in state.dice]
         for i in state.pending:
             dice[i] = None
-        turns[-1]["rolls"][-1]["dice"] = dice
+        last = turns[-1]
+        rolls = last["rolls"]
+        turns[-1] = {**last, "rolls": [*rolls[:-1], {**rolls[-1], "dice": dice}]}
     return turns
 
 

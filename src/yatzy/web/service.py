@@ -3,12 +3,15 @@
 Every rule is decided by :class:`yatzy.game.State`; this module only translates
 requests into core actions, rolls the server's dice with the CSPRNG, checks seat
 tokens and stores each applied action through :class:`GameRepository` in one
-transaction with the new record.  Nothing here is asynchronous: the web layer calls
-it from worker threads.
+transaction with the new record.  The methods are synchronous (the web layer calls
+them from worker threads) except the action path's ``*_async`` twins, which the
+server awaits in its event loop: an action is judged in memory and only its
+commit waits on the database.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import hmac
@@ -43,6 +46,8 @@ from yatzy.web.hints import prepare as prepare_hints
 from yatzy.web.views import game_view
 
 MAX_SEATS = 8
+MAX_CACHED = 1000
+"""Games in play whose states a server process keeps in memory."""
 
 
 class SeatError(YatzyError):
@@ -60,6 +65,17 @@ class SeatRequest:
     name: str
     bot: str | None = None
     here: bool = False
+
+
+@dataclass(frozen=True)
+class _Decided:
+    """An action judged and applied in memory, not yet stored."""
+
+    stored: StoredGame
+    state: State
+    seat: int
+    move: dict[str, Any]
+    record: str
 
 
 @dataclass(frozen=True)
@@ -129,12 +145,17 @@ class GameService:
         return None if cached is None else cached[0].version
 
     def _remember(self, stored: StoredGame, state: State) -> None:
+        # Only games in play are kept, the most recently moved last: every cached
+        # state is heap that each full garbage collection walks (finished games are
+        # rarely read again, and then replayed from their record).
         with self._lock:
             old = self._cache.get(stored.id)
             if old is None or old[0].version <= stored.version:
-                self._cache[stored.id] = (stored, state)
-            if len(self._cache) > 5000:
-                self._cache.pop(next(iter(self._cache)))
+                self._cache.pop(stored.id, None)
+                if not state.is_terminal():
+                    self._cache[stored.id] = (stored, state)
+            while len(self._cache) > MAX_CACHED:
+                del self._cache[next(iter(self._cache))]
 
     def view(
         self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
@@ -283,25 +304,59 @@ class GameService:
         action got in first.
         """
         # Actions skip the freshness query: the cached state is tried, and the commit's
-        # ``UPDATE ... WHERE version = based_on`` detects a stale one.  A conflict that
-        # this process did not cause itself (its cache still holds the version the
-        # action was based on) may only mean that another process moved: the action is
-        # then judged again, from the start, against the state as stored now.
-        with self._lock:
-            cached = self._cache.get(game_id)
-        if cached is None:
-            return self._act_on(*self._reload(game_id), action_data, tokens, seat, expected_version)
+        # ``UPDATE ... WHERE version = based_on`` detects a stale one (see _after_conflict).
+        basis = self._cached(game_id) or self._reload(game_id)
         try:
-            return self._act_on(*cached, action_data, tokens, seat, expected_version)
+            return self._store(self._decide(*basis, action_data, tokens, seat, expected_version))
         except ConflictError:
-            if self.cached_version(game_id) != cached[0].version:
-                raise  # this process moved the game meanwhile: a race lost, 409
-            stored, state = self._reload(game_id)
-            if stored.version == cached[0].version:
-                raise  # the cache was current: the conflict is the client's
-            return self._act_on(stored, state, action_data, tokens, seat, expected_version)
+            fresh = self._after_conflict(game_id, basis[0].version)
+            if fresh is None:
+                raise
+            return self._store(self._decide(*fresh, action_data, tokens, seat, expected_version))
 
-    def _act_on(
+    async def act_async(
+        self,
+        game_id: str,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[StoredGame, State]:
+        """:meth:`act` for the server's event loop: the commit is awaited
+        (:meth:`GameRepository.commit_async`); the rare reads run in a thread."""
+        basis = self._cached(game_id)
+        if basis is None:
+            basis = await asyncio.to_thread(self._reload, game_id)
+        try:
+            decided = self._decide(*basis, action_data, tokens, seat, expected_version)
+            return await self._store_async(decided)
+        except ConflictError:
+            fresh = await asyncio.to_thread(self._after_conflict, game_id, basis[0].version)
+            if fresh is None:
+                raise
+            decided = self._decide(*fresh, action_data, tokens, seat, expected_version)
+            return await self._store_async(decided)
+
+    def _cached(self, game_id: str) -> tuple[StoredGame, State] | None:
+        with self._lock:
+            return self._cache.get(game_id)
+
+    def _after_conflict(self, game_id: str, tried: int) -> tuple[StoredGame, State] | None:
+        """What to judge an action on again after its commit over version ``tried``
+        met a conflict, or None when the conflict stands (409).
+
+        A conflict that this process did not cause itself (its cache still holds
+        ``tried``) may only mean that another process moved: the action is then
+        judged again, from the start, against the state as stored now.
+        """
+        if self.cached_version(game_id) != tried:
+            return None  # this process moved the game meanwhile: a race lost
+        stored, state = self._reload(game_id)
+        if stored.version == tried:
+            return None  # the cache was current: the conflict is the client's
+        return stored, state
+
+    def _decide(
         self,
         stored: StoredGame,
         state: State,
@@ -309,7 +364,8 @@ class GameService:
         tokens: Mapping[int, str],
         seat: int | None,
         expected_version: int | None,
-    ) -> tuple[StoredGame, State]:
+    ) -> _Decided:
+        """Check the seat and the action and apply it to a copy of ``state`` (no I/O)."""
         if expected_version is not None and expected_version != stored.version:
             raise ConflictError(
                 f"the game is at version {stored.version}, not {expected_version}; reload"
@@ -329,8 +385,55 @@ class GameService:
         if seat != to_act:
             name = stored.seats[to_act].name if to_act >= 0 else "nobody"
             raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
-        action = action_from_json(action_data)
-        return self._commit(stored, state, action, seat)
+        return self._apply(stored, state, action_from_json(action_data), seat)
+
+    def _apply(self, stored: StoredGame, state: State, action: Action, seat: int) -> _Decided:
+        new = state.clone()
+        new.apply(action, player=seat)
+        if new.is_chance_node():
+            new.roll(self.rng)  # the server's dice, from the CSPRNG
+        move: dict[str, Any] = action_to_json(action)
+        if new.dice is not None and new.game.pad is False and "roll" in move:
+            move["dice"] = [list(d) if isinstance(d, tuple) else d for d in new.dice]
+        return _Decided(stored, new, seat, move, _dump(new))
+
+    def _commit(
+        self, stored: StoredGame, state: State, action: Action, seat: int
+    ) -> tuple[StoredGame, State]:
+        """Apply an already checked action (a bot's) and store it."""
+        return self._store(self._apply(stored, state, action, seat))
+
+    def _store(self, decided: _Decided) -> tuple[StoredGame, State]:
+        stored, new = decided.stored, decided.state
+        version = self.repo.commit(
+            stored.id,
+            stored.version,
+            record=decided.record,
+            finished=new.is_terminal(),
+            seat=decided.seat,
+            action=decided.move,
+        )
+        return self._stored(decided, version)
+
+    async def _store_async(self, decided: _Decided) -> tuple[StoredGame, State]:
+        stored, new = decided.stored, decided.state
+        version = await self.repo.commit_async(
+            stored.id,
+            stored.version,
+            record=decided.record,
+            finished=new.is_terminal(),
+            seat=decided.seat,
+            action=decided.move,
+        )
+        return self._stored(decided, version)
+
+    def _stored(self, decided: _Decided, version: int) -> tuple[StoredGame, State]:
+        new = decided.state
+        now = replace(
+            decided.stored, version=version, record=decided.record, finished=new.is_terminal()
+        )
+        self._remember(now, new)
+        return now, new
 
     def act_view(
         self,
@@ -343,32 +446,27 @@ class GameService:
     ) -> tuple[dict[str, Any], dict[str, Any], bool]:
         """:meth:`act`, then the public view, the viewer's part, and whether a bot is next."""
         stored, state = self.act(game_id, action_data, tokens, seat, expected_version)
+        return self._after_action(stored, state, tokens, owner)
+
+    async def act_view_async(
+        self,
+        game_id: str,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None,
+        expected_version: int | None,
+        owner: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
+        """:meth:`act_view` for the server's event loop (see :meth:`act_async`)."""
+        stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
+        return self._after_action(stored, state, tokens, owner)
+
+    def _after_action(
+        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
         public = game_view(stored, state)
         you = self.you(stored, state, tokens, owner if state.is_terminal() else None)
         return public, you, bot_is_next(stored, state)
-
-    def _commit(
-        self, stored: StoredGame, state: State, action: Action, seat: int
-    ) -> tuple[StoredGame, State]:
-        new = state.clone()
-        new.apply(action, player=seat)
-        if new.is_chance_node():
-            new.roll(self.rng)  # the server's dice, from the CSPRNG
-        move: dict[str, Any] = action_to_json(action)
-        if new.dice is not None and new.game.pad is False and "roll" in move:
-            move["dice"] = [list(d) if isinstance(d, tuple) else d for d in new.dice]
-        record = _dump(new)
-        version = self.repo.commit(
-            stored.id,
-            stored.version,
-            record=record,
-            finished=new.is_terminal(),
-            seat=seat,
-            action=move,
-        )
-        now = replace(stored, version=version, record=record, finished=new.is_terminal())
-        self._remember(now, new)
-        return now, new
 
     def bot_step(self, game_id: str) -> int | None:
         """Let the bot to act make one action; the new version, or None if no bot is to act.
@@ -425,7 +523,7 @@ def bot_is_next(stored: StoredGame, state: State) -> bool:
 
 
 def _dump(state: State) -> str:
-    return orjson.dumps(to_record(state)).decode()
+    return orjson.dumps(to_record(state, copy=False)).decode()
 
 
 def bot_levels() -> list[str]:
