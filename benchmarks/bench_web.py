@@ -32,6 +32,7 @@ from typing import Any
 
 import httpx
 import orjson
+import uvloop
 import websockets
 
 YATZY = str(Path(sys.executable).with_name("yatzy"))
@@ -93,14 +94,40 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return {"score": max(preview, key=lambda b: preview[b])}
 
 
-async def watch(base: str, gid: str, stop: asyncio.Event, counter: list[int]) -> None:
-    async with websockets.connect(base.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(ws.recv(), 0.5)
-                counter[0] += 1
-            except TimeoutError:
-                pass
+class Watcher:
+    """The game's WebSocket, read as a page would: counts the messages and knows the
+    newest version it has seen."""
+
+    def __init__(self, base: str, gid: str, counter: list[int]) -> None:
+        self.url = base.replace("http", "ws") + f"/api/games/{gid}/ws"
+        self.counter = counter
+        self.version = -1
+        self.changed = asyncio.Event()
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async with websockets.connect(self.url, compression=None) as ws:
+            async for message in ws:
+                self.counter[0] += 1
+                self.version = orjson.loads(message)["game"]["version"]
+                self.changed.set()
+
+    async def seen(self, version: int, timeout: float) -> bool:
+        """Wait until the page has seen ``version``; whether it did within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while self.version < version:
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0 or self.task.done():
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return True
+
+    async def close(self) -> None:
+        """Leave the page."""
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
 
 
 class Http:
@@ -131,14 +158,16 @@ class Http:
             + "\r\n"
         )
         self.writer.write(head.encode() + data)
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
+        head_in = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head_in.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
         length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name.lower()
+            if name == "content-length":
                 length = int(value)
-            elif name.lower() == "set-cookie":
+            elif name == "set-cookie":
                 key, _, rest = value.strip().partition("=")
                 self.cookies[key] = rest.split(";", 1)[0]
         return status, orjson.loads(await self.reader.readexactly(length))
@@ -155,8 +184,9 @@ async def player(
     latencies: list[float],
     errors: list[int],
     ws_counter: list[int],
-    watchers: list[asyncio.Task[None]],
+    undelivered: list[str],
 ) -> None:
+    """Play one game after another; each game's page follows it over a WebSocket."""
     client = Http(base)
     try:
         while not stop.is_set():
@@ -165,16 +195,25 @@ async def player(
             )
             view = created["game"]
             gid = view["id"]
-            watchers.append(asyncio.create_task(watch(base, gid, stop, ws_counter)))
-            while not view["finished"] and not stop.is_set():
-                t0 = time.perf_counter()
-                status, view = await client.post(
-                    f"/api/games/{gid}/actions", {"action": choose(view)}
-                )
-                latencies.append(time.perf_counter() - t0)
-                if status != 200:
-                    errors.append(status)
-                    break
+            watcher = Watcher(base, gid, ws_counter)
+            try:
+                if not await watcher.seen(0, 10):  # the page is open: play
+                    undelivered.append(gid)
+                    continue
+                while not view["finished"] and not stop.is_set():
+                    t0 = time.perf_counter()
+                    status, view = await client.post(
+                        f"/api/games/{gid}/actions", {"action": choose(view)}
+                    )
+                    latencies.append(time.perf_counter() - t0)
+                    if status != 200:
+                        errors.append(status)
+                        break
+                # Every move reaches the page; at least the last one must have arrived.
+                if view["finished"] and not await watcher.seen(view["version"], 10):
+                    undelivered.append(gid)
+            finally:
+                await watcher.close()
     finally:
         client.close()
 
@@ -212,9 +251,9 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
     latencies: list[float] = []
     errors: list[int] = []
     ws_counter = [0]
-    watchers: list[asyncio.Task[None]] = []
+    undelivered: list[str] = []
     players = [
-        asyncio.create_task(player(base, stop, latencies, errors, ws_counter, watchers))
+        asyncio.create_task(player(base, stop, latencies, errors, ws_counter, undelivered))
         for _ in range(games)
     ]
     await asyncio.sleep(2.0)  # warm up
@@ -226,13 +265,13 @@ async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, floa
     window = sorted(latencies[n0:n1])
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
-    await asyncio.gather(*watchers, return_exceptions=True)
     return {
         "actions_per_s": (n1 - n0) / elapsed,
         "p50_ms": 1000 * statistics.median(window),
         "p99_ms": 1000 * window[int(0.99 * (len(window) - 1))],
         "ws_messages_per_s": (ws1 - ws0) / elapsed,
         "errors": float(len(errors)),
+        "undelivered": float(len(undelivered)),
         "server_cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, n1 - n0),
         "client_cpu_ms_per_action": 1000 * (client1 - client0) / max(1, n1 - n0),
         "database_cpu_ms_per_action": 1000 * (db1 - db0) / max(1, n1 - n0),
@@ -262,11 +301,12 @@ def main() -> int:
         else:
             ctx = _pg_database(args.pg)
         with ctx as url, serve(url, args.workers) as (base, pid):
-            r = asyncio.run(run(base, pid, args.games, args.seconds))
+            r = uvloop.run(run(base, pid, args.games, args.seconds))
         print(
             f"{backend:9s} {r['actions_per_s']:6.0f} actions/s   p50 {r['p50_ms']:5.1f} ms   "
-            f"p99 {r['p99_ms']:5.1f} ms   errors {r['errors']:.0f}   "
-            f"ws {r['ws_messages_per_s']:.0f} msg/s\n"
+            f"p99 {r['p99_ms']:5.1f} ms   errors {r['errors']:.0f}\n"
+            f"{'':9s} WebSocket {r['ws_messages_per_s']:.0f} messages/s, "
+            f"{r['undelivered']:.0f} games whose page missed the final state\n"
             f"{'':9s} CPU per action: server {r['server_cpu_ms_per_action']:.2f} ms, "
             f"database {r['database_cpu_ms_per_action']:.2f} ms, "
             f"load generator {r['client_cpu_ms_per_action']:.2f} ms",
