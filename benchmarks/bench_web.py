@@ -140,7 +140,7 @@ class Http:
     def __init__(self, base: str) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.host, self.port = host, int(port)
-        self.cookies: dict[str, str] = {}
+        self.cookies: dict[str, tuple[str, str]] = {}  # name -> (value, path)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -150,7 +150,10 @@ class Http:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
         data = orjson.dumps(body)
-        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        # as a browser does: only the cookies whose path covers the request's
+        cookie = "; ".join(
+            f"{k}={v}" for k, (v, scope) in self.cookies.items() if path.startswith(scope)
+        )
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n"
@@ -169,7 +172,16 @@ class Http:
                 length = int(value)
             elif name == "set-cookie":
                 key, _, rest = value.strip().partition("=")
-                self.cookies[key] = rest.split(";", 1)[0]
+                attributes = rest.split(";")
+                scope = next(
+                    (
+                        a.split("=", 1)[1]
+                        for a in attributes
+                        if a.strip().lower().startswith("path=")
+                    ),
+                    "/",
+                )
+                self.cookies[key] = (attributes[0], scope)
         return status, orjson.loads(await self.reader.readexactly(length))
 
     def close(self) -> None:

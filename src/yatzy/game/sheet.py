@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet
 
@@ -17,6 +18,17 @@ class BoxEntry:
     points: int
     scratched: bool = False
     drop: int | None = None
+
+
+class SheetRows(NamedTuple):
+    """The computed rows of a sheet, all at once (see :meth:`Sheet.rows`)."""
+
+    upper_sum: int
+    bonus: int
+    bonus_par: int
+    yatzy_bonus: int
+    total: int
+    final: int
 
 
 class Sheet:
@@ -101,10 +113,29 @@ class Sheet:
     @property
     def total(self) -> int:
         """Every box but Extra, plus the bonus and Yatzy bonuses."""
-        boxes = sum(e.points for b, e in self.entries.items() if e is not None and b != "extra")
-        return boxes + self.bonus + self.yatzy_bonus
+        return self.rows().total
 
     @property
     def final(self) -> int:
         """The final score: Total plus DubbelYatzy's Extra (Total elsewhere)."""
-        return self.total + (self.points("extra") or 0 if "extra" in self.entries else 0)
+        return self.rows().final
+
+    def rows(self) -> SheetRows:
+        """Sum, Bonus, Bonus par, Yatzy bonus, Total and Final in one pass over the boxes
+        (what a protocol shows under the boxes; every view of a game asks for them all)."""
+        rules = self.rules
+        upper = par = boxes = extra = 0
+        for box, entry in self.entries.items():
+            if entry is None:
+                continue
+            if box in rules.upper_boxes:
+                upper += entry.points
+                par += entry.points - 3 * CATEGORIES[box].face
+            if box == "extra":
+                extra = entry.points
+            else:
+                boxes += entry.points
+        bonus = rules.bonus if upper >= rules.threshold else 0
+        yatzy_bonus = YATZY_BONUS_POINTS * self.yatzy_bonuses
+        total = boxes + bonus + yatzy_bonus
+        return SheetRows(upper, bonus, par, yatzy_bonus, total, total + extra)

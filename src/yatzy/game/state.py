@@ -152,7 +152,8 @@ class State:
         other.rolls_used = self.rolls_used
         other.pending = list(self.pending)
         other.rolloff = [list(r) for r in self.rolloff]
-        other.log = [_copy_turn(t) for t in self.log]
+        # Only the current (last) turn of the log ever changes: the finished ones are shared.
+        other.log = [*self.log[:-1], _copy_turn(self.log[-1])] if self.log else []
         other.starter = self.starter
         other.phase = self.phase
         return other
@@ -322,6 +323,18 @@ class State:
     def roll(self, rng: random.Random | None = None) -> None:
         """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act."""
         rng = rng or default_rng()
+        if self.phase is Phase.TURN and self.pending:
+            # The fast path of a turn's roll: faces drawn by ``randint`` need no check,
+            # and they go in the same order, from the same draws, as apply_chance's.
+            assert self.dice is not None
+            for i in self.pending:
+                if self.rules.double:
+                    self.dice[i] = (rng.randint(1, 6), rng.randint(1, 6))
+                else:
+                    self.dice[i] = rng.randint(1, 6)
+            self.pending = []
+            self.log[-1]["rolls"][-1]["dice"] = _dice_json(self.dice)
+            return
         while self.is_chance_node():
             if self._die_kind() == "pair":
                 self.apply_chance((rng.randint(1, 6), rng.randint(1, 6)))
@@ -380,7 +393,13 @@ class State:
         """
         sheet = self.sheet
         if not self.rules.double:
-            return {b: self.box_points(b) for b in sheet.open_boxes}
+            # box_points for every open box, with the dice's score-table row read once
+            faces = self.layer("all")
+            if self._joker_active(faces, sheet):
+                return {b: self._points(b, faces, sheet) for b in sheet.open_boxes}
+            row = self.game.table.row(faces)
+            index = self.rules.box_index
+            return {b: row[index[b]] for b in sheet.open_boxes}
         return {
             b: (self.box_points(b, "inner"), self.box_points(b, "outer")) for b in sheet.open_boxes
         }

@@ -75,6 +75,23 @@ class StoredGame:
     updated_at: datetime
     seats: tuple[SeatInfo, ...]
 
+    def moved(self, version: int, record: str, finished: bool) -> StoredGame:
+        """The game as stored after a move (a quicker ``dataclasses.replace``)."""
+        return StoredGame(
+            self.id,
+            version,
+            self.rules,
+            self.lang,
+            self.pad,
+            self.hints,
+            self.invite_hash,
+            record,
+            finished,
+            self.created_at,
+            _now(),
+            self.seats,
+        )
+
 
 def _now() -> datetime:
     return datetime.now(UTC)

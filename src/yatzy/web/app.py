@@ -1,8 +1,9 @@
 """The FastAPI application: JSON API, WebSocket, pages.  Routes are thin adapters.
 
-Seats are held by secret tokens in HttpOnly cookies named ``yz_<game>_<seat>``
-(API clients may send ``X-Seat-Token: <seat>:<token>`` instead); the browser's
-``yz_owner`` cookie ties its games together for the history and solo records.
+Seats are held by secret tokens in HttpOnly cookies named ``yz_<game>_<seat>``,
+sent only to that game's API (path ``/api/games/<game>``); API clients may send
+``X-Seat-Token: <seat>:<token>`` instead.  The browser's ``yz_owner`` cookie ties
+its games together for the history and solo records.
 """
 
 from __future__ import annotations
@@ -164,10 +165,16 @@ def _seat_tokens(cookies: Mapping[str, str], header: str | None, game_id: str) -
     return out
 
 
-def _set_cookie(response: Response, name: str, value: str, secure: bool) -> None:
+def _set_cookie(response: Response, name: str, value: str, secure: bool, path: str = "/") -> None:
     response.set_cookie(
-        name, value, max_age=COOKIE_AGE, httponly=True, samesite="strict", secure=secure, path="/"
+        name, value, max_age=COOKIE_AGE, httponly=True, samesite="strict", secure=secure, path=path
     )
+
+
+def _set_seat_cookie(response: Response, game_id: str, seat: int, token: str, secure: bool) -> None:
+    # Scoped to the game's API: a browser sends it only there, so the cookies of all
+    # the games it ever played do not ride along with every request.
+    _set_cookie(response, f"yz_{game_id}_{seat}", token, secure, path=f"/api/games/{game_id}")
 
 
 def _action_json(action: ActionIn) -> dict[str, Any]:
@@ -464,7 +471,7 @@ def create_app(
         }
         response = FastJSONResponse(payload, status_code=201)
         for seat, token in created.tokens.items():
-            _set_cookie(response, f"yz_{gid}_{seat}", token, secure_cookies)
+            _set_seat_cookie(response, gid, seat, token, secure_cookies)
         if owner is None:
             _set_cookie(response, OWNER_COOKIE, created.owner, secure_cookies)
         turn = view["turn"]
@@ -495,7 +502,7 @@ def create_app(
         tokens = {**_tokens(request, game_id), body.seat: token}
         view = await run_in_threadpool(service(request).view, game_id, tokens, new_owner)
         response = FastJSONResponse(view)
-        _set_cookie(response, f"yz_{game_id}_{body.seat}", token, secure_cookies)
+        _set_seat_cookie(response, game_id, body.seat, token, secure_cookies)
         if owner is None:
             _set_cookie(response, OWNER_COOKIE, new_owner, secure_cookies)
         return response

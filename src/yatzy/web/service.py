@@ -18,7 +18,7 @@ import hmac
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
@@ -429,9 +429,7 @@ class GameService:
 
     def _stored(self, decided: _Decided, version: int) -> tuple[StoredGame, State]:
         new = decided.state
-        now = replace(
-            decided.stored, version=version, record=decided.record, finished=new.is_terminal()
-        )
+        now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
         return now, new
 

@@ -64,6 +64,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         for s in stored.seats
     ]
     sheets = []
+    totals = []
     for sheet in state.sheets:
         entries: dict[str, Any] = {}
         for box, entry in sheet.entries.items():
@@ -72,15 +73,17 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
                 if entry is None
                 else {"points": entry.points, "scratched": entry.scratched, "drop": entry.drop}
             )
+        rows = sheet.rows()
+        totals.append(rows.final)
         sheets.append(
             {
                 "entries": entries,
-                "upper_sum": sheet.upper_sum,
-                "bonus": sheet.bonus,
-                "bonus_par": sheet.bonus_par,
-                "yatzy_bonus": sheet.yatzy_bonus,
-                "total": sheet.total,
-                "final": sheet.final,
+                "upper_sum": rows.upper_sum,
+                "bonus": rows.bonus,
+                "bonus_par": rows.bonus_par,
+                "yatzy_bonus": rows.yatzy_bonus,
+                "total": rows.total,
+                "final": rows.final,
                 "saved_rolls": sheet.saved_rolls,
             }
         )
@@ -105,7 +108,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "boxes": _boxes(rules, lang),
         "labels": _labels(lang),
         "sheets": sheets,
-        "totals": state.totals(),
+        "totals": totals,
         "winners": state.winners(),
         "turn": None,
     }
