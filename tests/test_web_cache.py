@@ -8,6 +8,8 @@ through one and act or look through the other.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,29 +19,58 @@ import pytest
 
 from tests.e2e.support import pg_or_skip, postgres_database
 from yatzy.errors import YatzyError
-from yatzy.game import Roll, from_record
-from yatzy.store import ConflictError, GameRepository
+from yatzy.game import Roll, State, from_record
+from yatzy.store import ConflictError, GameRepository, StoredGame
 from yatzy.web.service import Created, GameService, SeatRequest
 
 ROLL: dict[str, Any] = {"roll": []}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+class LoopService(GameService):
+    """A service whose ``act`` takes the server's path: :meth:`GameService.act_async` on
+    an event loop (asyncpg commits on PostgreSQL) instead of a worker thread's."""
+
+    runner: asyncio.Runner
+
+    def act(self, *args: Any, **kw: Any) -> tuple[StoredGame, State]:
+        """:meth:`GameService.act_async`, run to completion on this service's loop."""
+        return self.runner.run(self.act_async(*args, **kw))
+
+
+@pytest.fixture(
+    params=[
+        ("sqlite", "thread"),
+        ("sqlite", "loop"),
+        ("postgres", "thread"),
+        ("postgres", "loop"),
+    ],
+    ids="-".join,
+)
 def two_services(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[tuple[GameService, GameService]]:
-    """Two services with repositories of their own over one fresh database."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'shared.db'}"
+    """Two services with repositories of their own over one fresh database, acting
+    from a worker thread or from an event loop."""
+    backend, path = request.param
+    with contextlib.ExitStack() as stack:
+        if backend == "sqlite":
+            url = f"sqlite:///{tmp_path / 'shared.db'}"
+        else:
+            pg_or_skip()
+            url = stack.enter_context(postgres_database())
         repos = [GameRepository.open(url), GameRepository.open(url)]
-        yield GameService(repos[0]), GameService(repos[1])
-    else:
-        pg_or_skip()
-        with postgres_database() as url:
-            repos = [GameRepository.open(url), GameRepository.open(url)]
+        if path == "thread":
             yield GameService(repos[0]), GameService(repos[1])
-    for repo in repos:
-        repo.close()
+        else:
+            runner = stack.enter_context(asyncio.Runner())
+            services = LoopService(repos[0]), LoopService(repos[1])
+            for service in services:
+                service.runner = runner
+            yield services
+            for repo in repos:
+                runner.run(repo.aclose())
+        for repo in repos:
+            repo.close()
 
 
 def _solo(service: GameService) -> Created:
@@ -117,20 +148,28 @@ def test_a_race_lost_inside_one_process_is_a_conflict(
     game = _solo(a)
     gid, tokens = game.game_id, game.tokens
     a.view(gid, tokens)
-    real_commit = a.repo.commit
+    real_commit, real_commit_async = a.repo.commit, a.repo.commit_async
     rivals: list[int] = []
 
-    def rival_first(game_id: str, based_on: int, **kw: Any) -> int:
-        if rivals:
-            return real_commit(game_id, based_on, **kw)
-        rivals.append(-1)
+    def rival_commits() -> None:
         # Another request of this same process, based on the same cached version,
         # commits between this one's read and its commit.
-        stored, state = a.load(game_id)
+        rivals.append(-1)
+        stored, state = a.load(gid)
         rivals[0] = a._commit(stored, state, Roll(()), 0)[0].version
+
+    def rival_first(game_id: str, based_on: int, **kw: Any) -> int:
+        if not rivals:
+            rival_commits()
         return real_commit(game_id, based_on, **kw)
 
+    async def rival_first_async(game_id: str, based_on: int, **kw: Any) -> int:
+        if not rivals:
+            rival_commits()
+        return await real_commit_async(game_id, based_on, **kw)
+
     monkeypatch.setattr(a.repo, "commit", rival_first)
+    monkeypatch.setattr(a.repo, "commit_async", rival_first_async)
     # Based on version 0, which this process itself moved past: refused (409), not
     # replayed on the rival's state.
     with pytest.raises(ConflictError):

@@ -28,6 +28,8 @@ class GameRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    solo_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The final total of a finished one-seat game (what solo records are made of)."""
 
 
 class SeatRow(Base):

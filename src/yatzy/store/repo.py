@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import orjson
 from sqlalchemy import Engine, Table, and_, func, insert, select, text, update
@@ -110,8 +112,6 @@ class GameRepository:
         # writer lock (opened on first use; SQLite has a single writer anyway).
         self._sqlite_writer: Any = None
         self._checkpointer: _Checkpointer | None = None
-        if not self.postgres and engine.url.database not in (None, "", ":memory:"):
-            self._checkpointer = _Checkpointer(engine)
         self._pg_writer: _PgActionWriter | None = None
         if self.postgres:
             self._pg_writer = _PgActionWriter(
@@ -124,7 +124,7 @@ class GameRepository:
             self._sql_commit = (
                 "WITH bumped AS ("
                 " UPDATE games SET version = %(new)s, record = %(record)s,"
-                " finished = %(finished)s, updated_at = %(now)s"
+                " finished = %(finished)s, solo_total = %(solo_total)s, updated_at = %(now)s"
                 " WHERE id = %(id)s AND version = %(old)s RETURNING id),"
                 " logged AS ("
                 " INSERT INTO moves (game_id, version, seat, action, created_at)"
@@ -143,8 +143,8 @@ class GameRepository:
                 "WHERE id = ? AND version = ?"
             )
             self._sql_commit_final = (
-                "UPDATE games SET version = ?, record = ?, updated_at = ?, finished = 1 "
-                "WHERE id = ? AND version = ?"
+                "UPDATE games SET version = ?, record = ?, updated_at = ?, finished = 1, "
+                "solo_total = ? WHERE id = ? AND version = ?"
             )
         p = "%s" if self.postgres else "?"  # the driver's placeholder
         self._sql_move = (
@@ -290,6 +290,7 @@ class GameRepository:
                 for s in seats
             )
         data = dict(row)
+        del data["solo_total"]
         return StoredGame(**data, seats=infos)
 
     def version(self, game_id: str) -> int:
@@ -345,15 +346,11 @@ class GameRepository:
         self, owner_hash: str, rules: str, exclude: str | None = None
     ) -> int | None:
         """The best final total of the finished one-seat games of ``rules`` held by
-        ``owner_hash`` (None: no such game), read from the records inside the database."""
-        if self.postgres:
-            total = "((g.record::json -> 'totals') ->> 0)::integer"
-        else:
-            total = "CAST(json_extract(g.record, '$.totals[0]') AS INTEGER)"
+        ``owner_hash`` (None: no such game)."""
         query = text(
-            f"SELECT MAX({total}) FROM games g JOIN seats s ON s.game_id = g.id "
-            "WHERE s.owner_hash = :owner AND g.finished AND g.rules = :rules AND g.id <> :exclude "
-            "AND (SELECT count(*) FROM seats o WHERE o.game_id = g.id) = 1"
+            "SELECT MAX(g.solo_total) FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.owner_hash = :owner AND g.rules = :rules AND g.id <> :exclude "
+            "AND g.solo_total IS NOT NULL"
         )
         with self.engine.connect() as conn, conn.begin():
             best = conn.execute(
@@ -390,25 +387,31 @@ class GameRepository:
         finished: bool,
         seat: int | None,
         action: dict[str, Any],
+        solo_total: int | None = None,
     ) -> int:
         """Store the new record and the move over version ``based_on``; the new version.
 
+        ``solo_total`` is the final total of a one-seat game that this move finishes.
         Raises :class:`ConflictError` when the game is no longer at ``based_on``:
         exactly one of two racing actions commits.
         """
-        new = based_on + 1
-        now = _now()
-        move = orjson.dumps(action).decode()
-        applied = (
-            self._commit_postgres(game_id, based_on, new, record, finished, seat, move, now)
-            if self.postgres
-            else self._commit_sqlite(game_id, based_on, new, record, finished, seat, move, now)
+        write = _Write(
+            game_id,
+            based_on,
+            based_on + 1,
+            record,
+            finished,
+            solo_total if finished else None,
+            seat,
+            orjson.dumps(action).decode(),
+            _now(),
         )
+        applied = self._commit_postgres(write) if self.postgres else self._commit_sqlite(write)
         if not applied:
             raise ConflictError(
                 f"game {game_id} changed since version {based_on}; reload and try again"
             )
-        return new
+        return write.new
 
     async def commit_async(
         self,
@@ -419,6 +422,7 @@ class GameRepository:
         finished: bool,
         seat: int | None,
         action: dict[str, Any],
+        solo_total: int | None = None,
     ) -> int:
         """:meth:`commit` for the event loop of the web server.
 
@@ -430,7 +434,13 @@ class GameRepository:
         """
         if self._pg_writer is None:
             return self.commit(
-                game_id, based_on, record=record, finished=finished, seat=seat, action=action
+                game_id,
+                based_on,
+                record=record,
+                finished=finished,
+                seat=seat,
+                action=action,
+                solo_total=solo_total,
             )
         new = based_on + 1
         applied = await self._pg_writer.commit(
@@ -442,6 +452,7 @@ class GameRepository:
             seat,
             orjson.dumps(action).decode(),
             _now(),
+            solo_total if finished else None,
             note=f"{game_id}:{new}:{self.origin}",
         )
         if not applied:
@@ -450,31 +461,22 @@ class GameRepository:
             )
         return new
 
-    def _commit_postgres(
-        self,
-        game_id: str,
-        old: int,
-        new: int,
-        record: str,
-        finished: bool,
-        seat: int | None,
-        move: str,
-        now: datetime,
-    ) -> bool:
+    def _commit_postgres(self, w: _Write) -> bool:
         # Not repeated when the connection fails: the statement may have committed.
         row = self._pg_one(
             self._sql_commit,
             {
-                "new": new,
-                "old": old,
-                "id": game_id,
-                "record": record,
-                "finished": finished,
-                "now": now,
-                "seat": seat,
-                "action": move,
+                "new": w.new,
+                "old": w.old,
+                "id": w.game_id,
+                "record": w.record,
+                "finished": w.finished,
+                "solo_total": w.solo_total,
+                "now": w.now,
+                "seat": w.seat,
+                "action": w.move,
                 "channel": NOTIFY_CHANNEL,
-                "note": f"{game_id}:{new}:{self.origin}",
+                "note": f"{w.game_id}:{w.new}:{self.origin}",
             },
         )
         return bool(row and row[0] == 1)
@@ -503,38 +505,37 @@ class GameRepository:
                     except Exception:
                         raw.invalidate()
             except psycopg.OperationalError as exc:
-                raw.invalidate()
+                if raw.is_valid:
+                    raw.invalidate()
                 self.engine.dispose(close=False)  # the others are likely dead too
                 raise UnavailableError(f"the database connection failed ({exc})") from exc
         finally:
             raw.close()
 
-    def _commit_sqlite(
-        self,
-        game_id: str,
-        old: int,
-        new: int,
-        record: str,
-        finished: bool,
-        seat: int | None,
-        move: str,
-        now: datetime,
-    ) -> bool:
-        stamp = self._stamp(now)
+    def _commit_sqlite(self, w: _Write) -> bool:
+        stamp = self._stamp(w.now)
         with self._writer_lock:
             if self._sqlite_writer is None:
                 self._sqlite_writer = self.engine.raw_connection()
+                path = self.engine.url.database
+                if path not in (None, "", ":memory:"):
+                    self._checkpointer = _Checkpointer(str(path), self)
             cur = self._sqlite_writer.cursor()
             try:
                 # IMMEDIATE: take the write lock now (other processes queue on the busy
                 # timeout); the guarded UPDATE and the move commit together or not at all.
                 cur.execute("BEGIN IMMEDIATE")
-                sql = self._sql_commit_final if finished else self._sql_commit
-                cur.execute(sql, (new, record, stamp, game_id, old))
+                if w.finished:
+                    cur.execute(
+                        self._sql_commit_final,
+                        (w.new, w.record, stamp, w.solo_total, w.game_id, w.old),
+                    )
+                else:
+                    cur.execute(self._sql_commit, (w.new, w.record, stamp, w.game_id, w.old))
                 if cur.rowcount != 1:
                     cur.execute("ROLLBACK")
                     return False
-                cur.execute(self._sql_move, (game_id, new, seat, move, stamp))
+                cur.execute(self._sql_move, (w.game_id, w.new, w.seat, w.move, stamp))
                 cur.execute("COMMIT")
                 return True
             except BaseException:
@@ -553,11 +554,26 @@ class GameRepository:
         """Release the connections (the kept SQLite writer and the pool)."""
         if self._checkpointer is not None:
             self._checkpointer.stop()
+            self._checkpointer = None
         with self._writer_lock:
             if self._sqlite_writer is not None:
                 self._sqlite_writer.close()
                 self._sqlite_writer = None
         self.engine.dispose()
+
+
+class _Write(NamedTuple):
+    """One move to commit: the guarded update of the game and its ``moves`` row."""
+
+    game_id: str
+    old: int
+    new: int
+    record: str
+    finished: bool
+    solo_total: int | None
+    seat: int | None
+    move: str
+    now: datetime
 
 
 class _Checkpointer:
@@ -568,34 +584,33 @@ class _Checkpointer:
     server's event loop (several times a second at a thousand actions per second).
     Here a passive checkpoint, which never blocks the writer, runs every quarter of
     a second; the connections' own automatic checkpoint (at 10,000 pages, see
-    :func:`yatzy.store.db.make_engine`) only acts if this thread falls behind.
+    :func:`yatzy.store.db.make_engine`) only acts if this thread falls behind.  The
+    thread ends with :meth:`stop`, or by itself once its repository is gone.
     """
 
     INTERVAL = 0.25
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, path: str, owner: object) -> None:
+        self.path = path
+        self._owner = weakref.ref(owner)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        raw = None
-        while not self._stop.wait(self.INTERVAL):
+        conn: sqlite3.Connection | None = None
+        while not self._stop.wait(self.INTERVAL) and self._owner() is not None:
             try:
-                if raw is None:
-                    raw = self.engine.raw_connection()
-                cur = raw.cursor()
-                cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                cur.close()
-            except Exception as exc:  # e.g. the file went away: try again later
-                log.warning("SQLite checkpoint failed: %s", exc)
-                if raw is not None:
-                    with contextlib.suppress(Exception):
-                        raw.invalidate()
-                    raw = None
-        if raw is not None:
-            raw.close()
+                if conn is None:
+                    conn = sqlite3.connect(self.path, timeout=5, check_same_thread=False)
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error as exc:  # e.g. the file went away: try again later
+                log.warning("SQLite checkpoint of %s failed: %s", self.path, exc)
+                if conn is not None:
+                    conn.close()
+                    conn = None
+        if conn is not None:
+            conn.close()
 
     def stop(self) -> None:
         """End the thread (after its current checkpoint)."""
@@ -629,7 +644,8 @@ class _PgActionWriter:
     # version the action was based on.
     SQL = (
         "WITH bumped AS ("
-        " UPDATE games SET version = $3, record = $4, finished = $5, updated_at = $8"
+        " UPDATE games SET version = $3, record = $4, finished = $5, updated_at = $8,"
+        " solo_total = $9"
         " WHERE id = $1 AND version = $2 RETURNING id),"
         " logged AS ("
         " INSERT INTO moves (game_id, version, seat, action, created_at)"
@@ -645,9 +661,16 @@ class _PgActionWriter:
     def __init__(self, dsn: str, size: int = 16) -> None:
         self.dsn = dsn
         self.size = size
+        self.notes: list[str] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._bind(None)
+
+    def _bind(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        # Connections and queues belong to one event loop (a server has one; a
+        # caller that runs several in turn gets fresh ones for each).
+        self._loop = loop
         self.opened = 0
         self.idle: asyncio.LifoQueue[tuple[Any, Any]] = asyncio.LifoQueue()
-        self.notes: list[str] = []
         self._wake = asyncio.Event()
         self._notifier: asyncio.Task[None] | None = None
 
@@ -672,6 +695,12 @@ class _PgActionWriter:
 
         ``note`` is sent on the notification channel once the commit succeeded.
         """
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            while self._loop is not None and not self.idle.empty():
+                with contextlib.suppress(Exception):  # its loop may be closed already
+                    self.idle.get_nowait()[0].terminate()
+            self._bind(loop)
         try:
             conn, statement = await self._checkout()
         except Exception as exc:

@@ -77,6 +77,13 @@ class _Decided:
     move: dict[str, Any]
     record: str
 
+    @property
+    def solo_total(self) -> int | None:
+        """The final total when this move finishes a one-seat game (its solo record entry)."""
+        if len(self.stored.seats) != 1 or not self.state.is_terminal():
+            return None
+        return self.state.totals()[0]
+
 
 @dataclass(frozen=True)
 class Created:
@@ -412,6 +419,7 @@ class GameService:
             finished=new.is_terminal(),
             seat=decided.seat,
             action=decided.move,
+            solo_total=decided.solo_total,
         )
         return self._stored(decided, version)
 
@@ -424,6 +432,7 @@ class GameService:
             finished=new.is_terminal(),
             seat=decided.seat,
             action=decided.move,
+            solo_total=decided.solo_total,
         )
         return self._stored(decided, version)
 

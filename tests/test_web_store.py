@@ -1,0 +1,228 @@
+"""The game store's action path: asyncpg commits and their notifications on PostgreSQL,
+SQLite's checkpoints off the request path, and the schema migration of solo totals."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.e2e.support import pg_or_skip, postgres_database
+from yatzy.store import ConflictError, GameRepository, SeatInfo, UnavailableError
+from yatzy.store.db import MIGRATIONS, make_engine
+from yatzy.store.repo import NOTIFY_CHANNEL
+
+MOVE = {"roll": [], "dice": [1, 2, 3, 4, 5]}
+
+
+def _new_game(repo: GameRepository, seats: int = 1, record: str = "{}") -> str:
+    gid = secrets.token_hex(16)
+    repo.create(
+        game_id=gid,
+        rules="yatzy",
+        lang="en",
+        pad=False,
+        hints=False,
+        invite_hash="x" * 64,
+        record=record,
+        finished=False,
+        seats=[SeatInfo(i, f"P{i}", None, "t" * 64, "o" * 64) for i in range(seats)],
+    )
+    return gid
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database."""
+    pg_or_skip()
+    with postgres_database() as url:
+        yield url
+
+
+# -- PostgreSQL: commits from the event loop -------------------------------------------------------
+
+
+def test_async_commits_are_stored_notified_and_guarded(pg_url: str) -> None:
+    repo = GameRepository.open(pg_url)
+    gid = _new_game(repo)
+    listener = psycopg.connect(pg_url, autocommit=True)
+    listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+
+    async def play() -> None:
+        for version in range(3):
+            stored = await repo.commit_async(
+                gid, version, record=f'{{"v": {version + 1}}}', finished=False, seat=0, action=MOVE
+            )
+            assert stored == version + 1
+        with pytest.raises(ConflictError):  # based on a version that is gone
+            await repo.commit_async(gid, 1, record="{}", finished=False, seat=0, action=MOVE)
+        await repo.commit_async(
+            gid, 3, record='{"v": 4}', finished=True, seat=0, action=MOVE, solo_total=123
+        )
+        await repo.aclose()  # sends the notes still pending
+
+    asyncio.run(play())
+    notes = [n.payload for n in listener.notifies(timeout=2, stop_after=4)]
+    listener.close()
+    assert [n.split(":")[:2] for n in notes] == [[gid, str(v)] for v in range(1, 5)]
+    assert {n.split(":")[2] for n in notes} == {repo.origin}
+    stored = repo.get(gid)
+    assert (stored.version, stored.record, stored.finished) == (4, '{"v": 4}', True)
+    assert [m["version"] for m in repo.moves(gid)] == [1, 2, 3, 4]
+    assert repo.best_solo_total("o" * 64, "yatzy") == 123
+    repo.close()
+
+
+def test_a_lost_connection_fails_one_commit_and_the_next_one_reconnects(pg_url: str) -> None:
+    repo = GameRepository.open(pg_url)
+    gid = _new_game(repo)
+
+    async def play() -> None:
+        await repo.commit_async(gid, 0, record="{}", finished=False, seat=0, action=MOVE)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND application_name = ''"
+            )
+        outcomes = []
+        for _ in range(20):  # every pooled connection that died fails once
+            try:
+                version = repo.version(gid)
+                await repo.commit_async(
+                    gid, version, record="{}", finished=False, seat=0, action=MOVE
+                )
+                outcomes.append("ok")
+                break
+            except UnavailableError:
+                outcomes.append("unavailable")
+        assert outcomes[-1] == "ok"
+        await repo.aclose()
+
+    asyncio.run(play())
+    assert repo.version(gid) == 2  # the failed commits stored nothing
+    repo.close()
+
+
+def test_commits_from_a_second_event_loop_get_connections_of_their_own(pg_url: str) -> None:
+    repo = GameRepository.open(pg_url)
+    gid = _new_game(repo)
+    for version in range(2):
+        asyncio.run(
+            repo.commit_async(gid, version, record="{}", finished=False, seat=0, action=MOVE)
+        )
+    assert repo.version(gid) == 2
+    repo.close()
+
+
+# -- SQLite: checkpoints in a thread of their own --------------------------------------------
+
+
+def _in_database_file(path: Path, gid: str) -> int | None:
+    """The game's version as the main database file has it (ignoring the WAL)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    try:
+        row = conn.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()
+    except sqlite3.OperationalError:  # not even the tables are in the file yet
+        return None
+    finally:
+        conn.close()
+    return None if row is None else int(row[0])
+
+
+def test_sqlite_log_is_checkpointed_by_a_thread_and_the_thread_ends(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    repo = GameRepository.open(f"sqlite:///{path}")
+    gid = _new_game(repo)
+    for version in range(5):
+        repo.commit(gid, version, record="{}", finished=False, seat=0, action=MOVE)
+    deadline = time.monotonic() + 5
+    while _in_database_file(path, gid) != 5:  # the commits' own checkpoint is at 40 MB
+        assert time.monotonic() < deadline, "the log was not checkpointed"
+        time.sleep(0.05)
+    assert repo._checkpointer is not None
+    thread = repo._checkpointer._thread
+    assert thread.is_alive() and thread.name == "sqlite-checkpoint"
+    repo.close()
+    assert not thread.is_alive()
+
+
+def test_the_checkpoint_thread_ends_with_a_repository_nobody_closed(tmp_path: Path) -> None:
+    repo = GameRepository.open(f"sqlite:///{tmp_path / 'games.db'}")
+    gid = _new_game(repo)
+    repo.commit(gid, 0, record="{}", finished=False, seat=0, action=MOVE)
+    assert repo._checkpointer is not None
+    thread = repo._checkpointer._thread
+    repo.engine.dispose()
+    del repo
+    gc.collect()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+
+
+# -- migration 0002: solo totals ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migration_fills_in_the_solo_totals_of_finished_games(backend: str, tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    if backend == "postgres":
+        pg_or_skip()
+        ctx = postgres_database()
+    else:
+        import contextlib
+
+        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'old.db'}")
+    with ctx as url:
+        engine = make_engine(url)
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0001")  # a database of the first release
+        engine.dispose()
+        old = GameRepository.open(url, auto_migrate=False)
+        finished = {"totals": [201], "finished": True}
+        solo = _insert_0001(old, 1, finished)
+        pair = _insert_0001(old, 2, {"totals": [250, 180], "finished": True})
+        playing = _insert_0001(old, 1, {"totals": [40], "finished": False})
+        old.engine.dispose()
+        repo = GameRepository.open(url)  # migrates to the newest revision
+        with repo.engine.connect() as conn:
+            totals = dict(conn.exec_driver_sql("SELECT id, solo_total FROM games").fetchall())
+        assert totals == {solo: 201, pair: None, playing: None}
+        assert repo.best_solo_total("o" * 64, "yatzy") == 201
+        assert repo.best_solo_total("o" * 64, "yatzy", exclude=solo) is None
+        repo.close()
+
+
+def _insert_0001(repo: GameRepository, seats: int, record: dict[str, object]) -> str:
+    """A game as the first schema stored it (no solo_total column yet)."""
+    from datetime import UTC, datetime
+
+    gid = secrets.token_hex(16)
+    now = datetime.now(UTC)
+    p = "%s" if repo.postgres else "?"
+    with repo.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
+            f"finished, created_at, updated_at) VALUES ({p}, 9, 'yatzy', 'en', {p}, {p}, 'x', "
+            f"{p}, {p}, {p}, {p})",
+            (gid, False, False, json.dumps(record), bool(record["finished"]), now, now),
+        )
+        for seat in range(seats):
+            conn.exec_driver_sql(
+                f"INSERT INTO seats (game_id, seat, name, owner_hash) VALUES ({p}, {p}, 'P', {p})",
+                (gid, seat, "o" * 64),
+            )
+    return gid
