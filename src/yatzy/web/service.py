@@ -263,7 +263,7 @@ class GameService:
             )
             for i, p in enumerate(game.players)
         ]
-        self.repo.create(
+        stored = self.repo.create(
             game_id=game_id,
             rules=ruleset.spec,
             lang=lang,
@@ -274,6 +274,7 @@ class GameService:
             finished=state.is_terminal(),
             seats=infos,
         )
+        self._remember(stored, state)
         return Created(game_id, invite, tokens, owner)
 
     def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
