@@ -66,6 +66,40 @@ def test_a_move_through_one_process_reaches_clients_of_another(tmp_path: Path) -
             assert msg["turn"]["dice"] == moved["turn"]["dice"]
 
 
+def test_moves_reach_the_other_process_again_after_its_database_connections_drop(
+    tmp_path: Path,
+) -> None:
+    """The notifying and listening connections reconnect by themselves."""
+    import psycopg
+
+    pg_or_skip()
+    with (
+        postgres_database() as url,
+        Server(url, log=tmp_path / "a.log") as a,
+        Server(url, log=tmp_path / "b.log") as b,
+    ):
+        alice = httpx.Client(base_url=a.url)
+        gid = alice.post("/api/games", json={"seats": [{"name": "A", "here": True}]}).json()["id"]
+        ws_url = b.url.replace("http", "ws") + f"/api/games/{gid}/ws"
+        with connect(ws_url, open_timeout=5) as ws:
+            json.loads(ws.recv(timeout=5))
+            _act(alice, gid, {"roll": []})  # opens A's notifier
+            assert json.loads(ws.recv(timeout=2))["game"]["version"] == 1
+            with psycopg.connect(url, autocommit=True) as admin:
+                killed = admin.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "AND (query LIKE 'LISTEN%' OR query LIKE '%pg_notify%')"
+                ).fetchone()
+            assert killed is not None and killed[0] >= 3  # two listeners, A's notifier
+            time.sleep(0.2)
+            _act(alice, gid, {"roll": []})
+            deadline = time.monotonic() + 10
+            while (msg := json.loads(ws.recv(timeout=10))["game"])["version"] < 2:
+                assert time.monotonic() < deadline
+            assert msg["version"] == 2
+
+
 def test_two_processes_racing_on_one_game_lose_nothing(tmp_path: Path) -> None:
     pg_or_skip()
     with postgres_database() as url, Server(url) as a, Server(url) as b:

@@ -1,16 +1,19 @@
 """Live updates: WebSocket subscribers per game, fed locally and across processes.
 
 A process announces each version it commits to its own subscribers at once.  With
-PostgreSQL every commit also sends ``NOTIFY yatzy_games, 'id:version:origin'`` in
-the same statement; each server process LISTENs, drops its cached state of a game
-another process moved, and forwards versions it has not sent yet, so a move made
-through one process reaches clients of every other.
+PostgreSQL every commit is also announced with ``NOTIFY yatzy_games,
+'id:version:origin'`` right after it (see :class:`yatzy.store.repo._PgActionWriter`);
+each server process LISTENs, drops its cached state of a game another process moved,
+and forwards versions it has not sent yet, so a move made through one process
+reaches clients of every other.  When the listening connection is lost, the process
+reconnects and brings every game it follows up to date from the database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import defaultdict
 from typing import Any
@@ -72,38 +75,68 @@ class Hub:
                     self.unsubscribe(game_id, ws)
 
     async def listen_postgres(self, url: str) -> None:
-        """Forward PostgreSQL notifications of commits by any process (runs forever)."""
-        import psycopg
+        """Forward PostgreSQL notifications of commits by any process (runs forever).
 
-        conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        asyncpg delivers each notification to a callback straight from its protocol,
+        at a fraction of the CPU of psycopg's async notification generator (there is
+        one for every action, this process's own included).
+        """
+        import asyncpg
+
+        dsn = url.replace("postgresql+psycopg://", "postgresql://", 1)
         while True:
+            conn = None
             try:
-                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    own = self.service.repo.origin
-                    async for note in conn.notifies():
-                        game_id, _, rest = note.payload.partition(":")
-                        version, _, origin = rest.partition(":")
-                        if origin == own:
-                            # This process announced that commit itself, with the view
-                            # at hand; reloading it here would only cost CPU.
-                            continue
-                        with contextlib.suppress(ValueError):
-                            self.service.forget(game_id, older_than=int(version))
-                            asyncio.get_running_loop().create_task(
-                                self._safe_announce(game_id, int(version))
-                            )
+                conn = await asyncpg.connect(dsn, timeout=10)
+                lost = asyncio.Event()
+                conn.add_termination_listener(functools.partial(_on_lost, lost))
+                await conn.add_listener(NOTIFY_CHANNEL, self._on_notification)
+                # Notifications sent while no connection listened are gone: the games
+                # followed here are brought up to date from the database instead.
+                catch_up = asyncio.get_running_loop().create_task(self._catch_up())
+                await lost.wait()
+                catch_up.cancel()
+                raise ConnectionError("the connection closed")
             except asyncio.CancelledError:
+                if conn is not None:
+                    conn.terminate()
                 raise
             except Exception as exc:  # the database went away: retry shortly
                 log.warning("LISTEN connection lost (%s); reconnecting", exc)
+                if conn is not None:
+                    conn.terminate()
                 await asyncio.sleep(1.0)
+
+    def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        game_id, _, rest = payload.partition(":")
+        version, _, origin = rest.partition(":")
+        if origin == self.service.repo.origin:
+            # This process announced that commit itself, with the view at hand;
+            # reloading it here would only cost CPU.
+            return
+        with contextlib.suppress(ValueError):
+            self.service.forget(game_id, older_than=int(version))
+            asyncio.get_running_loop().create_task(self._safe_announce(game_id, int(version)))
+
+    async def _catch_up(self) -> None:
+        for game_id in list(self.sockets):
+            try:
+                version = await run_in_threadpool(self.service.repo.version, game_id)
+            except Exception as exc:
+                log.warning("cannot catch up on %s: %s", game_id, exc)
+                continue
+            self.service.forget(game_id, older_than=version)
+            await self._safe_announce(game_id, version)
 
     async def _safe_announce(self, game_id: str, version: int) -> None:
         try:
             await self.announce(game_id, version)
         except Exception as exc:
             log.warning("cannot announce %s:%s: %s", game_id, version, exc)
+
+
+def _on_lost(lost: asyncio.Event, _conn: Any) -> None:
+    lost.set()
 
 
 class BotRunner:
