@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        # Below "info" the access log prints nothing, but uvicorn would still format
+        # each line's fields for it.
+        access_log=args.log_level.lower() in ("trace", "debug", "info"),
         ws="websockets-sansio",
         # Game views are a few kB of JSON: compressing every live update cost more CPU
         # per action than any other single step (measured), for little bandwidth.

@@ -102,6 +102,13 @@ def _now() -> datetime:
 class GameRepository:
     """Reads and writes games; an action commits only over the version it was based on."""
 
+    _SQL_BEST_SOLO = (
+        "SELECT MAX(g.solo_total) FROM games g JOIN seats s ON s.game_id = g.id "
+        "WHERE s.owner_hash = {owner} AND g.rules = {rules} AND g.id <> {exclude} "
+        "AND g.solo_total IS NOT NULL"
+    )
+    _SQL_BEST_SOLO_PG = _SQL_BEST_SOLO.format(owner="$1", rules="$2", exclude="$3")
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
@@ -345,15 +352,23 @@ class GameRepository:
     ) -> int | None:
         """The best final total of the finished one-seat games of ``rules`` held by
         ``owner_hash`` (None: no such game)."""
-        query = text(
-            "SELECT MAX(g.solo_total) FROM games g JOIN seats s ON s.game_id = g.id "
-            "WHERE s.owner_hash = :owner AND g.rules = :rules AND g.id <> :exclude "
-            "AND g.solo_total IS NOT NULL"
-        )
+        query = text(self._SQL_BEST_SOLO.format(owner=":owner", rules=":rules", exclude=":exclude"))
         with self.engine.connect() as conn, conn.begin():
             best = conn.execute(
                 query, {"owner": owner_hash, "rules": rules, "exclude": exclude or ""}
             ).scalar()
+        return None if best is None else int(best)
+
+    async def best_solo_total_async(
+        self, owner_hash: str, rules: str, exclude: str | None = None
+    ) -> int | None:
+        """:meth:`best_solo_total` for the event loop (asyncpg on PostgreSQL; SQLite
+        answers from the local file in place)."""
+        if self._pg_writer is None:
+            return self.best_solo_total(owner_hash, rules, exclude)
+        best = await self._pg_writer.fetchval(
+            self._SQL_BEST_SOLO_PG, owner_hash, rules, exclude or ""
+        )
         return None if best is None else int(best)
 
     def unfinished_with_bots(self) -> list[str]:
@@ -617,7 +632,8 @@ class _Checkpointer:
 
 
 class _PgActionWriter:
-    """The commits of the action path on PostgreSQL, from the event loop (asyncpg).
+    """The commits of the action path on PostgreSQL, from the event loop (asyncpg), and
+    its one read (the solo record when a game ends).
 
     Up to ``size`` connections are opened on first use, each with the commit
     statement prepared once; 16 keep enough commits in flight to share each disk
@@ -693,6 +709,13 @@ class _PgActionWriter:
 
         ``note`` is sent on the notification channel once the commit succeeded.
         """
+        applied = await self.fetchval(None, *args) == 1
+        if applied:
+            self._notify(note)
+        return applied
+
+    async def fetchval(self, sql: str | None, *args: Any) -> Any:
+        """The first value of a statement (``None``: the commit statement) in autocommit."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             while self._loop is not None and not self.idle.empty():
@@ -704,7 +727,10 @@ class _PgActionWriter:
         except Exception as exc:
             raise UnavailableError(f"cannot connect to the database ({exc})") from exc
         try:
-            applied = bool(await statement.fetchval(*args, timeout=self.TIMEOUT) == 1)
+            if sql is None:
+                value = await statement.fetchval(*args, timeout=self.TIMEOUT)
+            else:
+                value = await conn.fetchval(sql, *args, timeout=self.TIMEOUT)
         except BaseException as exc:
             # The statement may or may not have committed, and the connection is in
             # an unknown state: drop it; the caller is told the outcome is unknown.
@@ -718,9 +744,7 @@ class _PgActionWriter:
             await conn.close()
         else:
             self.idle.put_nowait((conn, statement))
-        if applied:
-            self._notify(note)
-        return applied
+        return value
 
     def _notify(self, note: str) -> None:
         self.notes.append(note)

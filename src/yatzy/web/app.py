@@ -327,10 +327,12 @@ async def act_json(
     public, you, bot_next = await app_state.service.act_view_async(
         game_id, _action_json(body.action), tokens, body.seat, body.version, owner
     )
-    await app_state.hub.announce(game_id, public["version"], public)
+    public_json = orjson.dumps(public)
+    await app_state.hub.announce(game_id, public["version"], public_json)
     if bot_next:
         app_state.bots.kick(game_id)
-    return orjson.dumps({**public, "you": you})
+    # {**public, "you": you} without encoding the view a second time
+    return public_json[:-1] + b',"you":' + orjson.dumps(you) + b"}"
 
 
 class _App(FastAPI):

@@ -52,22 +52,22 @@ class Hub:
                 self.sent.pop(game_id, None)
                 self._locks.pop(game_id, None)
 
-    async def announce(
-        self, game_id: str, version: int, view: dict[str, Any] | None = None
-    ) -> None:
+    async def announce(self, game_id: str, version: int, view_json: bytes | None = None) -> None:
         """Send the game's view to its subscribers unless they have this version already.
 
-        ``view`` is the public view of ``version`` when the caller has it at hand.
+        ``view_json`` is the public view of ``version`` as JSON when the caller has it.
         """
         if not self.sockets.get(game_id) or self.sent.get(game_id, -1) >= version:
             return
         async with self._locks[game_id]:
             if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
                 return
-            if view is None or view["version"] != version:
+            if view_json is None:
                 view = await run_in_threadpool(self.service.public_view, game_id)
-            self.sent[game_id] = view["version"]
-            text = orjson.dumps({"type": "state", "game": view}).decode()
+                version, view_json = view["version"], orjson.dumps(view)
+            self.sent[game_id] = version
+            # {"type": "state", "game": view}, around the view's JSON as it is
+            text = (b'{"type":"state","game":' + view_json + b"}").decode()
             for ws in list(self.sockets.get(game_id, ())):
                 try:
                     await ws.send_text(text)

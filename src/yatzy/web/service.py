@@ -197,13 +197,19 @@ class GameService:
     ) -> dict[str, Any]:
         """The viewer's part: seats held, and for solo games the record to beat."""
         seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
-        out: dict[str, Any] = {"seats": seats}
-        if len(stored.seats) == 1 and owner and seats:
-            best = self.solo_record(owner, stored.rules, exclude=stored.id)
-            out["solo_record"] = best
-            total = state.totals()[0]
-            out["beats_record"] = best is None or total > best
-        return out
+        if len(stored.seats) != 1 or not owner or not seats:
+            return {"seats": seats}
+        return _with_record(seats, state, self.solo_record(owner, stored.rules, stored.id))
+
+    async def you_async(
+        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
+    ) -> dict[str, Any]:
+        """:meth:`you` for the server's event loop (the solo record's query is awaited)."""
+        seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
+        if len(stored.seats) != 1 or not owner or not seats:
+            return {"seats": seats}
+        best = await self.repo.best_solo_total_async(token_hash(owner), stored.rules, stored.id)
+        return _with_record(seats, state, best)
 
     @staticmethod
     def _holds(stored: StoredGame, seat: int, token: str) -> bool:
@@ -467,7 +473,12 @@ class GameService:
     ) -> tuple[dict[str, Any], dict[str, Any], bool]:
         """:meth:`act_view` for the server's event loop (see :meth:`act_async`)."""
         stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
-        return self._after_action(stored, state, tokens, owner)
+        public = game_view(stored, state)
+        if state.is_terminal():  # the viewer's part reads the solo record
+            you = await self.you_async(stored, state, tokens, owner)
+        else:
+            you = self.you(stored, state, tokens, None)
+        return public, you, bot_is_next(stored, state)
 
     def _after_action(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -522,6 +533,12 @@ class GameService:
                 }
             )
         return out
+
+
+def _with_record(seats: list[int], state: State, best: int | None) -> dict[str, Any]:
+    """The viewer's part of a solo game: the record to beat and whether this game does."""
+    total = state.totals()[0]
+    return {"seats": seats, "solo_record": best, "beats_record": best is None or total > best}
 
 
 def bot_is_next(stored: StoredGame, state: State) -> bool:
