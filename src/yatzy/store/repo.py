@@ -709,7 +709,7 @@ class _PgActionWriter:
 
         ``note`` is sent on the notification channel once the commit succeeded.
         """
-        applied = await self.fetchval(None, *args) == 1
+        applied = bool(await self.fetchval(None, *args) == 1)
         if applied:
             self._notify(note)
         return applied
