@@ -9,10 +9,10 @@ import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import orjson
 from sqlalchemy import Engine, Table, and_, func, select, text, update
@@ -26,6 +26,7 @@ SEATS = cast(Table, SeatRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
 
 log = logging.getLogger("yatzy.store")
+T = TypeVar("T")
 
 NOTIFY_CHANNEL = "yatzy_games"
 """PostgreSQL channel on which every committed action is announced as
@@ -195,21 +196,7 @@ class GameRepository:
     ) -> StoredGame:
         """Store a new game (version 0) and its seats; the game as stored."""
         now = _now()
-        stamp = self._stamp(now)
-        p = "%s" if self.postgres else "?"
-        with self._write() as conn, conn.begin():
-            # Plain driver SQL: SQLAlchemy's statement building cost more than the inserts.
-            conn.exec_driver_sql(
-                "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
-                f"finished, created_at, updated_at) VALUES ({p}, 0, {', '.join([p] * 9)})",
-                (game_id, rules, lang, pad, hints, invite_hash, record, finished, stamp, stamp),
-            )
-            conn.exec_driver_sql(
-                "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) "
-                f"VALUES ({', '.join([p] * 6)})",
-                [(game_id, s.seat, s.name, s.bot, s.token_hash, s.owner_hash) for s in seats],
-            )
-        return StoredGame(
+        game = StoredGame(
             game_id,
             0,
             rules,
@@ -223,6 +210,70 @@ class GameRepository:
             now,
             tuple(seats),
         )
+        self.insert(game)
+        return game
+
+    def insert(self, game: StoredGame) -> None:
+        """Store a new game and its seats (as :meth:`create` makes them)."""
+        p = "%s" if self.postgres else "?"
+        stamp = self._stamp(game.created_at)
+        with self._write() as conn, conn.begin():
+            # Plain driver SQL: SQLAlchemy's statement building cost more than the inserts.
+            conn.exec_driver_sql(
+                "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
+                f"finished, created_at, updated_at) VALUES ({', '.join([p] * 11)})",
+                (*self._game_row(game)[:-2], stamp, stamp),
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) "
+                f"VALUES ({', '.join([p] * 6)})",
+                self._seat_rows(game),
+            )
+
+    async def insert_async(self, game: StoredGame) -> None:
+        """:meth:`insert` for the event loop (asyncpg on PostgreSQL, in place on SQLite)."""
+        if self._pg_writer is None:
+            self.insert(game)
+            return
+        row, seats = self._game_row(game), self._seat_rows(game)
+
+        async def insert(conn: Any, _statement: Any) -> None:
+            async with conn.transaction():
+                await conn.execute(
+                    "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, "
+                    "record, finished, created_at, updated_at) VALUES "
+                    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    *row,
+                    timeout=_PgActionWriter.TIMEOUT,
+                )
+                await conn.executemany(
+                    "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) "
+                    "VALUES ($1, $2, $3, $4, $5, $6)",
+                    seats,
+                    timeout=_PgActionWriter.TIMEOUT,
+                )
+
+        await self._pg_writer.run(insert)
+
+    @staticmethod
+    def _game_row(game: StoredGame) -> tuple[Any, ...]:
+        return (
+            game.id,
+            game.version,
+            game.rules,
+            game.lang,
+            game.pad,
+            game.hints,
+            game.invite_hash,
+            game.record,
+            game.finished,
+            game.created_at,
+            game.updated_at,
+        )
+
+    @staticmethod
+    def _seat_rows(game: StoredGame) -> list[tuple[Any, ...]]:
+        return [(game.id, s.seat, s.name, s.bot, s.token_hash, s.owner_hash) for s in game.seats]
 
     def claim(self, game_id: str, seat: int, token_hash: str, owner_hash: str | None) -> int | None:
         """Give an unclaimed human seat its token; the game's new version, or None when the
@@ -319,6 +370,15 @@ class GameRepository:
         if row is None:
             raise NotFoundError(f"no game {game_id!r}")
         return int(row[0])
+
+    async def version_async(self, game_id: str) -> int:
+        """:meth:`version` for the event loop (asyncpg on PostgreSQL, in place on SQLite)."""
+        if self._pg_writer is None:
+            return self.version(game_id)
+        version = await self._pg_writer.fetchval("SELECT version FROM games WHERE id = $1", game_id)
+        if version is None:
+            raise NotFoundError(f"no game {game_id!r}")
+        return int(version)
 
     def moves(self, game_id: str) -> list[dict[str, Any]]:
         """The audit log of a game: version, seat and action of every move."""
@@ -716,6 +776,16 @@ class _PgActionWriter:
 
     async def fetchval(self, sql: str | None, *args: Any) -> Any:
         """The first value of a statement (``None``: the commit statement) in autocommit."""
+
+        async def fetch(conn: Any, statement: Any) -> Any:
+            if sql is None:
+                return await statement.fetchval(*args, timeout=self.TIMEOUT)
+            return await conn.fetchval(sql, *args, timeout=self.TIMEOUT)
+
+        return await self.run(fetch)
+
+    async def run(self, work: Callable[[Any, Any], Awaitable[T]]) -> T:
+        """``work(connection, commit_statement)`` on a connection of this writer."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             while self._loop is not None and not self.idle.empty():
@@ -727,10 +797,7 @@ class _PgActionWriter:
         except Exception as exc:
             raise UnavailableError(f"cannot connect to the database ({exc})") from exc
         try:
-            if sql is None:
-                value = await statement.fetchval(*args, timeout=self.TIMEOUT)
-            else:
-                value = await conn.fetchval(sql, *args, timeout=self.TIMEOUT)
+            value = await work(conn, statement)
         except BaseException as exc:
             # The statement may or may not have committed, and the connection is in
             # an unknown state: drop it; the caller is told the outcome is unknown.

@@ -450,18 +450,16 @@ def create_app(
     async def create_game(request: Request, body: CreateGameIn) -> JSONResponse:
         """Create a game; seats marked ``here`` are claimed by this browser."""
         owner = owner_of(request)
-        created = await run_in_threadpool(
-            lambda: service(request).create(
-                body.rules,
-                body.lang,
-                [SeatRequest(s.name, s.bot, s.here) for s in body.seats],
-                pad=body.pad,
-                hints=body.hints,
-                owner=owner,
-            )
+        created = await service(request).create_async(
+            body.rules,
+            body.lang,
+            [SeatRequest(s.name, s.bot, s.here) for s in body.seats],
+            pad=body.pad,
+            hints=body.hints,
+            owner=owner,
         )
         gid = created.game_id
-        view = await run_in_threadpool(service(request).view, gid, created.tokens, created.owner)
+        view = await service(request).view_async(gid, created.tokens, created.owner)
         base = str(request.base_url).rstrip("/")
         payload = {
             "id": gid,
@@ -484,8 +482,8 @@ def create_app(
     @app.get("/api/games/{game_id}", tags=["api"])
     async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
         """The game as this viewer sees it (spectators: ``you.seats`` is empty)."""
-        view = await run_in_threadpool(
-            service(request).view, game_id, _tokens(request, game_id), owner_of(request)
+        view = await service(request).view_async(
+            game_id, _tokens(request, game_id), owner_of(request)
         )
         turn = view["turn"]
         if turn is not None and view["players"][turn["seat"]]["bot"]:
@@ -588,7 +586,7 @@ def create_app(
             await ws.close(code=4404)
             return
         try:
-            view = await run_in_threadpool(service(ws).public_view, game_id)
+            view = await service(ws).public_view_async(game_id)
         except NotFoundError:
             await ws.close(code=4404)
             return

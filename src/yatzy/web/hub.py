@@ -63,7 +63,7 @@ class Hub:
             if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
                 return
             if view_json is None:
-                view = await run_in_threadpool(self.service.public_view, game_id)
+                view = await self.service.public_view_async(game_id)
                 version, view_json = view["version"], orjson.dumps(view)
             self.sent[game_id] = version
             # {"type": "state", "game": view}, around the view's JSON as it is
@@ -121,7 +121,7 @@ class Hub:
     async def _catch_up(self) -> None:
         for game_id in list(self.sockets):
             try:
-                version = await run_in_threadpool(self.service.repo.version, game_id)
+                version = await self.service.repo.version_async(game_id)
             except Exception as exc:
                 log.warning("cannot catch up on %s: %s", game_id, exc)
                 continue

@@ -19,6 +19,7 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from threading import Lock
 from typing import Any
 
@@ -131,6 +132,14 @@ class GameService:
             return cached
         return self._reload(game_id)
 
+    async def load_async(self, game_id: str) -> tuple[StoredGame, State]:
+        """:meth:`load` for the server's event loop (a reload runs in a worker thread)."""
+        version = await self.repo.version_async(game_id)
+        cached = self._cached(game_id)
+        if cached is not None and cached[0].version == version:
+            return cached
+        return await asyncio.to_thread(self._reload, game_id)
+
     def _reload(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.repo.get(game_id)
         state = from_record(orjson.loads(stored.record))
@@ -173,6 +182,15 @@ class GameService:
         view["you"] = self.you(stored, state, tokens or {}, owner)
         return view
 
+    async def view_async(
+        self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
+    ) -> dict[str, Any]:
+        """:meth:`view` for the server's event loop."""
+        stored, state = await self.load_async(game_id)
+        view = game_view(stored, state, words=True)
+        view["you"] = await self.you_async(stored, state, tokens or {}, owner)
+        return view
+
     def view_of(
         self,
         stored: StoredGame,
@@ -191,6 +209,10 @@ class GameService:
         """The game as every spectator sees it (what WebSocket clients receive)."""
         stored, state = self.load(game_id)
         return game_view(stored, state)
+
+    async def public_view_async(self, game_id: str) -> dict[str, Any]:
+        """:meth:`public_view` for the server's event loop."""
+        return game_view(*await self.load_async(game_id))
 
     def you(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -231,6 +253,37 @@ class GameService:
         owner: str | None = None,
     ) -> Created:
         """Start a game: check the settings, roll the roll-off, claim the seats marked here."""
+        stored, state, created = self._new_game(rules, lang, seats, pad, hints, owner)
+        self.repo.insert(stored)
+        self._remember(stored, state)
+        return created
+
+    async def create_async(
+        self,
+        rules: str,
+        lang: str,
+        seats: Sequence[SeatRequest],
+        *,
+        pad: bool = False,
+        hints: bool = False,
+        owner: str | None = None,
+    ) -> Created:
+        """:meth:`create` for the server's event loop (the insert is awaited)."""
+        stored, state, created = self._new_game(rules, lang, seats, pad, hints, owner)
+        await self.repo.insert_async(stored)
+        self._remember(stored, state)
+        return created
+
+    def _new_game(
+        self,
+        rules: str,
+        lang: str,
+        seats: Sequence[SeatRequest],
+        pad: bool,
+        hints: bool,
+        owner: str | None,
+    ) -> tuple[StoredGame, State, Created]:
+        """A new game as it is to be stored (nothing is stored yet)."""
         ruleset = RuleSet.parse(rules)
         if lang not in LANGUAGES:
             raise YatzyError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
@@ -269,19 +322,22 @@ class GameService:
             )
             for i, p in enumerate(game.players)
         ]
-        stored = self.repo.create(
-            game_id=game_id,
-            rules=ruleset.spec,
-            lang=lang,
-            pad=pad,
-            hints=hints,
-            invite_hash=token_hash(invite),
-            record=_dump(state),
-            finished=state.is_terminal(),
-            seats=infos,
+        now = datetime.now(UTC)
+        stored = StoredGame(
+            game_id,
+            0,
+            ruleset.spec,
+            lang,
+            pad,
+            hints,
+            token_hash(invite),
+            _dump(state),
+            state.is_terminal(),
+            now,
+            now,
+            tuple(infos),
         )
-        self._remember(stored, state)
-        return Created(game_id, invite, tokens, owner)
+        return stored, state, Created(game_id, invite, tokens, owner)
 
     def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
         """Claim a free human seat with the invite code: the seat's new token and the
