@@ -1,14 +1,25 @@
 """Benchmark of the web app: many concurrent games over HTTP and WebSocket on loopback.
 
-Starts ``yatzy serve`` (SQLite, then PostgreSQL), opens a WebSocket per game as a
-watching page would, and plays every game as fast as the server answers (each
-game's next action waits for the previous response).  Prints actions per second,
-the p50/p99 latency of the actions, the WebSocket messages the load generator read
-in the window (a lower bound: on a busy machine the generator itself falls behind
-reading them) and the server's CPU time per action.  Not a test: run it by hand,
+Starts ``yatzy serve`` (SQLite, then PostgreSQL) and plays concurrent solo games of
+Yatzy with real moves chosen from the server's view, a new game when one ends.  Each
+game's page follows it over a WebSocket from before the first action until it has
+seen the final state.  Two loads, each on a fresh server and database:
+
+- ``max``: every game acts as soon as it has its answer (a closed loop: the
+  throughput is the most the machine serves with that many games in flight, and
+  the latency is what each of them waits at that saturation);
+- a paced rate (default 1,000 actions/s in total): each game acts on a fixed
+  schedule and an action's latency counts from when it was due, so time lost to a
+  slow answer is charged to the actions it delays (no coordinated omission).
+
+Prints actions per second, p50/p99 latency, WebSocket messages per second, games
+whose page missed the final state, and CPU time per action of the server process,
+of PostgreSQL's processes and of the load generator itself (all on the same two
+cores).  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_web.py [--games 32] [--seconds 20] [--workers 1]
-        [--backends sqlite,postgres] [--pg postgresql://postgres@127.0.0.1:5432/test]
+        [--rates max,1000] [--backends sqlite,postgres]
+        [--pg postgresql://postgres@127.0.0.1:5432/test]
 
 Target (on a 2-core machine): at least 1,000 actions/s with p99 under 50 ms.
 """
@@ -197,8 +208,16 @@ async def player(
     errors: list[int],
     ws_counter: list[int],
     undelivered: list[str],
+    schedule: Schedule | None,
 ) -> None:
-    """Play one game after another; each game's page follows it over a WebSocket."""
+    """Play one game after another; each game's page follows it over a WebSocket.
+
+    With a ``schedule`` each action takes the next slot of the paced rate (whichever
+    game is free takes it) and waits for it; a slot taken late, because every game
+    was still waiting for answers, counts its latency from when it was due, so slow
+    answers are charged to the actions they held up as well (no coordinated
+    omission).  Without it each action follows the previous answer at once.
+    """
     client = Http(base)
     try:
         while not stop.is_set():
@@ -214,6 +233,13 @@ async def player(
                     continue
                 while not view["finished"] and not stop.is_set():
                     t0 = time.perf_counter()
+                    if schedule is not None:
+                        due = schedule.take()
+                        if due > t0:
+                            await asyncio.sleep(due - t0)
+                            t0 = time.perf_counter()  # on time: from when it is sent
+                        else:
+                            t0 = due  # late: from when it was due
                     status, view = await client.post(
                         f"/api/games/{gid}/actions", {"action": choose(view)}
                     )
@@ -228,6 +254,21 @@ async def player(
                 await watcher.close()
     finally:
         client.close()
+
+
+class Schedule:
+    """The slots of a paced load: ``rate`` actions per second from now on."""
+
+    def __init__(self, rate: float) -> None:
+        self.start = time.perf_counter()
+        self.rate = rate
+        self.taken = 0
+
+    def take(self) -> float:
+        """The due time of the next free slot."""
+        due = self.start + self.taken / self.rate
+        self.taken += 1
+        return due
 
 
 def cpu_seconds(pid: int) -> float:
@@ -258,14 +299,19 @@ def database_cpu_seconds() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-async def run(base: str, pid: int, games: int, seconds: float) -> dict[str, float]:
+async def run(
+    base: str, pid: int, games: int, seconds: float, rate: float | None
+) -> dict[str, float]:
     stop = asyncio.Event()
     latencies: list[float] = []
     errors: list[int] = []
     ws_counter = [0]
     undelivered: list[str] = []
+    schedule = None if rate is None else Schedule(rate)
     players = [
-        asyncio.create_task(player(base, stop, latencies, errors, ws_counter, undelivered))
+        asyncio.create_task(
+            player(base, stop, latencies, errors, ws_counter, undelivered, schedule)
+        )
         for _ in range(games)
     ]
     await asyncio.sleep(2.0)  # warm up
@@ -301,31 +347,46 @@ def main() -> int:
         default="postgresql://postgres@127.0.0.1:5432/test",
         help="admin URL; a scratch database is created and dropped",
     )
+    ap.add_argument(
+        "--rates",
+        default="max,1000",
+        help="comma-separated: 'max' (every game acts as soon as it has its answer) and/or "
+        "a paced total rate in actions/s, each measured separately (default max,1000)",
+    )
     args = ap.parse_args()
     print(
         f"{args.games} concurrent games, {args.seconds:g} s, {args.workers} server process(es), "
         f"{os.cpu_count()} CPUs"
     )
     for backend in args.backends.split(","):
-        if backend == "sqlite":
-            folder = tempfile.mkdtemp(prefix="yatzy-bench-")
-            ctx: Any = contextlib.nullcontext(f"sqlite:///{folder}/bench.db")
-        else:
-            ctx = _pg_database(args.pg)
-        with ctx as url, serve(url, args.workers) as (base, pid):
-            r = uvloop.run(run(base, pid, args.games, args.seconds))
-        print(
-            f"{backend:9s} {r['actions_per_s']:6.0f} actions/s   p50 {r['p50_ms']:5.1f} ms   "
-            f"p99 {r['p99_ms']:5.1f} ms   errors {r['errors']:.0f}\n"
-            f"{'':9s} WebSocket {r['ws_messages_per_s']:.0f} messages/s, "
-            f"{r['undelivered']:.0f} games whose page missed the final state\n"
-            f"{'':9s} CPU per action: server {r['server_cpu_ms_per_action']:.2f} ms, "
-            f"database {r['database_cpu_ms_per_action']:.2f} ms, "
-            f"load generator {r['client_cpu_ms_per_action']:.2f} ms",
-            flush=True,
-        )
+        for rate_text in args.rates.split(","):
+            rate = None if rate_text == "max" else float(rate_text)
+            _measure(backend, args, rate)
     print(f"load average during the run: {os.getloadavg()[0]:.1f}")
     return 0
+
+
+def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None:
+    """One backend at one rate, on a fresh database and server."""
+    if backend == "sqlite":
+        folder = tempfile.mkdtemp(prefix="yatzy-bench-")
+        ctx: Any = contextlib.nullcontext(f"sqlite:///{folder}/bench.db")
+    else:
+        ctx = _pg_database(args.pg)
+    with ctx as url, serve(url, args.workers) as (base, pid):
+        r = uvloop.run(run(base, pid, args.games, args.seconds, rate))
+    label = "as fast as answered" if rate is None else f"paced at {rate:g} actions/s"
+    print(
+        f"{backend} ({label})\n"
+        f"{'':9s} {r['actions_per_s']:6.0f} actions/s   p50 {r['p50_ms']:5.1f} ms   "
+        f"p99 {r['p99_ms']:5.1f} ms   errors {r['errors']:.0f}\n"
+        f"{'':9s} WebSocket {r['ws_messages_per_s']:.0f} messages/s, "
+        f"{r['undelivered']:.0f} games whose page missed the final state\n"
+        f"{'':9s} CPU per action: server {r['server_cpu_ms_per_action']:.2f} ms, "
+        f"database {r['database_cpu_ms_per_action']:.2f} ms, "
+        f"load generator {r['client_cpu_ms_per_action']:.2f} ms",
+        flush=True,
+    )
 
 
 @contextlib.contextmanager
