@@ -191,27 +191,8 @@ class GameService:
         view["you"] = await self.you_async(stored, state, tokens or {}, owner)
         return view
 
-    def view_of(
-        self,
-        stored: StoredGame,
-        state: State,
-        tokens: Mapping[int, str],
-        owner: str | None,
-        *,
-        solo: bool = True,
-    ) -> dict[str, Any]:
-        """The view of a loaded game for a viewer (``solo``: include the solo record)."""
-        view = game_view(stored, state)
-        view["you"] = self.you(stored, state, tokens, owner if solo else None)
-        return view
-
-    def public_view(self, game_id: str) -> dict[str, Any]:
-        """The game as every spectator sees it (what WebSocket clients receive)."""
-        stored, state = self.load(game_id)
-        return game_view(stored, state)
-
     async def public_view_async(self, game_id: str) -> dict[str, Any]:
-        """:meth:`public_view` for the server's event loop."""
+        """The game as every spectator sees it (what WebSocket clients receive)."""
         return game_view(*await self.load_async(game_id))
 
     def you(
@@ -505,19 +486,6 @@ class GameService:
         self._remember(now, new)
         return now, new
 
-    def act_view(
-        self,
-        game_id: str,
-        action_data: Any,
-        tokens: Mapping[int, str],
-        seat: int | None,
-        expected_version: int | None,
-        owner: str | None,
-    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
-        """:meth:`act`, then the public view, the viewer's part, and whether a bot is next."""
-        stored, state = self.act(game_id, action_data, tokens, seat, expected_version)
-        return self._after_action(stored, state, tokens, owner)
-
     async def act_view_async(
         self,
         game_id: str,
@@ -527,20 +495,14 @@ class GameService:
         expected_version: int | None,
         owner: str | None,
     ) -> tuple[dict[str, Any], dict[str, Any], bool]:
-        """:meth:`act_view` for the server's event loop (see :meth:`act_async`)."""
+        """:meth:`act_async`, then the public view, the viewer's part, and whether a bot
+        is next."""
         stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
         public = game_view(stored, state)
         if state.is_terminal():  # the viewer's part reads the solo record
             you = await self.you_async(stored, state, tokens, owner)
         else:
             you = self.you(stored, state, tokens, None)
-        return public, you, bot_is_next(stored, state)
-
-    def _after_action(
-        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
-    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
-        public = game_view(stored, state)
-        you = self.you(stored, state, tokens, owner if state.is_terminal() else None)
         return public, you, bot_is_next(stored, state)
 
     def bot_step(self, game_id: str) -> int | None:
