@@ -19,7 +19,7 @@ import pytest
 
 from tests.e2e.support import pg_or_skip, postgres_database
 from yatzy.errors import YatzyError
-from yatzy.game import Roll, State, from_record
+from yatzy.game import Roll, State, action_to_json, from_record
 from yatzy.store import ConflictError, GameRepository, StoredGame
 from yatzy.web.service import Created, GameService, SeatRequest
 
@@ -213,3 +213,33 @@ def test_a_failed_autocommit_statement_gives_the_pool_back_a_transactional_conne
                 r.close()
         finally:
             repo.close()
+
+
+@pytest.mark.parametrize("rules", ["yatzy", "dubbel", "maxi+saved_rolls"])
+def test_a_cached_state_catches_up_on_the_moves_of_another_process(
+    two_services: tuple[GameService, GameService], monkeypatch: pytest.MonkeyPatch, rules: str
+) -> None:
+    """A process whose cached state is behind replays the stored moves on it (the
+    dice from the move rows) instead of the whole record, and gets the stored state."""
+    import random
+
+    a, b = two_services
+    game = a.create(rules, "en", [SeatRequest("Ann", here=True)])
+    gid, tokens = game.game_id, game.tokens
+    b.view(gid, tokens)  # b holds version 0
+    rng = random.Random(7)
+    for _ in range(12):  # rolls, keeps and written boxes, over several turns
+        _, state = a.load(gid)
+        a.act(gid, action_to_json(rng.choice(state.legal_actions())), tokens)
+
+    def no_reload(game_id: str) -> None:
+        raise AssertionError("the record was read again")
+
+    monkeypatch.setattr(b.repo, "get", no_reload)
+    runner = getattr(b, "runner", None)
+    loading = b.load_async(gid)
+    stored, state = runner.run(loading) if runner else asyncio.run(loading)
+    monkeypatch.undo()
+    assert stored.version == 12 == b.cached_version(gid)
+    assert state == from_record(orjson.loads(a.repo.get(gid).record))
+    _stored_state_matches(b, gid)

@@ -380,6 +380,38 @@ class GameRepository:
             raise NotFoundError(f"no game {game_id!r}")
         return int(version)
 
+    async def moves_since_async(
+        self, game_id: str, version: int, until: int
+    ) -> list[tuple[int, int | None, str]]:
+        """The moves that took the game from ``version`` to ``until``: (version, seat,
+        action JSON) in order (asyncpg on PostgreSQL, in place on SQLite)."""
+        sql = (
+            "SELECT version, seat, action FROM moves WHERE game_id = {0} "
+            "AND version > {1} AND version <= {2} ORDER BY version"
+        )
+        if self._pg_writer is None:
+            raw = self.engine.raw_connection()
+            try:
+                cur = raw.cursor()
+                cur.execute(sql.format("?", "?", "?"), (game_id, version, until))
+                rows = cur.fetchall()
+                cur.close()
+            finally:
+                raw.close()
+            return [(int(v), s, a) for v, s, a in rows]
+
+        async def fetch(conn: Any, _statement: Any) -> Any:
+            return await conn.fetch(
+                sql.format("$1", "$2", "$3"),
+                game_id,
+                version,
+                until,
+                timeout=_PgActionWriter.TIMEOUT,
+            )
+
+        rows = await self._pg_writer.run(fetch)
+        return [(int(r[0]), r[1], r[2]) for r in rows]
+
     def moves(self, game_id: str) -> list[dict[str, Any]]:
         """The audit log of a game: version, seat and action of every move."""
         with self.engine.connect() as conn, conn.begin():

@@ -115,7 +115,11 @@ class Hub:
             # reloading it here would only cost CPU.
             return
         with contextlib.suppress(ValueError):
-            self.service.forget(game_id, older_than=int(version))
+            if not self.sockets.get(game_id):
+                # Nobody here follows the game: drop its state (the next request
+                # reads it anew).  Otherwise the announcement brings it up to date.
+                self.service.forget(game_id, older_than=int(version))
+                return
             asyncio.get_running_loop().create_task(self._safe_announce(game_id, int(version)))
 
     async def _catch_up(self) -> None:
@@ -125,7 +129,6 @@ class Hub:
             except Exception as exc:
                 log.warning("cannot catch up on %s: %s", game_id, exc)
                 continue
-            self.service.forget(game_id, older_than=version)
             await self._safe_announce(game_id, version)
 
     async def _safe_announce(self, game_id: str, version: int) -> None:

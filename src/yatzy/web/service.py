@@ -138,7 +138,46 @@ class GameService:
         cached = self._cached(game_id)
         if cached is not None and cached[0].version == version:
             return cached
+        if cached is not None and cached[0].version < version:
+            # Moved by another process: replay its moves on the state held here rather
+            # than the whole record (one query, a few actions).
+            moves = await self.repo.moves_since_async(game_id, cached[0].version, version)
+            advanced = self._advance(cached, moves, version)
+            if advanced is not None:
+                return advanced
         return await asyncio.to_thread(self._reload, game_id)
+
+    def _advance(
+        self,
+        cached: tuple[StoredGame, State],
+        moves: Sequence[tuple[int, int | None, str]],
+        version: int,
+    ) -> tuple[StoredGame, State] | None:
+        """The cached game brought to ``version`` by replaying ``moves`` (the stored
+        moves after its version), or None when they cannot be replayed (a seat was
+        claimed, a move is missing or does not apply): then the record is reloaded."""
+        stored, state = cached
+        if [v for v, _, _ in moves] != list(range(stored.version + 1, version + 1)):
+            return None
+        new = state.clone()
+        try:
+            for _, seat, text in moves:
+                move = orjson.loads(text)
+                if "claim" in move or seat is None:
+                    return None
+                dice = move.pop("dice") if "roll" in move else None
+                new.apply(action_from_json(move), player=seat)
+                if new.is_chance_node():
+                    if dice is None:
+                        return None
+                    # the move lists every die after the roll; the rolled ones go in
+                    rolled = [dice[i] for i in new.pending]
+                    new.apply_roll([tuple(d) if isinstance(d, list) else d for d in rolled])
+        except (YatzyError, KeyError, IndexError, TypeError, ValueError):
+            return None
+        now = stored.moved(version, _dump(new), new.is_terminal())
+        self._remember(now, new)
+        return now, new
 
     def _reload(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.repo.get(game_id)
