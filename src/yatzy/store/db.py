@@ -74,12 +74,12 @@ def make_engine(url: str | None) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
-    # No pre-ping: it costs a round trip per checkout, i.e. per action.  A connection
-    # that died (server restart) fails its request once and the pool reconnects.
-    # A pool as large as the busy threads ever need: connections are kept, not
-    # opened and closed per request (overflow ones are), and 4 workers stay under
-    # PostgreSQL's default of 100 connections.
-    return create_engine(url, pool_size=20, max_overflow=4, pool_pre_ping=False)
+    # No pre-ping: it costs a round trip per checkout.  A connection that died (server
+    # restart) fails its request once and the pool reconnects.  The hot paths use the
+    # repository's asyncpg connections (16 + 2 per process); this pool serves the
+    # rarer reads and writes from worker threads, so 4 server processes stay under
+    # PostgreSQL's default of 100 connections (4 x (18 + 6)).
+    return create_engine(url, pool_size=4, max_overflow=2, pool_pre_ping=False)
 
 
 def migrate(engine: Engine) -> None:
