@@ -203,9 +203,20 @@ def test_malformed_and_oversized_bodies_are_refused(client: TestClient) -> None:
     assert client.post(url, json=[1, 2]).status_code == 422
     big = json.dumps({"action": {"roll": []}, "pad": "x" * 100_000}).encode()
     assert client.post(url, content=big, headers=hdr).status_code == 413
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the size shows while reading
+        for i in range(0, len(big), 4096):
+            yield big[i : i + 4096]
+
+    assert client.post(url, content=chunks(), headers=hdr).status_code == 413
+    one_chunk = iter([json.dumps({"action": {"roll": []}}).encode()])
+    assert client.post(url, content=one_chunk, headers=hdr).status_code == 200
+    version += 1  # that one was a legal roll
     r = client.post(
         "/api/games", content=b'{"seats": [' + b'{"name": "a"},' * 5000 + b"]}", headers=hdr
     )
+    assert r.status_code == 413
+    r = client.post("/api/games", content=iter([b'{"seats": [', b'{"name": "a"},' * 5000]))
     assert r.status_code == 413
     assert client.post("/api/games", json={"seats": []}).status_code == 422
     assert (

@@ -182,7 +182,12 @@ def _action_json(action: ActionIn) -> dict[str, Any]:
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes gets 413 before any route runs."""
+    """ASGI middleware in front of everything: a request body over ``limit`` bytes
+    gets 413 before any route runs.
+
+    The body (small by then) is read whole first and handed on as one message, so a
+    body sent in chunks without a length is refused by its size just the same.
+    """
 
     def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -199,31 +204,44 @@ class BodyLimit:
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await JSONResponse(
-                {"detail": f"request body over {self.limit} bytes", "error": "TooLarge"}, 413
-            )(scope, receive, send)
+            await self._refuse(scope, receive, send)
             return
-        seen = 0
-
-        async def limited() -> Any:
-            nonlocal seen
+        chunks = []
+        size = 0
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            more = message.get("more_body", False)
+        whole: dict[str, Any] | None = {
+            "type": "http.request",
+            "body": b"".join(chunks),
+            "more_body": False,
+        }
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await JSONResponse(
-                {"detail": f"request body over {self.limit} bytes", "error": "TooLarge"}, 413
-            )(scope, receive, send)
+        async def replay() -> Any:
+            nonlocal whole
+            if whole is not None:
+                message, whole = whole, None
+                return message
+            return await receive()
 
+        await self.app(scope, replay, send)
 
-class _TooLarge(Exception):
-    pass
+    async def _refuse(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[Any]],
+        send: Callable[[Any], Awaitable[None]],
+    ) -> None:
+        answer = {"detail": f"request body over {self.limit} bytes", "error": "TooLarge"}
+        await JSONResponse(answer, 413)(scope, receive, send)
 
 
 ACTIONS_PATH = re.compile(r"/api/games/([0-9a-f]{32})/actions")
@@ -231,14 +249,14 @@ JSON_HEADERS = [(b"content-type", b"application/json")]
 
 
 class ActionFastPath:
-    """ASGI middleware in front of the whole app: well-formed actions skip FastAPI.
+    """ASGI middleware in front of FastAPI: well-formed actions skip its machinery.
 
     Actions are the one hot route (every click of a game).  A ``POST`` of a JSON
-    body (at most :data:`MAX_BODY` bytes) that validates as :class:`ActIn` goes
-    straight to :func:`act_json` — the same function the documented FastAPI route
-    calls — and its answer is sent as raw ASGI messages.  Anything else (another
-    route, a malformed, invalid or oversized body, another content type) goes on
-    to the app unchanged, so every error keeps FastAPI's exact answer.
+    body that validates as :class:`ActIn` goes straight to :func:`act_json` — the
+    same function the documented FastAPI route calls — and its answer is sent as
+    raw ASGI messages.  Anything else (another route, a malformed or invalid body,
+    another content type) goes on to the app unchanged, so every error keeps
+    FastAPI's exact answer.  :class:`BodyLimit` runs before it.
     """
 
     def __init__(self, app: Any) -> None:
@@ -257,27 +275,18 @@ class ActionFastPath:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        length = headers.get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            await self.app(scope, receive, send)  # the body limit answers 413
-            return
         chunks = []
-        size = 0
         more = True
-        while more:
+        while more:  # one message: BodyLimit, in front, read the body (at most MAX_BODY)
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client went away
-            chunk = message.get("body", b"")
-            chunks.append(chunk)
-            size += len(chunk)
+            chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
-            if size > MAX_BODY:
-                break
         body = b"".join(chunks)
         parsed: ActIn | None = None
         content_type = headers.get(b"content-type", b"")
-        if not more and content_type.split(b";")[0].strip() == b"application/json":
+        if content_type.split(b";")[0].strip() == b"application/json":
             with contextlib.suppress(ValidationError):
                 parsed = ActIn.model_validate_json(body)
         if parsed is None:
@@ -287,7 +296,7 @@ class ActionFastPath:
                 nonlocal replayed
                 if not replayed:
                     replayed = True
-                    return {"type": "http.request", "body": body, "more_body": more}
+                    return {"type": "http.request", "body": body, "more_body": False}
                 return await receive()
 
             await self.app(scope, replay, send)
@@ -340,8 +349,8 @@ class _App(FastAPI):
     (FastAPI's own error, telemetry and body-size layers included)."""
 
     def build_middleware_stack(self) -> Any:
-        """The usual stack behind the action fast path."""
-        return ActionFastPath(super().build_middleware_stack())
+        """The usual stack behind the body limit and the action fast path."""
+        return BodyLimit(ActionFastPath(super().build_middleware_stack()))
 
 
 # -- the app ------------------------------------------------------------------------------------
@@ -656,7 +665,6 @@ def create_app(
         detail = getattr(exc, "detail", "not found")
         return JSONResponse({"detail": detail, "error": "NotFound"}, status_code=404)
 
-    app.add_middleware(BodyLimit)
     return app
 
 
