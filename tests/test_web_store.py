@@ -123,6 +123,76 @@ def test_commits_from_a_second_event_loop_get_connections_of_their_own(pg_url: s
     repo.close()
 
 
+def test_concurrent_commits_share_batches_and_each_is_guarded_by_its_own_version(
+    pg_url: str,
+) -> None:
+    repo = GameRepository.open(pg_url)
+    games = [_new_game(repo) for _ in range(40)]
+    writer = repo._pg_writer
+    assert writer is not None
+
+    async def move(gid: str, version: int) -> int:
+        return await repo.commit_async(
+            gid, version, record=f'{{"v": {version + 1}}}', finished=False, seat=0, action=MOVE
+        )
+
+    async def play() -> list[int | BaseException]:
+        for version in range(3):  # every game moves three times, all games at once
+            await asyncio.gather(*(move(gid, version) for gid in games))
+        # Two racing moves on each of two games, in the same burst as others.
+        racing = [move(games[0], 3), move(games[0], 3), move(games[1], 3), move(games[1], 3)]
+        others = [move(gid, 3) for gid in games[2:10]]
+        outcomes = await asyncio.gather(*racing, *others, return_exceptions=True)
+        await repo.aclose()
+        return outcomes
+
+    outcomes = asyncio.run(play())
+    assert writer.batches < writer.batched  # commits did share batches
+    for pair in (outcomes[0:2], outcomes[2:4]):  # exactly one of two racing moves applies
+        assert sorted(type(o).__name__ for o in pair) == ["ConflictError", "int"]
+    assert outcomes[4:] == [4] * 8
+    for i, gid in enumerate(games):
+        stored = repo.get(gid)
+        expected = 4 if i < 10 else 3
+        assert (stored.version, stored.record) == (expected, f'{{"v": {expected}}}')
+        assert [m["version"] for m in repo.moves(gid)] == list(range(1, expected + 1))
+    repo.close()
+
+
+def test_a_batch_refused_by_the_database_is_retried_one_commit_at_a_time(pg_url: str) -> None:
+    repo = GameRepository.open(pg_url)
+    games = [_new_game(repo) for _ in range(6)]
+    poisoned = games[3]
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # its move 1 is logged already
+        admin.execute(
+            "INSERT INTO moves (game_id, version, seat, action, created_at) "
+            "VALUES (%s, 1, 0, '{}', now())",
+            (poisoned,),
+        )
+    writer = repo._pg_writer
+    assert writer is not None
+
+    async def play() -> list[int | BaseException]:
+        outcomes = await asyncio.gather(
+            *(
+                repo.commit_async(gid, 0, record='{"v": 1}', finished=False, seat=0, action=MOVE)
+                for gid in games
+            ),
+            return_exceptions=True,
+        )
+        await repo.aclose()
+        return outcomes
+
+    outcomes = asyncio.run(play())
+    assert isinstance(outcomes[3], UnavailableError)
+    assert "refused" in str(outcomes[3])
+    assert [o for i, o in enumerate(outcomes) if i != 3] == [1] * 5
+    assert writer.batches > len(games) - 4  # the batch that failed and the single retries
+    assert repo.version(poisoned) == 0  # nothing of the refused move was stored
+    assert all(repo.version(gid) == 1 for gid in games if gid != poisoned)
+    repo.close()
+
+
 # -- SQLite: checkpoints in a thread of their own --------------------------------------------
 
 

@@ -76,9 +76,9 @@ def make_engine(url: str | None) -> Engine:
         return engine
     # No pre-ping: it costs a round trip per checkout.  A connection that died (server
     # restart) fails its request once and the pool reconnects.  The hot paths use the
-    # repository's asyncpg connections (16 + 2 per process); this pool serves the
-    # rarer reads and writes from worker threads, so 4 server processes stay under
-    # PostgreSQL's default of 100 connections (4 x (18 + 6)).
+    # repository's asyncpg connections (8 + 2 per process); this pool serves the
+    # rarer reads and writes from worker threads, so 4 server processes stay well
+    # under PostgreSQL's default of 100 connections (4 x (10 + 6)).
     return create_engine(url, pool_size=4, max_overflow=2, pool_pre_ping=False)
 
 

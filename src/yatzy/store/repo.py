@@ -237,7 +237,7 @@ class GameRepository:
             return
         row, seats = self._game_row(game), self._seat_rows(game)
 
-        async def insert(conn: Any, _statement: Any) -> None:
+        async def insert(conn: Any, _prepared: Any) -> None:
             async with conn.transaction():
                 await conn.execute(
                     "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, "
@@ -400,7 +400,7 @@ class GameRepository:
                 raw.close()
             return [(int(v), s, a) for v, s, a in rows]
 
-        async def fetch(conn: Any, _statement: Any) -> Any:
+        async def fetch(conn: Any, _prepared: Any) -> Any:
             return await conn.fetch(
                 sql.format("$1", "$2", "$3"),
                 game_id,
@@ -556,7 +556,6 @@ class GameRepository:
             finished,
             seat,
             orjson.dumps(action).decode(),
-            _now(),
             solo_total if finished else None,
             note=f"{game_id}:{new}:{self.origin}",
         )
@@ -681,6 +680,14 @@ class _Write(NamedTuple):
     now: datetime
 
 
+class _BatchFailed(Exception):
+    """PostgreSQL refused a batch of commits as a whole (none of it was stored)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class _Checkpointer:
     """Copies SQLite's write-ahead log into the database file from a thread of its own.
 
@@ -723,16 +730,52 @@ class _Checkpointer:
         self._thread.join()
 
 
+class _PendingCommit(NamedTuple):
+    """A commit waiting for its batch: the values of one move and who awaits it."""
+
+    game_id: str
+    old: int
+    new: int
+    record: str
+    finished: bool
+    seat: int | None
+    move: str
+    solo_total: int | None
+    note: str
+    done: asyncio.Future[bool]
+
+
+class _Prepared(NamedTuple):
+    """The commit statements as prepared on one connection."""
+
+    batch: Any
+    one: Any
+
+
 class _PgActionWriter:
     """The commits of the action path on PostgreSQL, from the event loop (asyncpg), and
-    its one read (the solo record when a game ends).
+    its few reads (versions, new moves, the solo record when a game ends).
 
-    Up to ``size`` connections are opened on first use, each with the commit
-    statement prepared once; 16 keep enough commits in flight to share each disk
-    flush of PostgreSQL's log (8 measured a fifth fewer actions per second).  Idle
-    connections wait in a queue (asyncpg's own pool checks connections in and out
-    with several times the CPU of the query itself, measured).  A connection that
-    fails is dropped and replaced on a later commit.
+    **Group commit.** Commits are sent in batches: up to :attr:`FLUSHERS` batches are
+    in flight at once, each one statement (and one transaction, one disk flush of
+    PostgreSQL's log) for every commit that arrived while the others were on their
+    way, of at most :attr:`MAX_BATCH`.  A commit on a quiet server goes alone, at
+    once; under load the batches grow by themselves (1.7 commits a batch at a
+    steady 1,000 actions/s, more when saturated).  Measured with 32 games acting as
+    fast as answered: PostgreSQL's CPU per action 0.37 -> 0.23 ms, 1,158 -> 1,657
+    actions/s, p99 65 -> 37 ms (one commit per round trip on 16 connections before;
+    fewer backends also fight less for the two cores).  Each move is still
+    guarded by its own row version and stored with its new record, atomically: a
+    batch updates exactly the games still at their expected version and logs exactly
+    those moves; the others are conflicts.  Two commits for one game never share a
+    batch (the second waits for the next); should a batch fail inside PostgreSQL
+    (a deadlock with another process's batch, say), its commits are retried one by
+    one, so one bad move cannot fail the others.
+
+    Up to ``size`` connections are opened on first use, each with the batch
+    statement prepared once.  Idle connections wait in a queue (asyncpg's own pool
+    checks connections in and out with several times the CPU of the query itself,
+    measured).  A connection that fails is dropped and replaced on a later use.
 
     The notification of a commit is sent right after it, by one notifier task for
     all of them, not in the committing transaction: PostgreSQL holds one
@@ -745,29 +788,56 @@ class _PgActionWriter:
     reads check the row version, so nothing stale is ever applied or shown).
     """
 
-    # The whole action in ONE statement (one round trip, atomic in autocommit): the
-    # guarded UPDATE and the move row happen only when the game is still at the
-    # version the action was based on.
+    # A batch of moves in ONE statement (one round trip, atomic in autocommit): each
+    # game is updated only when it is still at the version its move was based on,
+    # and only the moves of the games updated are logged; their ids come back.
     SQL = (
+        "WITH input AS ("
+        " SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[],"
+        " $5::boolean[], $6::integer[], $7::text[], $8::integer[])"
+        " AS i(id, old, new, record, finished, seat, action, solo_total)),"
+        " bumped AS ("
+        " UPDATE games AS g SET version = i.new, record = i.record, finished = i.finished,"
+        " updated_at = $9, solo_total = i.solo_total"
+        " FROM input AS i WHERE g.id = i.id AND g.version = i.old"
+        " RETURNING g.id, i.new, i.seat, i.action),"
+        " logged AS ("
+        " INSERT INTO moves (game_id, version, seat, action, created_at)"
+        " SELECT id, new, seat, action, $9 FROM bumped RETURNING game_id)"
+        " SELECT game_id FROM logged"
+    )
+    # The same for a batch of one, which is most of them on a quiet server (a fifth
+    # less of PostgreSQL's time than unnesting arrays of one, measured).
+    SQL_ONE = (
         "WITH bumped AS ("
-        " UPDATE games SET version = $3, record = $4, finished = $5, updated_at = $8,"
-        " solo_total = $9"
+        " UPDATE games SET version = $3, record = $4, finished = $5, updated_at = $9,"
+        " solo_total = $8"
         " WHERE id = $1 AND version = $2 RETURNING id),"
         " logged AS ("
         " INSERT INTO moves (game_id, version, seat, action, created_at)"
-        " SELECT id, $3, $6::integer, $7::text, $8 FROM bumped RETURNING 1)"
-        " SELECT count(*) FROM logged"
+        " SELECT id, $3, $6::integer, $7::text, $9 FROM bumped RETURNING game_id)"
+        " SELECT game_id FROM logged"
     )
     NOTIFY_SQL = f"SELECT pg_notify('{NOTIFY_CHANNEL}', note) FROM unnest($1::text[]) AS note"
     TIMEOUT = 10.0
     """Seconds before a commit is given up (it may or may not have been stored)."""
     MAX_NOTES = 10_000
     """Notes kept while the notifier cannot reach the database (the oldest go first)."""
+    NOTIFY_EVERY = 0.01
+    """Seconds between two sends of notifications at most."""
+    FLUSHERS = 4
+    """Batches in flight at once."""
+    MAX_BATCH = 64
+    """Commits in one batch at most."""
 
-    def __init__(self, dsn: str, size: int = 16) -> None:
+    def __init__(self, dsn: str, size: int = 8) -> None:
         self.dsn = dsn
         self.size = size
         self.notes: list[str] = []
+        self.batches = 0
+        """Batches sent so far (with :attr:`batched`, the commits in them: for tests
+        and figures)."""
+        self.batched = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bind(None)
 
@@ -776,54 +846,157 @@ class _PgActionWriter:
         # caller that runs several in turn gets fresh ones for each).
         self._loop = loop
         self.opened = 0
-        self.idle: asyncio.LifoQueue[tuple[Any, Any]] = asyncio.LifoQueue()
+        self.idle: asyncio.LifoQueue[tuple[Any, _Prepared]] = asyncio.LifoQueue()
         self._wake = asyncio.Event()
         self._notifier: asyncio.Task[None] | None = None
+        self.pending: list[_PendingCommit] = []
+        self.flushing = 0
+        self._flushers: set[asyncio.Task[None]] = set()
 
     async def _connect(self) -> Any:
         import asyncpg
 
         return await asyncpg.connect(self.dsn, timeout=self.TIMEOUT)
 
-    async def _checkout(self) -> tuple[Any, Any]:
+    async def _checkout(self) -> tuple[Any, _Prepared]:
         if self.idle.empty() and self.opened < self.size:
             self.opened += 1
             try:
                 conn = await self._connect()
-                return conn, await conn.prepare(self.SQL)
+                return conn, _Prepared(
+                    await conn.prepare(self.SQL), await conn.prepare(self.SQL_ONE)
+                )
             except BaseException:
                 self.opened -= 1
                 raise
         return await self.idle.get()
 
-    async def commit(self, *args: Any, note: str) -> bool:
-        """Run the commit statement; whether the game was still at the expected version.
+    async def commit(
+        self,
+        game_id: str,
+        old: int,
+        new: int,
+        record: str,
+        finished: bool,
+        seat: int | None,
+        move: str,
+        solo_total: int | None,
+        *,
+        note: str,
+    ) -> bool:
+        """Store one move with its batch; whether the game was still at version ``old``.
 
         ``note`` is sent on the notification channel once the commit succeeded.
+        Raises :class:`UnavailableError` when the database cannot be reached or the
+        outcome is unknown.
         """
-        applied = bool(await self.fetchval(None, *args) == 1)
-        if applied:
-            self._notify(note)
-        return applied
+        self._own_loop()
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.pending.append(
+            _PendingCommit(game_id, old, new, record, finished, seat, move, solo_total, note, done)
+        )
+        if self.flushing < self.FLUSHERS:
+            self.flushing += 1
+            flusher = asyncio.get_running_loop().create_task(self._flush())
+            self._flushers.add(flusher)  # the loop keeps only a weak reference
+            flusher.add_done_callback(self._flushers.discard)
+        return await done
 
-    async def fetchval(self, sql: str | None, *args: Any) -> Any:
-        """The first value of a statement (``None``: the commit statement) in autocommit."""
+    def _take(self) -> list[_PendingCommit]:
+        """The next batch: the oldest pending commits, one per game, in the order of
+        their ids (batches that race for the same rows lock them in one order)."""
+        batch: dict[str, _PendingCommit] = {}
+        rest: list[_PendingCommit] = []
+        for waiting in self.pending:
+            if waiting.done.done():  # its request is gone: nothing was stored
+                continue
+            if waiting.game_id in batch or len(batch) >= self.MAX_BATCH:
+                rest.append(waiting)
+            else:
+                batch[waiting.game_id] = waiting
+        self.pending = rest
+        return [batch[game_id] for game_id in sorted(batch)]
 
-        async def fetch(conn: Any, statement: Any) -> Any:
-            if sql is None:
-                return await statement.fetchval(*args, timeout=self.TIMEOUT)
+    async def _flush(self) -> None:
+        """Send batches while commits are pending (one of the :attr:`FLUSHERS`)."""
+        try:
+            while batch := self._take():
+                try:
+                    await self._commit_batch(batch)
+                except BaseException as exc:  # cancelled: so are its commits not yet settled
+                    self._fail(batch, UnavailableError(f"the commit was interrupted ({exc!r})"))
+                    raise
+        finally:
+            self.flushing -= 1
+
+    async def _commit_batch(self, batch: list[_PendingCommit]) -> None:
+        try:
+            self._settle(batch, await self._send(batch))
+        except UnavailableError as exc:
+            self._fail(batch, exc)
+        except _BatchFailed as failed:
+            if len(batch) == 1:
+                self._fail(batch, failed.error)
+                return
+            # One commit may be the cause: each is tried on its own.
+            for single in batch:
+                try:
+                    self._settle([single], await self._send([single]))
+                except (_BatchFailed, UnavailableError) as exc:
+                    self._fail([single], exc)
+
+    async def _send(self, batch: list[_PendingCommit]) -> set[str]:
+        """Commit ``batch`` in one statement; the ids of the games it moved."""
+        import asyncpg
+
+        if len(batch) == 1:
+            values: Sequence[Any] = batch[0][:8]
+        else:
+            values = list(zip(*batch, strict=True))[:8]
+        self.batches += 1
+        self.batched += len(batch)
+
+        async def send(_conn: Any, prepared: _Prepared) -> Any:
+            statement = prepared.one if len(batch) == 1 else prepared.batch
+            try:
+                return await statement.fetch(*values, _now(), timeout=self.TIMEOUT)
+            except asyncpg.PostgresError as exc:
+                # Refused by the server (the connection itself is fine): nothing of
+                # the batch was stored.
+                return _BatchFailed(exc)
+
+        result = await self.run(send)
+        if isinstance(result, _BatchFailed):
+            raise result
+        return {row[0] for row in result}
+
+    def _settle(self, batch: list[_PendingCommit], applied: set[str]) -> None:
+        for commit in batch:
+            moved = commit.game_id in applied
+            if moved:
+                self._notify(commit.note)
+            if not commit.done.done():
+                commit.done.set_result(moved)
+
+    @staticmethod
+    def _fail(batch: list[_PendingCommit], error: Exception) -> None:
+        if not isinstance(error, UnavailableError):
+            error = UnavailableError(f"the database refused the commit ({error})")
+        for commit in batch:
+            if not commit.done.done():
+                commit.done.set_exception(error)
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """The first value of a statement, in autocommit."""
+
+        async def fetch(conn: Any, _prepared: Any) -> Any:
             return await conn.fetchval(sql, *args, timeout=self.TIMEOUT)
 
         return await self.run(fetch)
 
-    async def run(self, work: Callable[[Any, Any], Awaitable[T]]) -> T:
-        """``work(connection, commit_statement)`` on a connection of this writer."""
-        loop = asyncio.get_running_loop()
-        if loop is not self._loop:
-            while self._loop is not None and not self.idle.empty():
-                with contextlib.suppress(Exception):  # its loop may be closed already
-                    self.idle.get_nowait()[0].terminate()
-            self._bind(loop)
+    async def run(self, work: Callable[[Any, _Prepared], Awaitable[T]]) -> T:
+        """``work(connection, prepared_statements)`` on a connection of this writer."""
+        self._own_loop()
         try:
             conn, statement = await self._checkout()
         except Exception as exc:
@@ -845,6 +1018,14 @@ class _PgActionWriter:
             self.idle.put_nowait((conn, statement))
         return value
 
+    def _own_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            while self._loop is not None and not self.idle.empty():
+                with contextlib.suppress(Exception):  # its loop may be closed already
+                    self.idle.get_nowait()[0].terminate()
+            self._bind(loop)
+
     def _notify(self, note: str) -> None:
         self.notes.append(note)
         del self.notes[: -self.MAX_NOTES]
@@ -863,6 +1044,8 @@ class _PgActionWriter:
                     conn = await self._connect()
                     await conn.execute("SET synchronous_commit = off")
                 await conn.execute(self.NOTIFY_SQL, notes, timeout=self.TIMEOUT)
+                # The notes of the next moments gather meanwhile and go together.
+                await asyncio.sleep(self.NOTIFY_EVERY)
             except asyncio.CancelledError:
                 self.notes[:0] = notes
                 if conn is not None:
