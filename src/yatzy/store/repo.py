@@ -100,6 +100,15 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _numbered(n: int) -> str:
+    """asyncpg's placeholders for ``n`` values: ``$1, $2, ...``."""
+    return ", ".join(f"${i}" for i in range(1, n + 1))
+
+
+def _conflict(game_id: str, based_on: int) -> ConflictError:
+    return ConflictError(f"game {game_id} changed since version {based_on}; reload and try again")
+
+
 class GameRepository:
     """Reads and writes games; an action commits only over the version it was based on."""
 
@@ -109,6 +118,15 @@ class GameRepository:
         "AND g.solo_total IS NOT NULL"
     )
     _SQL_BEST_SOLO_PG = _SQL_BEST_SOLO.format(owner="$1", rules="$2", exclude="$3")
+    # Plain driver SQL (SQLAlchemy's statement building cost more than the inserts),
+    # with the driver's placeholders filled in: ``%s``, ``?`` or ``$n``.
+    _SQL_INSERT_GAME = (
+        "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
+        "finished, created_at, updated_at) VALUES ({})"
+    )
+    _SQL_INSERT_SEAT = (
+        "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) VALUES ({})"
+    )
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -218,16 +236,12 @@ class GameRepository:
         p = "%s" if self.postgres else "?"
         stamp = self._stamp(game.created_at)
         with self._write() as conn, conn.begin():
-            # Plain driver SQL: SQLAlchemy's statement building cost more than the inserts.
             conn.exec_driver_sql(
-                "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
-                f"finished, created_at, updated_at) VALUES ({', '.join([p] * 11)})",
+                self._SQL_INSERT_GAME.format(", ".join([p] * 11)),
                 (*self._game_row(game)[:-2], stamp, stamp),
             )
             conn.exec_driver_sql(
-                "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) "
-                f"VALUES ({', '.join([p] * 6)})",
-                self._seat_rows(game),
+                self._SQL_INSERT_SEAT.format(", ".join([p] * 6)), self._seat_rows(game)
             )
 
     async def insert_async(self, game: StoredGame) -> None:
@@ -240,15 +254,12 @@ class GameRepository:
         async def insert(conn: Any, _prepared: Any) -> None:
             async with conn.transaction():
                 await conn.execute(
-                    "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, "
-                    "record, finished, created_at, updated_at) VALUES "
-                    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    self._SQL_INSERT_GAME.format(_numbered(11)),
                     *row,
                     timeout=_PgActionWriter.TIMEOUT,
                 )
                 await conn.executemany(
-                    "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) "
-                    "VALUES ($1, $2, $3, $4, $5, $6)",
+                    self._SQL_INSERT_SEAT.format(_numbered(6)),
                     seats,
                     timeout=_PgActionWriter.TIMEOUT,
                 )
@@ -513,9 +524,7 @@ class GameRepository:
         )
         applied = self._commit_postgres(write) if self.postgres else self._commit_sqlite(write)
         if not applied:
-            raise ConflictError(
-                f"game {game_id} changed since version {based_on}; reload and try again"
-            )
+            raise _conflict(game_id, based_on)
         return write.new
 
     async def commit_async(
@@ -560,9 +569,7 @@ class GameRepository:
             note=f"{game_id}:{new}:{self.origin}",
         )
         if not applied:
-            raise ConflictError(
-                f"game {game_id} changed since version {based_on}; reload and try again"
-            )
+            raise _conflict(game_id, based_on)
         return new
 
     def _commit_postgres(self, w: _Write) -> bool:
