@@ -112,10 +112,13 @@ def _conflict(game_id: str, based_on: int) -> ConflictError:
 class GameRepository:
     """Reads and writes games; an action commits only over the version it was based on."""
 
+    # Driven by the owner's seats, each game looked up by its key.  Not a join: on a
+    # new, unanalysed database PostgreSQL's generic plan for the join scanned every
+    # game and, for each, the owner's seats (measured: the database's CPU per action
+    # doubled within 30 s of a busy start); a correlated subquery keeps the order.
     _SQL_BEST_SOLO = (
-        "SELECT MAX(g.solo_total) FROM games g JOIN seats s ON s.game_id = g.id "
-        "WHERE s.owner_hash = {owner} AND g.rules = {rules} AND g.id <> {exclude} "
-        "AND g.solo_total IS NOT NULL"
+        "SELECT MAX((SELECT g.solo_total FROM games g WHERE g.id = s.game_id "
+        "AND g.rules = {rules} AND g.id <> {exclude})) FROM seats s WHERE s.owner_hash = {owner}"
     )
     _SQL_BEST_SOLO_PG = _SQL_BEST_SOLO.format(owner="$1", rules="$2", exclude="$3")
     # Plain driver SQL (SQLAlchemy's statement building cost more than the inserts),
@@ -126,6 +129,13 @@ class GameRepository:
     )
     _SQL_INSERT_SEAT = (
         "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) VALUES ({})"
+    )
+    # The game and its seats in one statement: the seats come as arrays, one per column.
+    _SQL_INSERT_GAME_AND_SEATS_PG = (
+        "WITH game AS (" + _SQL_INSERT_GAME.format(_numbered(11)) + " RETURNING id) "
+        "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash)"
+        " SELECT game.id, s.* FROM game, unnest($12::integer[], $13::text[], $14::text[],"
+        " $15::text[], $16::text[]) AS s"
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -245,24 +255,22 @@ class GameRepository:
             )
 
     async def insert_async(self, game: StoredGame) -> None:
-        """:meth:`insert` for the event loop (asyncpg on PostgreSQL, in place on SQLite)."""
+        """:meth:`insert` for the event loop (asyncpg on PostgreSQL, in place on SQLite).
+
+        On PostgreSQL the game and its seats go in ONE statement (atomic on its own):
+        one round trip instead of four for a transaction of two inserts (measured:
+        a game's creation cost the server 2.4 ms of CPU, a third of it in those trips).
+        """
         if self._pg_writer is None:
             self.insert(game)
             return
-        row, seats = self._game_row(game), self._seat_rows(game)
+        row = self._game_row(game)
+        seats = list(zip(*self._seat_rows(game), strict=True))[1:]
 
         async def insert(conn: Any, _prepared: Any) -> None:
-            async with conn.transaction():
-                await conn.execute(
-                    self._SQL_INSERT_GAME.format(_numbered(11)),
-                    *row,
-                    timeout=_PgActionWriter.TIMEOUT,
-                )
-                await conn.executemany(
-                    self._SQL_INSERT_SEAT.format(_numbered(6)),
-                    seats,
-                    timeout=_PgActionWriter.TIMEOUT,
-                )
+            await conn.execute(
+                self._SQL_INSERT_GAME_AND_SEATS_PG, *row, *seats, timeout=_PgActionWriter.TIMEOUT
+            )
 
         await self._pg_writer.run(insert)
 

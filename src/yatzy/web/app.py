@@ -468,7 +468,7 @@ def create_app(
             owner=owner,
         )
         gid = created.game_id
-        view = await service(request).view_async(gid, created.tokens, created.owner)
+        view = await service(request).created_view_async(created)
         base = str(request.base_url).rstrip("/")
         payload = {
             "id": gid,

@@ -230,6 +230,17 @@ class GameService:
         view["you"] = await self.you_async(stored, state, tokens or {}, owner)
         return view
 
+    async def created_view_async(self, created: Created) -> dict[str, Any]:
+        """:meth:`view_async` for the creator of a game this process has just made:
+        its state is in hand, so only the solo record is read (no version check)."""
+        cached = self._cached(created.game_id)
+        if cached is None or cached[0].version != 0:  # gone from the cache or moved on
+            return await self.view_async(created.game_id, created.tokens, created.owner)
+        stored, state = cached
+        view = game_view(stored, state, words=True)
+        view["you"] = await self.you_async(stored, state, created.tokens, created.owner)
+        return view
+
     async def public_view_async(self, game_id: str) -> dict[str, Any]:
         """The game as every spectator sees it (what WebSocket clients receive)."""
         return game_view(*await self.load_async(game_id))
