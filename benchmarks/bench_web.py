@@ -12,13 +12,20 @@ seen the final state.  Two loads, each on a fresh server and database:
   schedule and an action's latency counts from when it was due, so time lost to a
   slow answer is charged to the actions it delays (no coordinated omission).
 
+Real players do not start together.  Left alone, every game here would be exactly
+as long (the same strategy, 45 actions) and, all started at once, all would end
+within a few milliseconds of each other, every game's length: a burst of 32 game
+creations and WebSocket openings that no real crowd makes.  So each game's phase
+is spread: the ``i``-th of ``n`` players leaves its first game after ``i/n`` of
+it and starts a new one (``--lockstep`` keeps them together, as the worst case).
+
 Prints actions per second, p50/p99 latency, WebSocket messages per second, games
 whose page missed the final state, and CPU time per action of the server process,
 of PostgreSQL's processes and of the load generator itself (all on the same two
 cores).  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_web.py [--games 32] [--seconds 20] [--workers 1]
-        [--rates max,1000] [--backends sqlite,postgres]
+        [--rates max,1000] [--backends sqlite,postgres] [--lockstep]
         [--pg postgresql://postgres@127.0.0.1:5432/test]
 
 Target (on a 2-core machine): at least 1,000 actions/s with p99 under 50 ms.
@@ -117,7 +124,7 @@ class Watcher:
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        async with websockets.connect(self.url, compression=None) as ws:
+        async with websockets.connect(self.url, compression=None, proxy=None) as ws:
             async for message in ws:
                 self.counter[0] += 1
                 self.version = orjson.loads(message)["game"]["version"]
@@ -209,6 +216,7 @@ async def player(
     ws_counter: list[int],
     undelivered: list[str],
     schedule: Schedule | None,
+    first_game_actions: int | None = None,
 ) -> None:
     """Play one game after another; each game's page follows it over a WebSocket.
 
@@ -217,6 +225,7 @@ async def player(
     was still waiting for answers, counts its latency from when it was due, so slow
     answers are charged to the actions they held up as well (no coordinated
     omission).  Without it each action follows the previous answer at once.
+    ``first_game_actions`` leaves the first game after that many actions.
     """
     client = Http(base)
     try:
@@ -226,12 +235,13 @@ async def player(
             )
             view = created["game"]
             gid = view["id"]
+            leave_after, first_game_actions = first_game_actions, None
             watcher = Watcher(base, gid, ws_counter)
             try:
                 if not await watcher.seen(0, 10):  # the page is open: play
                     undelivered.append(gid)
                     continue
-                while not view["finished"] and not stop.is_set():
+                while not view["finished"] and not stop.is_set() and leave_after != 0:
                     t0 = time.perf_counter()
                     if schedule is not None:
                         due = schedule.take()
@@ -247,6 +257,8 @@ async def player(
                     if status != 200:
                         errors.append(status)
                         break
+                    if leave_after is not None:
+                        leave_after -= 1
                 # Every move reaches the page; at least the last one must have arrived.
                 if view["finished"] and not await watcher.seen(view["version"], 10):
                     undelivered.append(gid)
@@ -299,8 +311,12 @@ def database_cpu_seconds() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+GAME_ACTIONS = 45
+"""Actions in a game of Yatzy played by :func:`choose` (15 turns of roll, roll, score)."""
+
+
 async def run(
-    base: str, pid: int, games: int, seconds: float, rate: float | None
+    base: str, pid: int, games: int, seconds: float, rate: float | None, lockstep: bool = False
 ) -> dict[str, float]:
     stop = asyncio.Event()
     latencies: list[float] = []
@@ -310,9 +326,18 @@ async def run(
     schedule = None if rate is None else Schedule(rate)
     players = [
         asyncio.create_task(
-            player(base, stop, latencies, errors, ws_counter, undelivered, schedule)
+            player(
+                base,
+                stop,
+                latencies,
+                errors,
+                ws_counter,
+                undelivered,
+                schedule,
+                None if lockstep else i * GAME_ACTIONS // games,
+            )
         )
-        for _ in range(games)
+        for i in range(games)
     ]
     await asyncio.sleep(2.0)  # warm up
     n0, ws0, cpu0, db0 = len(latencies), ws_counter[0], cpu_seconds(pid), database_cpu_seconds()
@@ -342,6 +367,12 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20, help="measured seconds per backend")
     ap.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     ap.add_argument("--backends", default="sqlite,postgres")
+    ap.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="start every game together, so that all of them end together (default: "
+        "each player leaves its first game early, spreading the games' phases)",
+    )
     ap.add_argument(
         "--pg",
         default="postgresql://postgres@127.0.0.1:5432/test",
@@ -374,8 +405,10 @@ def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None
     else:
         ctx = _pg_database(args.pg)
     with ctx as url, serve(url, args.workers) as (base, pid):
-        r = uvloop.run(run(base, pid, args.games, args.seconds, rate))
+        r = uvloop.run(run(base, pid, args.games, args.seconds, rate, args.lockstep))
     label = "as fast as answered" if rate is None else f"paced at {rate:g} actions/s"
+    if args.lockstep:
+        label += ", games in lockstep"
     print(
         f"{backend} ({label})\n"
         f"{'':9s} {r['actions_per_s']:6.0f} actions/s   p50 {r['p50_ms']:5.1f} ms   "
