@@ -123,6 +123,35 @@ def test_commits_from_a_second_event_loop_get_connections_of_their_own(pg_url: s
     repo.close()
 
 
+def test_commits_after_the_connections_closed_fail_at_once_and_a_new_loop_opens_new_ones(
+    pg_url: str,
+) -> None:
+    repo = GameRepository.open(pg_url)
+    gid = _new_game(repo)
+
+    async def commit(version: int) -> int:
+        return await repo.commit_async(
+            gid, version, record="{}", finished=False, seat=0, action=MOVE
+        )
+
+    async def close_then_commit() -> None:
+        assert await commit(0) == 1
+        await repo.aclose()  # as the server does when it stops
+        with pytest.raises(UnavailableError, match="closed"):
+            await asyncio.wait_for(commit(1), 5)  # refused, not left waiting
+
+    async def commit_again() -> None:
+        try:
+            assert await commit(1) == 2
+        finally:
+            await repo.aclose()
+
+    asyncio.run(close_then_commit())
+    asyncio.run(commit_again())
+    assert repo.get(gid).version == 2
+    repo.close()
+
+
 def test_concurrent_commits_share_batches_and_each_is_guarded_by_its_own_version(
     pg_url: str,
 ) -> None:

@@ -847,7 +847,7 @@ class _PgActionWriter:
 
     def __init__(self, dsn: str, size: int = 8) -> None:
         self.dsn = dsn
-        self.size = size
+        self.max_size = size
         self.notes: list[str] = []
         self.batches = 0
         """Batches sent so far (with :attr:`batched`, the commits in them: for tests
@@ -860,6 +860,8 @@ class _PgActionWriter:
         # Connections and queues belong to one event loop (a server has one; a
         # caller that runs several in turn gets fresh ones for each).
         self._loop = loop
+        self.size = self.max_size
+        self.closed = False
         self.opened = 0
         self.idle: asyncio.LifoQueue[tuple[Any, _Prepared]] = asyncio.LifoQueue()
         self._wake = asyncio.Event()
@@ -874,6 +876,8 @@ class _PgActionWriter:
         return await asyncpg.connect(self.dsn, timeout=self.TIMEOUT)
 
     async def _checkout(self) -> tuple[Any, _Prepared]:
+        if self.closed:  # else it would wait for a connection that never comes back
+            raise UnavailableError("the database connections were closed (the server stops)")
         if self.idle.empty() and self.opened < self.size:
             self.opened += 1
             try:
@@ -1014,6 +1018,8 @@ class _PgActionWriter:
         self._own_loop()
         try:
             conn, statement = await self._checkout()
+        except UnavailableError:
+            raise
         except Exception as exc:
             raise UnavailableError(f"cannot connect to the database ({exc})") from exc
         try:
@@ -1078,8 +1084,10 @@ class _PgActionWriter:
 
     async def close(self) -> None:
         """Send the notes still pending and close the idle connections (those in
-        use are closed when they come back)."""
+        use are closed when they come back).  Commits on this event loop fail from now
+        on; another event loop gets connections of its own again."""
         self.size = 0
+        self.closed = True
         if self._notifier is not None:
             for _ in range(100):  # at most a second for the last notes
                 if not self.notes and not self._wake.is_set():
