@@ -23,18 +23,20 @@ from yatzy.store.repo import NOTIFY_CHANNEL
 MOVE = {"roll": [], "dice": [1, 2, 3, 4, 5]}
 
 
-def _new_game(repo: GameRepository, seats: int = 1, record: str = "{}") -> str:
+def _new_game(
+    repo: GameRepository, seats: int = 1, record: str = "{}", rules: str = "yatzy", owner: str = "o"
+) -> str:
     gid = secrets.token_hex(16)
     repo.create(
         game_id=gid,
-        rules="yatzy",
+        rules=rules,
         lang="en",
         pad=False,
         hints=False,
         invite_hash="x" * 64,
         record=record,
         finished=False,
-        seats=[SeatInfo(i, f"P{i}", None, "t" * 64, "o" * 64) for i in range(seats)],
+        seats=[SeatInfo(i, f"P{i}", None, "t" * 64, owner * 64) for i in range(seats)],
     )
     return gid
 
@@ -328,18 +330,7 @@ def test_the_solo_record_is_the_best_finished_one_seat_game_of_the_owner(
         repo = GameRepository.open(url)
 
         def game(total: int | None, owner: str = "o", rules: str = "yatzy", seats: int = 1) -> str:
-            gid = secrets.token_hex(16)
-            repo.create(
-                game_id=gid,
-                rules=rules,
-                lang="en",
-                pad=False,
-                hints=False,
-                invite_hash="x" * 64,
-                record="{}",
-                finished=False,
-                seats=[SeatInfo(i, f"P{i}", None, "t" * 64, owner * 64) for i in range(seats)],
-            )
+            gid = _new_game(repo, seats, rules=rules, owner=owner)
             if total is not None:
                 repo.commit(
                     gid, 0, record="{}", finished=True, seat=0, action=MOVE, solo_total=total

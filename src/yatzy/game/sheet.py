@@ -89,26 +89,22 @@ class Sheet:
     @property
     def upper_sum(self) -> int:
         """The sum of the upper section so far."""
-        return sum(e.points for b in self.rules.upper_boxes if (e := self.entries[b]) is not None)
+        return self.rows().upper_sum
 
     @property
     def bonus(self) -> int:
         """The upper-section bonus earned so far (0 until the sum reaches the threshold)."""
-        return self.rules.bonus if self.upper_sum >= self.rules.threshold else 0
+        return self.rows().bonus
 
     @property
     def bonus_par(self) -> int:
         """How far the filled upper boxes are above (+) or below (-) three of each."""
-        return sum(
-            e.points - 3 * CATEGORIES[b].face
-            for b in self.rules.upper_boxes
-            if (e := self.entries[b]) is not None
-        )
+        return self.rows().bonus_par
 
     @property
     def yatzy_bonus(self) -> int:
         """Points from extra Yatzys (international rules with the joker)."""
-        return YATZY_BONUS_POINTS * self.yatzy_bonuses
+        return self.rows().yatzy_bonus
 
     @property
     def total(self) -> int:

@@ -78,6 +78,36 @@ class StoredGame:
     updated_at: datetime
     seats: tuple[SeatInfo, ...]
 
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        rules: str,
+        lang: str,
+        pad: bool,
+        hints: bool,
+        invite_hash: str,
+        record: str,
+        finished: bool,
+        seats: Sequence[SeatInfo],
+    ) -> StoredGame:
+        """A game as it is first stored: version 0, created now."""
+        now = _now()
+        return cls(
+            game_id,
+            0,
+            rules,
+            lang,
+            pad,
+            hints,
+            invite_hash,
+            record,
+            finished,
+            now,
+            now,
+            tuple(seats),
+        )
+
     def moved(self, version: int, record: str, finished: bool) -> StoredGame:
         """The game as stored after a move (a quicker ``dataclasses.replace``)."""
         return StoredGame(
@@ -149,10 +179,13 @@ class GameRepository:
         self._sqlite_writer: Any = None
         self._checkpointer: _Checkpointer | None = None
         self._pg_writer: _PgActionWriter | None = None
+        self.asyncpg_dsn: str | None = None
+        """The database as asyncpg connects to it (PostgreSQL only)."""
         if self.postgres:
-            self._pg_writer = _PgActionWriter(
-                engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self.asyncpg_dsn = engine.url.set(drivername="postgresql").render_as_string(
+                hide_password=False
             )
+            self._pg_writer = _PgActionWriter(self.asyncpg_dsn)
             # The whole action in ONE statement (one round trip, atomic in autocommit):
             # the guarded UPDATE, the move row and the notification all happen only
             # when the game is still at the version the action was based on.
@@ -223,20 +256,8 @@ class GameRepository:
         seats: Sequence[SeatInfo],
     ) -> StoredGame:
         """Store a new game (version 0) and its seats; the game as stored."""
-        now = _now()
-        game = StoredGame(
-            game_id,
-            0,
-            rules,
-            lang,
-            pad,
-            hints,
-            invite_hash,
-            record,
-            finished,
-            now,
-            now,
-            tuple(seats),
+        game = StoredGame.new(
+            game_id, rules, lang, pad, hints, invite_hash, record, finished, seats
         )
         self.insert(game)
         return game
@@ -519,17 +540,7 @@ class GameRepository:
         Raises :class:`ConflictError` when the game is no longer at ``based_on``:
         exactly one of two racing actions commits.
         """
-        write = _Write(
-            game_id,
-            based_on,
-            based_on + 1,
-            record,
-            finished,
-            solo_total if finished else None,
-            seat,
-            orjson.dumps(action).decode(),
-            _now(),
-        )
+        write = _Write.of(game_id, based_on, record, finished, seat, action, solo_total)
         applied = self._commit_postgres(write) if self.postgres else self._commit_sqlite(write)
         if not applied:
             raise _conflict(game_id, based_on)
@@ -564,21 +575,14 @@ class GameRepository:
                 action=action,
                 solo_total=solo_total,
             )
-        new = based_on + 1
-        applied = await self._pg_writer.commit(
-            game_id,
-            based_on,
-            new,
-            record,
-            finished,
-            seat,
-            orjson.dumps(action).decode(),
-            solo_total if finished else None,
-            note=f"{game_id}:{new}:{self.origin}",
-        )
-        if not applied:
+        write = _Write.of(game_id, based_on, record, finished, seat, action, solo_total)
+        if not await self._pg_writer.commit(write, note=self._note(write)):
             raise _conflict(game_id, based_on)
-        return new
+        return write.new
+
+    def _note(self, write: _Write) -> str:
+        """The notification of a commit: ``id:version:origin`` (see :data:`NOTIFY_CHANNEL`)."""
+        return f"{write.game_id}:{write.new}:{self.origin}"
 
     def _commit_postgres(self, w: _Write) -> bool:
         # Not repeated when the connection fails: the statement may have committed.
@@ -591,11 +595,11 @@ class GameRepository:
                 "record": w.record,
                 "finished": w.finished,
                 "solo_total": w.solo_total,
-                "now": w.now,
+                "now": _now(),
                 "seat": w.seat,
                 "action": w.move,
                 "channel": NOTIFY_CHANNEL,
-                "note": f"{w.game_id}:{w.new}:{self.origin}",
+                "note": self._note(w),
             },
         )
         return bool(row and row[0] == 1)
@@ -632,7 +636,7 @@ class GameRepository:
             raw.close()
 
     def _commit_sqlite(self, w: _Write) -> bool:
-        stamp = self._stamp(w.now)
+        stamp = self._stamp(_now())
         with self._writer_lock:
             if self._sqlite_writer is None:
                 self._sqlite_writer = self.engine.raw_connection()
@@ -682,17 +686,41 @@ class GameRepository:
 
 
 class _Write(NamedTuple):
-    """One move to commit: the guarded update of the game and its ``moves`` row."""
+    """One move to commit: the guarded update of the game and its ``moves`` row (in
+    the order of the parameters of :attr:`_PgActionWriter.SQL` and ``SQL_ONE``)."""
 
     game_id: str
     old: int
     new: int
     record: str
     finished: bool
-    solo_total: int | None
     seat: int | None
     move: str
-    now: datetime
+    solo_total: int | None
+
+    @classmethod
+    def of(
+        cls,
+        game_id: str,
+        based_on: int,
+        record: str,
+        finished: bool,
+        seat: int | None,
+        action: dict[str, Any],
+        solo_total: int | None,
+    ) -> _Write:
+        """The write of ``action`` over version ``based_on`` (a solo total only for the
+        move that finishes the game)."""
+        return cls(
+            game_id,
+            based_on,
+            based_on + 1,
+            record,
+            finished,
+            seat,
+            orjson.dumps(action).decode(),
+            solo_total if finished else None,
+        )
 
 
 class _BatchFailed(Exception):
@@ -746,16 +774,9 @@ class _Checkpointer:
 
 
 class _PendingCommit(NamedTuple):
-    """A commit waiting for its batch: the values of one move and who awaits it."""
+    """A commit waiting for its batch: the move, its notification and who awaits it."""
 
-    game_id: str
-    old: int
-    new: int
-    record: str
-    finished: bool
-    seat: int | None
-    move: str
-    solo_total: int | None
+    write: _Write
     note: str
     done: asyncio.Future[bool]
 
@@ -890,20 +911,8 @@ class _PgActionWriter:
                 raise
         return await self.idle.get()
 
-    async def commit(
-        self,
-        game_id: str,
-        old: int,
-        new: int,
-        record: str,
-        finished: bool,
-        seat: int | None,
-        move: str,
-        solo_total: int | None,
-        *,
-        note: str,
-    ) -> bool:
-        """Store one move with its batch; whether the game was still at version ``old``.
+    async def commit(self, write: _Write, *, note: str) -> bool:
+        """Store one move with its batch; whether the game was still at ``write.old``.
 
         ``note`` is sent on the notification channel once the commit succeeded.
         Raises :class:`UnavailableError` when the database cannot be reached or the
@@ -911,9 +920,7 @@ class _PgActionWriter:
         """
         self._own_loop()
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.pending.append(
-            _PendingCommit(game_id, old, new, record, finished, seat, move, solo_total, note, done)
-        )
+        self.pending.append(_PendingCommit(write, note, done))
         if self.flushing < self.FLUSHERS:
             self.flushing += 1
             flusher = asyncio.get_running_loop().create_task(self._flush())
@@ -929,10 +936,11 @@ class _PgActionWriter:
         for waiting in self.pending:
             if waiting.done.done():  # its request is gone: nothing was stored
                 continue
-            if waiting.game_id in batch or len(batch) >= self.MAX_BATCH:
+            game_id = waiting.write.game_id
+            if game_id in batch or len(batch) >= self.MAX_BATCH:
                 rest.append(waiting)
             else:
-                batch[waiting.game_id] = waiting
+                batch[game_id] = waiting
         self.pending = rest
         return [batch[game_id] for game_id in sorted(batch)]
 
@@ -969,9 +977,9 @@ class _PgActionWriter:
         import asyncpg
 
         if len(batch) == 1:
-            values: Sequence[Any] = batch[0][:8]
+            values: Sequence[Any] = batch[0].write
         else:
-            values = list(zip(*batch, strict=True))[:8]
+            values = list(zip(*(commit.write for commit in batch), strict=True))
         self.batches += 1
         self.batched += len(batch)
 
@@ -991,7 +999,7 @@ class _PgActionWriter:
 
     def _settle(self, batch: list[_PendingCommit], applied: set[str]) -> None:
         for commit in batch:
-            moved = commit.game_id in applied
+            moved = commit.write.game_id in applied
             if moved:
                 self._notify(commit.note)
             if not commit.done.done():

@@ -181,6 +181,37 @@ def _action_json(action: ActionIn) -> dict[str, Any]:
     return action.model_dump(exclude_none=True)
 
 
+async def _read_body(receive: Callable[[], Awaitable[Any]], limit: int) -> bytes | None:
+    """The whole request body, or None when the client went away; reading stops
+    once more than ``limit`` bytes came (what came is returned, longer than ``limit``)."""
+    chunks = []
+    size = 0
+    more = True
+    while more and size <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:
+    """An ASGI ``receive`` that hands on ``body`` (read already) as one message, then
+    whatever comes next."""
+    first: dict[str, Any] | None = {"type": "http.request", "body": body, "more_body": False}
+
+    async def replay() -> Any:
+        nonlocal first
+        if first is not None:
+            message, first = first, None
+            return message
+        return await receive()
+
+    return replay
+
+
 class BodyLimit:
     """ASGI middleware in front of everything: a request body over ``limit`` bytes
     gets 413 before any route runs.
@@ -206,33 +237,13 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, receive, send)
             return
-        chunks = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            more = message.get("more_body", False)
-        whole: dict[str, Any] | None = {
-            "type": "http.request",
-            "body": b"".join(chunks),
-            "more_body": False,
-        }
-
-        async def replay() -> Any:
-            nonlocal whole
-            if whole is not None:
-                message, whole = whole, None
-                return message
-            return await receive()
-
-        await self.app(scope, replay, send)
+        body = await _read_body(receive, self.limit)
+        if body is None:
+            return  # the client went away
+        if len(body) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        await self.app(scope, _replaying(body, receive), send)
 
     async def _refuse(
         self,
@@ -275,31 +286,16 @@ class ActionFastPath:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        chunks = []
-        more = True
-        while more:  # one message: BodyLimit, in front, read the body (at most MAX_BODY)
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
+        body = await _read_body(receive, MAX_BODY)  # one message: BodyLimit read it whole
+        if body is None:
+            return  # the client went away
         parsed: ActIn | None = None
         content_type = headers.get(b"content-type", b"")
         if content_type.split(b";")[0].strip() == b"application/json":
             with contextlib.suppress(ValidationError):
                 parsed = ActIn.model_validate_json(body)
         if parsed is None:
-            replayed = False
-
-            async def replay() -> Any:
-                nonlocal replayed
-                if not replayed:
-                    replayed = True
-                    return {"type": "http.request", "body": body, "more_body": False}
-                return await receive()
-
-            await self.app(scope, replay, send)
+            await self.app(scope, _replaying(body, receive), send)
             return
         cookie = headers.get(b"cookie")
         cookies = cookie_parser(cookie.decode("latin-1")) if cookie else {}
@@ -388,8 +384,8 @@ def create_app(
         bots = BotRunner(service, hub, bot_delay)
         app.state.service, app.state.hub, app.state.bots = service, hub, bots
         listener = None
-        if repo.postgres:
-            listener = asyncio.get_running_loop().create_task(hub.listen_postgres(url))
+        if repo.asyncpg_dsn is not None:
+            listener = asyncio.get_running_loop().create_task(hub.listen_postgres(repo.asyncpg_dsn))
         for game_id in await run_in_threadpool(repo.unfinished_with_bots):
             bots.kick(game_id)  # resume bots of games interrupted by a restart
         if server_gc:

@@ -74,7 +74,7 @@ class Hub:
                 except Exception:  # a closed socket: forget it
                     self.unsubscribe(game_id, ws)
 
-    async def listen_postgres(self, url: str) -> None:
+    async def listen_postgres(self, dsn: str) -> None:
         """Forward PostgreSQL notifications of commits by any process (runs forever).
 
         asyncpg delivers each notification to a callback straight from its protocol,
@@ -83,7 +83,6 @@ class Hub:
         """
         import asyncpg
 
-        dsn = url.replace("postgresql+psycopg://", "postgresql://", 1)
         while True:
             conn = None
             try:

@@ -19,7 +19,6 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from threading import Lock
 from typing import Any
 
@@ -84,6 +83,19 @@ class _Decided:
         if len(self.stored.seats) != 1 or not self.state.is_terminal():
             return None
         return self.state.totals()[0]
+
+    @property
+    def commit(self) -> dict[str, Any]:
+        """The arguments of :meth:`GameRepository.commit` that store this move."""
+        return {
+            "game_id": self.stored.id,
+            "based_on": self.stored.version,
+            "record": self.record,
+            "finished": self.state.is_terminal(),
+            "seat": self.seat,
+            "action": self.move,
+            "solo_total": self.solo_total,
+        }
 
 
 @dataclass(frozen=True)
@@ -226,9 +238,7 @@ class GameService:
     ) -> dict[str, Any]:
         """:meth:`view` for the server's event loop."""
         stored, state = await self.load_async(game_id)
-        view = game_view(stored, state, words=True)
-        view["you"] = await self.you_async(stored, state, tokens or {}, owner)
-        return view
+        return await self._view_for(stored, state, tokens or {}, owner)
 
     async def created_view_async(self, created: Created) -> dict[str, Any]:
         """:meth:`view_async` for the creator of a game this process has just made:
@@ -236,9 +246,13 @@ class GameService:
         cached = self._cached(created.game_id)
         if cached is None or cached[0].version != 0:  # gone from the cache or moved on
             return await self.view_async(created.game_id, created.tokens, created.owner)
-        stored, state = cached
+        return await self._view_for(*cached, created.tokens, created.owner)
+
+    async def _view_for(
+        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
+    ) -> dict[str, Any]:
         view = game_view(stored, state, words=True)
-        view["you"] = await self.you_async(stored, state, created.tokens, created.owner)
+        view["you"] = await self.you_async(stored, state, tokens, owner)
         return view
 
     async def public_view_async(self, game_id: str) -> dict[str, Any]:
@@ -353,10 +367,8 @@ class GameService:
             )
             for i, p in enumerate(game.players)
         ]
-        now = datetime.now(UTC)
-        stored = StoredGame(
+        stored = StoredGame.new(
             game_id,
-            0,
             ruleset.spec,
             lang,
             pad,
@@ -364,9 +376,7 @@ class GameService:
             token_hash(invite),
             _dump(state),
             state.is_terminal(),
-            now,
-            now,
-            tuple(infos),
+            infos,
         )
         return stored, state, Created(game_id, invite, tokens, owner)
 
@@ -505,30 +515,10 @@ class GameService:
         return self._store(self._apply(stored, state, action, seat))
 
     def _store(self, decided: _Decided) -> tuple[StoredGame, State]:
-        stored, new = decided.stored, decided.state
-        version = self.repo.commit(
-            stored.id,
-            stored.version,
-            record=decided.record,
-            finished=new.is_terminal(),
-            seat=decided.seat,
-            action=decided.move,
-            solo_total=decided.solo_total,
-        )
-        return self._stored(decided, version)
+        return self._stored(decided, self.repo.commit(**decided.commit))
 
     async def _store_async(self, decided: _Decided) -> tuple[StoredGame, State]:
-        stored, new = decided.stored, decided.state
-        version = await self.repo.commit_async(
-            stored.id,
-            stored.version,
-            record=decided.record,
-            finished=new.is_terminal(),
-            seat=decided.seat,
-            action=decided.move,
-            solo_total=decided.solo_total,
-        )
-        return self._stored(decided, version)
+        return self._stored(decided, await self.repo.commit_async(**decided.commit))
 
     def _stored(self, decided: _Decided, version: int) -> tuple[StoredGame, State]:
         new = decided.state
