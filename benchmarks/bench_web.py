@@ -47,6 +47,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import orjson
@@ -114,21 +115,48 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
 
 class Watcher:
     """The game's WebSocket, read as a page would: counts the messages and knows the
-    newest version it has seen."""
+    newest version it has seen.  It can also act, as the page does while open."""
 
-    def __init__(self, base: str, gid: str, counter: list[int]) -> None:
+    def __init__(self, base: str, gid: str, counter: list[int], cookie: str = "") -> None:
         self.url = base.replace("http", "ws") + f"/api/games/{gid}/ws"
+        self.headers = {"Cookie": cookie} if cookie else {}
         self.counter = counter
         self.version = -1
         self.changed = asyncio.Event()
+        self.opened: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.refs = 0
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        async with websockets.connect(self.url, compression=None, proxy=None) as ws:
-            async for message in ws:
-                self.counter[0] += 1
-                self.version = orjson.loads(message)["game"]["version"]
-                self.changed.set()
+        try:
+            async with websockets.connect(
+                self.url, compression=None, proxy=None, additional_headers=self.headers
+            ) as ws:
+                self.opened.set_result(ws)
+                async for message in ws:
+                    self.counter[0] += 1
+                    data = orjson.loads(message)
+                    if "game" in data:
+                        self.version = max(self.version, data["game"]["version"])
+                        self.changed.set()
+                    answer = self.answers.pop(data.get("ref", -1), None)
+                    if answer is not None:
+                        answer.set_result(data)
+        finally:
+            if not self.opened.done():
+                self.opened.set_exception(ConnectionError("the WebSocket did not open"))
+            for answer in self.answers.values():
+                answer.set_exception(ConnectionError("the WebSocket closed"))
+
+    async def act(self, body: dict[str, Any]) -> tuple[int, Any]:
+        """Send an action over the socket; the status and the game of its answer."""
+        ws = await self.opened
+        self.refs += 1
+        answer = self.answers[self.refs] = asyncio.get_running_loop().create_future()
+        await ws.send(orjson.dumps({"type": "act", "ref": self.refs, **body}).decode())
+        data = await answer
+        return (200, data["game"]) if data["type"] == "state" else (data["status"], data)
 
     async def seen(self, version: int, timeout: float) -> bool:
         """Wait until the page has seen ``version``; whether it did within ``timeout``."""
@@ -168,10 +196,7 @@ class Http:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
         data = orjson.dumps(body)
-        # as a browser does: only the cookies whose path covers the request's
-        cookie = "; ".join(
-            f"{k}={v}" for k, (v, scope) in self.cookies.items() if path.startswith(scope)
-        )
+        cookie = self.cookie(path)
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n"
@@ -202,6 +227,13 @@ class Http:
                 self.cookies[key] = (attributes[0], scope)
         return status, orjson.loads(await self.reader.readexactly(length))
 
+    def cookie(self, path: str) -> str:
+        """The Cookie header for ``path``: as a browser sends, only the cookies whose
+        path covers it."""
+        return "; ".join(
+            f"{k}={v}" for k, (v, scope) in self.cookies.items() if path.startswith(scope)
+        )
+
     def close(self) -> None:
         """Close the connection."""
         if self.writer is not None:
@@ -217,6 +249,7 @@ async def player(
     undelivered: list[str],
     schedule: Schedule | None,
     first_game_actions: int | None = None,
+    via_socket: bool = True,
 ) -> None:
     """Play one game after another; each game's page follows it over a WebSocket.
 
@@ -225,7 +258,9 @@ async def player(
     was still waiting for answers, counts its latency from when it was due, so slow
     answers are charged to the actions they held up as well (no coordinated
     omission).  Without it each action follows the previous answer at once.
-    ``first_game_actions`` leaves the first game after that many actions.
+    ``first_game_actions`` leaves the first game after that many actions.  The
+    actions go over the game's WebSocket (``via_socket``), as the page sends them,
+    or as ``POST .../actions`` requests.
     """
     client = Http(base)
     try:
@@ -236,7 +271,7 @@ async def player(
             view = created["game"]
             gid = view["id"]
             leave_after, first_game_actions = first_game_actions, None
-            watcher = Watcher(base, gid, ws_counter)
+            watcher = Watcher(base, gid, ws_counter, client.cookie(f"/api/games/{gid}/ws"))
             try:
                 if not await watcher.seen(0, 10):  # the page is open: play
                     undelivered.append(gid)
@@ -250,9 +285,11 @@ async def player(
                             t0 = time.perf_counter()  # on time: from when it is sent
                         else:
                             t0 = due  # late: from when it was due
-                    status, view = await client.post(
-                        f"/api/games/{gid}/actions", {"action": choose(view)}
-                    )
+                    body = {"action": choose(view)}
+                    if via_socket:
+                        status, view = await watcher.act(body)
+                    else:
+                        status, view = await client.post(f"/api/games/{gid}/actions", body)
                     latencies.append(time.perf_counter() - t0)
                     if status != 200:
                         errors.append(status)
@@ -260,7 +297,7 @@ async def player(
                     if leave_after is not None:
                         leave_after -= 1
                 # Every move reaches the page; at least the last one must have arrived.
-                if view["finished"] and not await watcher.seen(view["version"], 10):
+                if view.get("finished") and not await watcher.seen(view["version"], 10):
                     undelivered.append(gid)
             finally:
                 await watcher.close()
@@ -311,12 +348,25 @@ def database_cpu_seconds() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def machine_ticks() -> tuple[int, int]:
+    """CPU time of the whole machine so far, in clock ticks: (all, stolen by the host
+    from this virtual machine)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:8]), fields[7]
+
+
 GAME_ACTIONS = 45
 """Actions in a game of Yatzy played by :func:`choose` (15 turns of roll, roll, score)."""
 
 
 async def run(
-    base: str, pid: int, games: int, seconds: float, rate: float | None, lockstep: bool = False
+    base: str,
+    pid: int,
+    games: int,
+    seconds: float,
+    rate: float | None,
+    lockstep: bool = False,
+    via_socket: bool = True,
 ) -> dict[str, float]:
     stop = asyncio.Event()
     latencies: list[float] = []
@@ -335,16 +385,18 @@ async def run(
                 undelivered,
                 schedule,
                 None if lockstep else i * GAME_ACTIONS // games,
+                via_socket,
             )
         )
         for i in range(games)
     ]
     await asyncio.sleep(2.0)  # warm up
     n0, ws0, cpu0, db0 = len(latencies), ws_counter[0], cpu_seconds(pid), database_cpu_seconds()
-    t0, client0 = time.perf_counter(), time.process_time()
+    t0, client0, ticks0 = time.perf_counter(), time.process_time(), machine_ticks()
     await asyncio.sleep(seconds)
     n1, ws1, elapsed = len(latencies), ws_counter[0], time.perf_counter() - t0
     cpu1, client1, db1 = cpu_seconds(pid), time.process_time(), database_cpu_seconds()
+    ticks1 = machine_ticks()
     window = sorted(latencies[n0:n1])
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
@@ -358,6 +410,7 @@ async def run(
         "server_cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, n1 - n0),
         "client_cpu_ms_per_action": 1000 * (client1 - client0) / max(1, n1 - n0),
         "database_cpu_ms_per_action": 1000 * (db1 - db0) / max(1, n1 - n0),
+        "stolen_percent": 100 * (ticks1[1] - ticks0[1]) / max(1, ticks1[0] - ticks0[0]),
     }
 
 
@@ -372,6 +425,13 @@ def main() -> int:
         action="store_true",
         help="start every game together, so that all of them end together (default: "
         "each player leaves its first game early, spreading the games' phases)",
+    )
+    ap.add_argument(
+        "--via",
+        choices=["socket", "http"],
+        default="socket",
+        help="send the actions over the game's WebSocket, as the page does (default), "
+        "or as POST .../actions requests",
     )
     ap.add_argument(
         "--pg",
@@ -405,8 +465,11 @@ def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None
     else:
         ctx = _pg_database(args.pg)
     with ctx as url, serve(url, args.workers) as (base, pid):
-        r = uvloop.run(run(base, pid, args.games, args.seconds, rate, args.lockstep))
+        r = uvloop.run(
+            run(base, pid, args.games, args.seconds, rate, args.lockstep, args.via == "socket")
+        )
     label = "as fast as answered" if rate is None else f"paced at {rate:g} actions/s"
+    label += ", actions over the WebSocket" if args.via == "socket" else ", actions by POST"
     if args.lockstep:
         label += ", games in lockstep"
     print(
@@ -417,7 +480,8 @@ def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None
         f"{r['undelivered']:.0f} games whose page missed the final state\n"
         f"{'':9s} CPU per action: server {r['server_cpu_ms_per_action']:.2f} ms, "
         f"database {r['database_cpu_ms_per_action']:.2f} ms, "
-        f"load generator {r['client_cpu_ms_per_action']:.2f} ms",
+        f"load generator {r['client_cpu_ms_per_action']:.2f} ms; "
+        f"{r['stolen_percent']:.1f} % of the machine's time stolen by its host",
         flush=True,
     )
 
@@ -430,7 +494,7 @@ def _pg_database(admin: str) -> Any:
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield admin.rsplit("/", 1)[0] + "/" + name
+        yield urlsplit(admin)._replace(path="/" + name).geturl()
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -394,6 +394,98 @@ def test_websocket_of_unknown_game_is_closed(client: TestClient) -> None:
         ws.receive_text()
 
 
+# -- actions over the WebSocket --------------------------------------------------------------
+
+
+def socket_act(ws: Any, ref: int | None, action: Any, **kw: Any) -> dict[str, Any]:
+    """Send an action over the game's socket; its answer."""
+    ws.send_text(json.dumps({"type": "act", "ref": ref, "action": action, **kw}))
+    answer: dict[str, Any] = json.loads(ws.receive_text())
+    return answer
+
+
+def test_socket_action_answers_the_actor_and_reaches_the_others(client: TestClient) -> None:
+    gid = create(client)["id"]
+    cookies = dict(client.cookies)
+    client.cookies.clear()  # the spectator's socket opens without the seat's cookie
+    with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        json.loads(spectator.receive_text())
+        for name, value in cookies.items():
+            client.cookies.set(name, value)
+        with client.websocket_connect(f"/api/games/{gid}/ws") as player:
+            v = json.loads(player.receive_text())["game"]["version"]
+            answer = socket_act(player, 1, {"roll": []}, version=v)
+            assert answer["type"] == "state" and answer["ref"] == 1
+            game = answer["game"]
+            assert game["version"] == v + 1 and game["turn"]["dice"] is not None
+            assert game["you"]["seats"] == [0]  # the actor's answer, as POST gives it
+            # the others get the same game without the viewer's part
+            public = {k: value for k, value in game.items() if k != "you"}
+            assert json.loads(spectator.receive_text()) == {"type": "state", "game": public}
+            # the actor is not sent its own move again: the next message is the next answer
+            answer = socket_act(player, 2, {"roll": [0]}, version=v + 1)
+            assert answer["ref"] == 2 and answer["game"]["version"] == v + 2
+            assert json.loads(spectator.receive_text())["game"]["version"] == v + 2
+            # a spectator's socket holds no seat
+            refused = socket_act(spectator, 7, {"roll": []})
+            assert refused["type"] == "error" and refused["status"] == 403
+            assert "do not hold" in refused["detail"]
+    assert stored_version(client, gid) == v + 2
+    moves = client.get(f"/api/games/{gid}/moves").json()
+    assert [m["action"]["roll"] for m in moves] == [[], [0]]
+
+
+def test_socket_actions_refused_change_nothing(client: TestClient) -> None:
+    gid = create(client)["id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        v = json.loads(ws.receive_text())["game"]["version"]
+        refusals: list[tuple[Any, int, str]] = [
+            ({"type": "act", "ref": 1, "action": {"score": "nonsense"}}, 422, "unknown box"),
+            ({"type": "act", "ref": 2, "action": {"roll": []}, "version": v + 5}, 409, ""),
+            ({"type": "act", "ref": 3, "action": {"roll": "all"}}, 422, "action.roll"),
+            ({"type": "act", "ref": 4, "action": {"roll": []}, "extra": 1}, 422, "extra"),
+            ({"type": "hello", "ref": 5}, 422, "type"),
+            ({"type": "act", "ref": -1, "action": {"roll": []}}, 422, "ref"),
+            ("not json", 422, "JSON"),
+            ([1, 2], 422, ""),
+        ]
+        for message, status, words in refusals:
+            ws.send_text(message if isinstance(message, str) else json.dumps(message))
+            answer = json.loads(ws.receive_text())
+            assert answer["type"] == "error" and answer["status"] == status, (message, answer)
+            assert words in answer["detail"], (message, answer)
+            quoted = message.get("ref") if isinstance(message, dict) else None
+            assert answer["ref"] == (quoted if quoted != -1 else None)
+        # ...and the socket still serves the game
+        assert socket_act(ws, 9, {"roll": []})["game"]["version"] == v + 1
+    assert stored_version(client, gid) == v + 1
+
+
+def test_socket_of_another_origin_may_watch_but_not_act(client: TestClient) -> None:
+    gid = create(client)["id"]
+    url = f"/api/games/{gid}/ws"
+    with client.websocket_connect(url, headers={"origin": "https://evil.example"}) as ws:
+        v = json.loads(ws.receive_text())["game"]["version"]
+        answer = socket_act(ws, 1, {"roll": []})
+        assert answer["status"] == 403 and "another origin" in answer["detail"]
+    assert stored_version(client, gid) == v
+    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        json.loads(ws.receive_text())
+        assert socket_act(ws, 1, {"roll": []})["game"]["version"] == v + 1
+
+
+def test_socket_acts_with_the_seat_token_header(client: TestClient) -> None:
+    gid = create(client)["id"]
+    token = client.cookies.get(f"yz_{gid}_0")
+    client.cookies.clear()
+    url = f"/api/games/{gid}/ws"
+    with client.websocket_connect(url, headers={"x-seat-token": f"0:{token}"}) as ws:
+        v = json.loads(ws.receive_text())["game"]["version"]
+        answer = socket_act(ws, None, {"roll": []})
+        assert answer["ref"] is None and answer["game"]["version"] == v + 1
+        assert answer["game"]["you"]["seats"] == [0]
+
+
 # -- score pad ----------------------------------------------------------------------------------
 
 

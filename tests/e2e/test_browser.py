@@ -156,6 +156,12 @@ def test_two_browsers_play_online_maxi(browser: Any, server: Server, shots: Path
     bob.locator("button.join").click()
     bob.wait_for_function("document.getElementById('join').hidden")
     assert "Bo" in bob.locator("#protocol thead").inner_text()
+    # Both pages act over their game's WebSocket; Bob's page opened a new one when he
+    # took his seat (the seat's cookie comes with a socket's opening request).
+    posts: list[str] = []
+    for page in (alice, bob):
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        page.wait_for_selector("#game[data-socket=open]")
     # play in turns: whoever is to act moves; the other page follows over the WebSocket
     for _ in range(400):
         if alice.locator("#winner").is_visible():
@@ -184,6 +190,7 @@ def test_two_browsers_play_online_maxi(browser: Any, server: Server, shots: Path
         alice.locator("#protocol tr.total td").all_inner_texts()
         == bob.locator("#protocol tr.total td").all_inner_texts()
     )
+    assert posts == [], "every action went over the pages' WebSockets"
     alice.screenshot(path=str(shots / "maxi_alice.png"), full_page=True)
     bob.screenshot(path=str(shots / "maxi_bob_phone.png"), full_page=True)
 

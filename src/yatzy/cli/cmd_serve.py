@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         # Game views are a few kB of JSON: compressing every live update cost more CPU
         # per action than any other single step (measured), for little bandwidth.
         ws_per_message_deflate=False,
-        ws_max_size=64 * 1024,  # clients only listen; nothing big ever comes in
+        ws_max_size=64 * 1024,  # clients send only actions: small JSON messages
     )
     return 0
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -107,6 +108,14 @@ class ActIn(_Strict):
     action: ActionIn
     seat: int | None = Field(default=None, ge=0, le=7)
     version: int | None = Field(default=None, ge=0)
+
+
+class SocketActIn(ActIn):
+    """An action sent over the game's WebSocket: :class:`ActIn` with the message's
+    type and a reference that the answer quotes."""
+
+    type: Literal["act"]
+    ref: int | None = Field(default=None, ge=0, le=2**53, description="quoted by the answer")
 
 
 class JoinIn(_Strict):
@@ -322,22 +331,102 @@ class ActionFastPath:
 
 
 async def act_json(
-    app_state: Any, game_id: str, body: ActIn, tokens: dict[int, str], owner: str | None
+    app_state: Any,
+    game_id: str,
+    body: ActIn,
+    tokens: dict[int, str],
+    owner: str | None,
+    answered: WebSocket | None = None,
 ) -> bytes:
     """Apply an action for the seats of ``tokens``; the game as JSON for this viewer.
 
-    The move reaches the game's WebSocket clients, and its bots are started when
+    The move reaches the game's WebSocket clients (but ``answered``, the socket the
+    action came by, which gets this answer instead), and its bots are started when
     one of them is to act next.  A :class:`YatzyError` means nothing changed.
     """
     public, you, bot_next = await app_state.service.act_view_async(
         game_id, _action_json(body.action), tokens, body.seat, body.version, owner
     )
     public_json = orjson.dumps(public)
-    await app_state.hub.announce(game_id, public["version"], public_json)
+    await app_state.hub.announce(game_id, public["version"], public_json, skip=answered)
     if bot_next:
         app_state.bots.kick(game_id)
     # {**public, "you": you} without encoding the view a second time
     return public_json[:-1] + b',"you":' + orjson.dumps(you) + b"}"
+
+
+async def socket_session(ws: WebSocket, game_id: str) -> None:
+    """Answer the actions that come over a game's WebSocket until it closes.
+
+    Every change of the game comes as ``{"type": "state", "game": view}``.  A client
+    may also act here, as ``POST .../actions`` does but without a request per
+    click: it sends ``{"type": "act", "ref": n, "action": ..., "seat": ...,
+    "version": ...}`` and gets ``{"type": "state", "ref": n, "game": view}`` (with
+    ``you``, the action's answer, instead of the plain update) or ``{"type":
+    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}``, after
+    which nothing changed.  The seats it acts for are those of the cookies and
+    ``X-Seat-Token`` of the socket's opening request; a page of another origin may
+    watch but not act (its browser would send the player's cookies along).
+    """
+    tokens = _tokens(ws, game_id)
+    owner = ws.cookies.get(OWNER_COOKIE)
+    origin = ws.headers.get("origin")
+    foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text") or message.get("bytes") or b""
+        answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
+        await ws.send_text(answer.decode())
+
+
+async def _socket_answer(
+    ws: WebSocket,
+    game_id: str,
+    raw: str | bytes,
+    tokens: dict[int, str],
+    owner: str | None,
+    foreign: bool,
+) -> bytes:
+    """The answer (JSON) to one message of :func:`socket_session`."""
+    try:
+        parsed = SocketActIn.model_validate_json(raw)
+    except ValidationError as exc:
+        return _socket_error(_quoted_ref(raw), 422, "ValidationError", _reasons(exc))
+    ref = orjson.dumps(parsed.ref)
+    if foreign:
+        detail = "a page of another origin may not act on this game"
+        return _socket_error(parsed.ref, 403, "SeatError", detail)
+    try:
+        game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
+    except YatzyError as exc:
+        return _socket_error(parsed.ref, _status(exc), type(exc).__name__, str(exc))
+    return b'{"type":"state","ref":' + ref + b',"game":' + game + b"}"
+
+
+def _socket_error(ref: int | None, status: int, name: str, detail: str) -> bytes:
+    message = {"type": "error", "ref": ref, "status": status, "error": name, "detail": detail}
+    return orjson.dumps(message)
+
+
+def _quoted_ref(raw: str | bytes) -> int | None:
+    """The ``ref`` of a message that did not validate, where it has a usable one."""
+    try:
+        ref = orjson.loads(raw).get("ref")
+    except (orjson.JSONDecodeError, AttributeError):
+        return None
+    return ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= 2**53 else None
+
+
+def _reasons(exc: ValidationError) -> str:
+    """A one-line reason from a validation error: where and what, for each of the
+    first few faults."""
+    parts = []
+    for error in exc.errors(include_url=False)[:3]:
+        where = ".".join(str(part) for part in error["loc"])
+        parts.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
+    return "; ".join(parts)
 
 
 class _App(FastAPI):
@@ -586,7 +675,7 @@ def create_app(
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
-        """Live views of the game: a ``{"type": "state", "game": view}`` message per change."""
+        """Live views of the game, and its actions: see :func:`socket_session`."""
         if not re.fullmatch(GAME_ID, game_id):
             await ws.close(code=4404)
             return
@@ -603,8 +692,7 @@ def create_app(
             turn = view["turn"]
             if turn is not None and view["players"][turn["seat"]]["bot"]:
                 ws.app.state.bots.kick(game_id)
-            while True:
-                await ws.receive_text()  # clients only listen; anything sent is ignored
+            await socket_session(ws, game_id)
         except WebSocketDisconnect:
             pass
         finally:

@@ -52,10 +52,18 @@ class Hub:
                 self.sent.pop(game_id, None)
                 self._locks.pop(game_id, None)
 
-    async def announce(self, game_id: str, version: int, view_json: bytes | None = None) -> None:
+    async def announce(
+        self,
+        game_id: str,
+        version: int,
+        view_json: bytes | None = None,
+        skip: WebSocket | None = None,
+    ) -> None:
         """Send the game's view to its subscribers unless they have this version already.
 
-        ``view_json`` is the public view of ``version`` as JSON when the caller has it.
+        ``view_json`` is the public view of ``version`` as JSON when the caller has it;
+        ``skip`` is a subscriber that gets this version by other means (the socket an
+        action came by, which is answered with it).
         """
         if not self.sockets.get(game_id) or self.sent.get(game_id, -1) >= version:
             return
@@ -69,6 +77,8 @@ class Hub:
             # {"type": "state", "game": view}, around the view's JSON as it is
             text = (b'{"type":"state","game":' + view_json + b"}").decode()
             for ws in list(self.sockets.get(game_id, ())):
+                if ws is skip:
+                    continue
                 try:
                     await ws.send_text(text)
                 except Exception:  # a closed socket: forget it

@@ -83,6 +83,11 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
     "roll_all": ("slå alla", "heitä kaikki", "roll all"),
     "live": ("live", "live", "live"),
     "offline": ("frånkopplad", "yhteys katkennut", "disconnected"),
+    "no_answer": (
+        "inget svar från servern – ladda om sidan",
+        "palvelin ei vastaa – lataa sivu uudelleen",
+        "no answer from the server – reload the page",
+    ),
     "choose_inner": (
         "Välj ruta för inre resultatet",
         "Valitse sisemmän tuloksen ruutu",

@@ -63,13 +63,54 @@
     } catch (e) { $("error").textContent = e.message; }
   }
 
+  // Actions go over the game's WebSocket while it is open (no request per click);
+  // the answer quotes the action's ref. Without the socket they are POSTed.
+  let socket = null;
+  let refs = 0;
+  const waiting = new Map(); // ref -> { resolve, reject, timer }
+
+  function sendOverSocket(body) {
+    return new Promise((resolve, reject) => {
+      const ref = ++refs;
+      const timer = setTimeout(() => {
+        waiting.delete(ref);
+        reject(new Error(t("no_answer")));
+      }, 15000);
+      waiting.set(ref, { resolve, reject, timer });
+      socket.send(JSON.stringify(Object.assign({ type: "act", ref }, body)));
+    });
+  }
+
+  function answered(data) {
+    const entry = waiting.get(data.ref);
+    if (!entry) return false;
+    waiting.delete(data.ref);
+    clearTimeout(entry.timer);
+    if (data.type === "error") {
+      entry.reject(Object.assign(new Error(data.detail || `HTTP ${data.status}`), { status: data.status }));
+    } else entry.resolve(data.game);
+    return true;
+  }
+
   async function act(action) {
     if (busy || !view || !view.turn) return;
     busy = true;
     $("error").textContent = "";
+    const body = { action, seat: view.turn.seat, version: view.version };
+    const post = () => api("POST", `/api/games/${gameId}/actions`, body);
     try {
-      const data = await api("POST", `/api/games/${gameId}/actions`,
-        { action, seat: view.turn.seat, version: view.version });
+      let data;
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        try {
+          data = await sendOverSocket(body);
+        } catch (e) {
+          // A seat taken in another tab after this socket opened: the request
+          // carries today's cookies, and a new socket will too.
+          if (e.status !== 403) throw e;
+          reconnect();
+          data = await post();
+        }
+      } else data = await post();
       accept(data, data.you);
     } catch (e) {
       $("error").textContent = e.message;
@@ -82,15 +123,37 @@
   function connect() {
     const proto = window.location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${window.location.host}/api/games/${gameId}/ws`);
-    ws.onopen = () => { $("live").textContent = "● " + t("live"); $("live").className = "live on"; };
+    socket = ws;
+    ws.onopen = () => {
+      root.dataset.socket = "open";
+      $("live").textContent = "● " + t("live"); $("live").className = "live on";
+    };
     ws.onmessage = (msg) => {
       const data = JSON.parse(msg.data);
+      if (data.ref !== undefined && data.ref !== null && answered(data)) return;
       if (data.type === "state") accept(data.game, null);
     };
     ws.onclose = () => {
+      if (socket !== ws) return; // replaced by reconnect()
+      socket = null;
+      delete root.dataset.socket;
+      for (const [ref, entry] of waiting) {
+        waiting.delete(ref);
+        clearTimeout(entry.timer);
+        entry.reject(new Error(t("offline")));
+      }
       $("live").textContent = "○ " + t("offline"); $("live").className = "live off";
       setTimeout(() => { load(); connect(); }, 1500);
     };
+  }
+
+  // A seat claimed after the socket opened is not among the socket's seats (they
+  // come with its opening request's cookies): open a new one.
+  function reconnect() {
+    const old = socket;
+    delete root.dataset.socket;
+    connect();
+    if (old) old.close();
   }
 
   // -- rendering --------------------------------------------------------------------------
@@ -256,6 +319,7 @@
         try {
           const data = await api("POST", `/api/games/${gameId}/join`, { invite, seat: p.seat });
           accept(data, data.you);
+          reconnect();
         } catch (e) { $("error").textContent = e.message; }
       },
     }, `${t("join")}: ${p.name}`)));
