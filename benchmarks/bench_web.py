@@ -3,7 +3,9 @@
 Starts ``yatzy serve`` (SQLite, then PostgreSQL) and plays concurrent solo games of
 Yatzy with real moves chosen from the server's view, a new game when one ends.  Each
 game's page follows it over a WebSocket from before the first action until it has
-seen the final state.  Two loads, each on a fresh server and database:
+seen the final state, and sends the actions over that socket as the game page does
+(``--via http``: as ``POST .../actions`` requests).  Two loads, each on a fresh
+server and database:
 
 - ``max``: every game acts as soon as it has its answer (a closed loop: the
   throughput is the most the machine serves with that many games in flight, and
@@ -20,12 +22,13 @@ is spread: the ``i``-th of ``n`` players leaves its first game after ``i/n`` of
 it and starts a new one (``--lockstep`` keeps them together, as the worst case).
 
 Prints actions per second, p50/p99 latency, WebSocket messages per second, games
-whose page missed the final state, and CPU time per action of the server process,
-of PostgreSQL's processes and of the load generator itself (all on the same two
-cores).  Not a test: run it by hand,
+whose page missed the final state, CPU time per action of the server process, of
+PostgreSQL's processes and of the load generator itself (all on the same two
+cores), and the share of the machine's time that its host took (``steal``).  Not a
+test: run it by hand,
 
     .venv/bin/python benchmarks/bench_web.py [--games 32] [--seconds 20] [--workers 1]
-        [--rates max,1000] [--backends sqlite,postgres] [--lockstep]
+        [--rates max,1000] [--backends sqlite,postgres] [--lockstep] [--via socket|http]
         [--pg postgresql://postgres@127.0.0.1:5432/test]
 
 Target (on a 2-core machine): at least 1,000 actions/s with p99 under 50 ms.
@@ -460,8 +463,7 @@ def main() -> int:
 def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None:
     """One backend at one rate, on a fresh database and server."""
     if backend == "sqlite":
-        folder = tempfile.mkdtemp(prefix="yatzy-bench-")
-        ctx: Any = contextlib.nullcontext(f"sqlite:///{folder}/bench.db")
+        ctx: Any = _sqlite_database()
     else:
         ctx = _pg_database(args.pg)
     with ctx as url, serve(url, args.workers) as (base, pid):
@@ -484,6 +486,12 @@ def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None
         f"{r['stolen_percent']:.1f} % of the machine's time stolen by its host",
         flush=True,
     )
+
+
+@contextlib.contextmanager
+def _sqlite_database() -> Any:
+    with tempfile.TemporaryDirectory(prefix="yatzy-bench-") as folder:
+        yield f"sqlite:///{folder}/bench.db"
 
 
 @contextlib.contextmanager
