@@ -3,7 +3,9 @@
 Seats are held by secret tokens in HttpOnly cookies named ``yz_<game>_<seat>``,
 sent only to that game's API (path ``/api/games/<game>``); API clients may send
 ``X-Seat-Token: <seat>:<token>`` instead.  The browser's ``yz_owner`` cookie ties
-its games together for the history and solo records.
+its games together for the history and solo records.  Actions come as ``POST
+/api/games/<game>/actions`` or over the game's WebSocket (:func:`socket_session`);
+both end in :func:`act_json`.
 """
 
 from __future__ import annotations
