@@ -587,23 +587,25 @@ def test_migrations_are_idempotent(db_url: str) -> None:
 def test_bots_resume_after_restart(db_url: str, tmp_path: Path) -> None:
     """A game left with a bot to act is continued by the next server start."""
     from yatzy.game import Game, Player, to_record
-    from yatzy.store import GameRepository, SeatInfo
+    from yatzy.store import GameRepository, SeatInfo, StoredGame
 
     repo = GameRepository.open(db_url)
     state = Game("yatzy", [Player("Bot", "greedy"), Player("Ann")]).new_initial_state(starter=0)
     import secrets
 
     gid = secrets.token_hex(16)
-    repo.create(
-        game_id=gid,
-        rules="yatzy",
-        lang="en",
-        pad=False,
-        hints=False,
-        invite_hash="x",
-        record=json.dumps(to_record(state)),
-        finished=False,
-        seats=[SeatInfo(0, "Bot", "greedy"), SeatInfo(1, "Ann")],
+    repo.insert(
+        StoredGame.new(
+            game_id=gid,
+            rules="yatzy",
+            lang="en",
+            pad=False,
+            hints=False,
+            invite_hash="x",
+            record=json.dumps(to_record(state)),
+            finished=False,
+            seats=[SeatInfo(0, "Bot", "greedy"), SeatInfo(1, "Ann")],
+        )
     )
     repo.engine.dispose()
     with TestClient(create_app(db_url, bot_delay=0.0)) as fresh:

@@ -27,16 +27,18 @@ def _new_game(
     repo: GameRepository, seats: int = 1, record: str = "{}", rules: str = "yatzy", owner: str = "o"
 ) -> str:
     gid = secrets.token_hex(16)
-    repo.create(
-        game_id=gid,
-        rules=rules,
-        lang="en",
-        pad=False,
-        hints=False,
-        invite_hash="x" * 64,
-        record=record,
-        finished=False,
-        seats=[SeatInfo(i, f"P{i}", None, "t" * 64, owner * 64) for i in range(seats)],
+    repo.insert(
+        StoredGame.new(
+            game_id=gid,
+            rules=rules,
+            lang="en",
+            pad=False,
+            hints=False,
+            invite_hash="x" * 64,
+            record=record,
+            finished=False,
+            seats=[SeatInfo(i, f"P{i}", None, "t" * 64, owner * 64) for i in range(seats)],
+        )
     )
     return gid
 

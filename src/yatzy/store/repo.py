@@ -242,28 +242,8 @@ class GameRepository:
 
     # -- creating and claiming ---------------------------------------------------------
 
-    def create(
-        self,
-        *,
-        game_id: str,
-        rules: str,
-        lang: str,
-        pad: bool,
-        hints: bool,
-        invite_hash: str,
-        record: str,
-        finished: bool,
-        seats: Sequence[SeatInfo],
-    ) -> StoredGame:
-        """Store a new game (version 0) and its seats; the game as stored."""
-        game = StoredGame.new(
-            game_id, rules, lang, pad, hints, invite_hash, record, finished, seats
-        )
-        self.insert(game)
-        return game
-
     def insert(self, game: StoredGame) -> None:
-        """Store a new game and its seats (as :meth:`create` makes them)."""
+        """Store a new game and its seats (as :meth:`StoredGame.new` makes them)."""
         p = "%s" if self.postgres else "?"
         stamp = self._stamp(game.created_at)
         with self._write() as conn, conn.begin():

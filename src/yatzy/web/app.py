@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import inspect
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -28,6 +28,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
+from starlette.types import Receive, Scope, Send
 
 from yatzy import __version__
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
@@ -51,6 +52,7 @@ MAX_BODY = 16 * 1024
 OWNER_COOKIE = "yz_owner"
 COOKIE_AGE = 400 * 24 * 3600
 GAME_ID = r"^[0-9a-f]{32}$"
+MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's 128-bit id (hex)")]
 
@@ -117,7 +119,7 @@ class SocketActIn(ActIn):
     type and a reference that the answer quotes."""
 
     type: Literal["act"]
-    ref: int | None = Field(default=None, ge=0, le=2**53, description="quoted by the answer")
+    ref: int | None = Field(default=None, ge=0, le=MAX_REF, description="quoted by the answer")
 
 
 class JoinIn(_Strict):
@@ -140,8 +142,13 @@ class FastJSONResponse(JSONResponse):
         return orjson.dumps(content)
 
 
+def _refusal(exc: Exception) -> dict[str, str]:
+    """The body of every refusal: the reason and the error's name."""
+    return {"detail": str(exc), "error": type(exc).__name__}
+
+
 def _error(status: int, exc: Exception) -> JSONResponse:
-    return FastJSONResponse({"detail": str(exc), "error": type(exc).__name__}, status_code=status)
+    return FastJSONResponse(_refusal(exc), status_code=status)
 
 
 def _status(exc: YatzyError) -> int:
@@ -192,7 +199,7 @@ def _action_json(action: ActionIn) -> dict[str, Any]:
     return action.model_dump(exclude_none=True)
 
 
-async def _read_body(receive: Callable[[], Awaitable[Any]], limit: int) -> bytes | None:
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole request body, or None when the client went away; reading stops
     once more than ``limit`` bytes came (what came is returned, longer than ``limit``)."""
     chunks = []
@@ -208,7 +215,7 @@ async def _read_body(receive: Callable[[], Awaitable[Any]], limit: int) -> bytes
     return b"".join(chunks)
 
 
-def _replaying(body: bytes, receive: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:
+def _replaying(body: bytes, receive: Receive) -> Receive:
     """An ASGI ``receive`` that hands on ``body`` (read already) as one message, then
     whatever comes next."""
     first: dict[str, Any] | None = {"type": "http.request", "body": body, "more_body": False}
@@ -237,9 +244,9 @@ class BodyLimit:
 
     async def __call__(
         self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
     ) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -258,9 +265,9 @@ class BodyLimit:
 
     async def _refuse(
         self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
     ) -> None:
         answer = {"detail": f"request body over {self.limit} bytes", "error": "TooLarge"}
         await JSONResponse(answer, 413)(scope, receive, send)
@@ -286,9 +293,9 @@ class ActionFastPath:
 
     async def __call__(
         self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
     ) -> None:
         match = None
         if scope["type"] == "http" and scope["method"] == "POST":
@@ -321,7 +328,7 @@ class ActionFastPath:
             )
         except YatzyError as exc:
             status = _status(exc)
-            answer = orjson.dumps({"detail": str(exc), "error": type(exc).__name__})
+            answer = orjson.dumps(_refusal(exc))
         await send(
             {
                 "type": "http.response.start",
@@ -395,21 +402,20 @@ async def _socket_answer(
     try:
         parsed = SocketActIn.model_validate_json(raw)
     except ValidationError as exc:
-        return _socket_error(_quoted_ref(raw), 422, "ValidationError", _reasons(exc))
-    ref = orjson.dumps(parsed.ref)
+        invalid = {"detail": _reasons(exc), "error": "ValidationError"}
+        return _socket_error(_quoted_ref(raw), 422, invalid)
     if foreign:
-        detail = "a page of another origin may not act on this game"
-        return _socket_error(parsed.ref, 403, "SeatError", detail)
+        refusal = SeatError("a page of another origin may not act on this game")
+        return _socket_error(parsed.ref, _status(refusal), _refusal(refusal))
     try:
         game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
     except YatzyError as exc:
-        return _socket_error(parsed.ref, _status(exc), type(exc).__name__, str(exc))
-    return b'{"type":"state","ref":' + ref + b',"game":' + game + b"}"
+        return _socket_error(parsed.ref, _status(exc), _refusal(exc))
+    return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
 
 
-def _socket_error(ref: int | None, status: int, name: str, detail: str) -> bytes:
-    message = {"type": "error", "ref": ref, "status": status, "error": name, "detail": detail}
-    return orjson.dumps(message)
+def _socket_error(ref: int | None, status: int, refusal: dict[str, str]) -> bytes:
+    return orjson.dumps({"type": "error", "ref": ref, "status": status, **refusal})
 
 
 def _quoted_ref(raw: str | bytes) -> int | None:
@@ -418,7 +424,9 @@ def _quoted_ref(raw: str | bytes) -> int | None:
         ref = orjson.loads(raw).get("ref")
     except (orjson.JSONDecodeError, AttributeError):
         return None
-    return ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= 2**53 else None
+    return (
+        ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= MAX_REF else None
+    )
 
 
 def _reasons(exc: ValidationError) -> str:

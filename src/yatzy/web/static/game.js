@@ -72,20 +72,22 @@
   function sendOverSocket(body) {
     return new Promise((resolve, reject) => {
       const ref = ++refs;
-      const timer = setTimeout(() => {
-        waiting.delete(ref);
-        reject(new Error(t("no_answer")));
-      }, 15000);
+      const timer = setTimeout(() => take(ref).reject(new Error(t("no_answer"))), 15000);
       waiting.set(ref, { resolve, reject, timer });
       socket.send(JSON.stringify(Object.assign({ type: "act", ref }, body)));
     });
   }
 
+  // The waiting action with this ref, no longer waiting (undefined if none is).
+  function take(ref) {
+    const entry = waiting.get(ref);
+    if (entry) { waiting.delete(ref); clearTimeout(entry.timer); }
+    return entry;
+  }
+
   function answered(data) {
-    const entry = waiting.get(data.ref);
+    const entry = take(data.ref);
     if (!entry) return false;
-    waiting.delete(data.ref);
-    clearTimeout(entry.timer);
     if (data.type === "error") {
       entry.reject(Object.assign(new Error(data.detail || `HTTP ${data.status}`), { status: data.status }));
     } else entry.resolve(data.game);
@@ -130,18 +132,14 @@
     };
     ws.onmessage = (msg) => {
       const data = JSON.parse(msg.data);
-      if (data.ref !== undefined && data.ref !== null && answered(data)) return;
+      if (data.ref != null && answered(data)) return;
       if (data.type === "state") accept(data.game, null);
     };
     ws.onclose = () => {
       if (socket !== ws) return; // replaced by reconnect()
       socket = null;
       delete root.dataset.socket;
-      for (const [ref, entry] of waiting) {
-        waiting.delete(ref);
-        clearTimeout(entry.timer);
-        entry.reject(new Error(t("offline")));
-      }
+      for (const ref of [...waiting.keys()]) take(ref).reject(new Error(t("offline")));
       $("live").textContent = "○ " + t("offline"); $("live").className = "live off";
       setTimeout(() => { load(); connect(); }, 1500);
     };
