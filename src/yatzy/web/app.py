@@ -669,11 +669,14 @@ def create_app(
         return await run_in_threadpool(service(request).repo.moves, game_id)
 
     @app.get("/api/games/{game_id}/analysis", tags=["api"])
-    async def game_analysis(request: Request, game_id: GameId) -> dict[str, Any]:
-        """Every person's decisions against optimal play: expected points lost, worst
-        choices (``{"pending": true}`` while the solver's table is being built; 422 for
-        rules the solver does not cover)."""
-        return await run_in_threadpool(service(request).analysis, game_id)
+    async def game_analysis(
+        request: Request, game_id: GameId, lang: Literal["sv", "fi", "en"] | None = None
+    ) -> dict[str, Any]:
+        """Every person's decisions against the best play, in words in the game's
+        language (or ``lang``): own turn numbers, costliest choices, the expected final
+        score turn by turn (``{"pending": true}`` while the strategy is prepared; a
+        score pad game says what its data allows)."""
+        return await run_in_threadpool(service(request).analysis, game_id, lang)
 
     @app.get("/api/history", tags=["api"])
     async def history(request: Request) -> list[dict[str, Any]]:

@@ -14,12 +14,14 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
 from yatzy.errors import YatzyError
-from yatzy.game import Game, State, action_to_json
-from yatzy.rules import RuleSet
+from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
+from yatzy.rules import Language, RuleSet
+from yatzy.strategy import advice_words as words
 
 log = logging.getLogger("yatzy.web")
 
@@ -95,47 +97,96 @@ def _status(rules: RuleSet) -> dict[str, Any] | None:
     return {"pending": True}
 
 
-def hint(state: State) -> dict[str, Any] | None:
-    """The three best options for the player to act, as JSON (``None`` when there is
-    no decision: chance, game over, or no advisor)."""
+def _option(state: State, option: Any, lang: Language) -> dict[str, Any]:
+    action = option.action
+    keep = list(action.keep) if isinstance(action, Roll) else None
+    box = action.box if isinstance(action, (Score, Scratch)) else None
+    inner = action.inner.box if isinstance(action, Fill2) else None
+    outer = action.outer.box if isinstance(action, Fill2) else None
+    return {
+        "text": words.describe(state, action, lang),
+        "loss": round(float(option.loss), 2),
+        "value": round(float(option.value), 1),
+        "keep": keep,
+        "box": box,
+        "inner": inner,
+        "outer": outer,
+    }
+
+
+HINT_OPTIONS = 4
+"""How many options a hint shows: the best and the next ones by points lost."""
+
+
+def hint(state: State, lang: Language = "en") -> dict[str, Any] | None:
+    """The best options for the player to act, in plain words in ``lang``.
+
+    ``{"pending", "approximate", "note", "options"}``: each option has its words
+    (dice by face, boxes by name), the expected points lost against the best and
+    the expected final score, the die positions it keeps (``keep``) or the box(es)
+    it fills (``box``; DubbelYatzy ``inner`` and ``outer``).  ``None`` when there is
+    no decision: chance, game over, or no advisor.
+    """
     advisor = _advisor()
     if advisor is None or state.is_terminal() or state.is_chance_node():
         return None
     waiting = _status(state.rules)
+    none: dict[str, Any] = {"pending": False, "approximate": False, "note": None, "options": []}
     if waiting is not None:
-        return waiting
+        if "unavailable" in waiting:
+            return none | {"note": words.word("unavailable", lang)}
+        return none | {"pending": True}
     try:
         advice = advisor.advise(state)
     except YatzyError as exc:
-        return {"unavailable": str(exc)}
+        log.warning("no hint for %s: %s", state.rules.spec, exc)
+        return none | {"note": words.word("unavailable", lang)}
+    approximate = not advice.exact
     return {
-        "value": round(float(advice.value), 2),
-        "exact": bool(advice.exact),
-        "method": str(advice.method),
-        "choices": [
-            {"action": action_to_json(o.action), "text": o.text, "value": round(o.value, 2)}
-            for o in advice.options[:3]
-        ],
+        "pending": False,
+        "approximate": approximate,
+        "note": words.approximate_note(state.rules, lang) if approximate else None,
+        "options": [_option(state, o, lang) for o in advice.options[:HINT_OPTIONS]],
     }
 
 
-def analysis(state: State) -> dict[str, Any]:
-    """Every decision of the game against the best one (the strategy package's
-    analysis, as JSON); ``{"pending": true}`` while its strategy is being prepared."""
+_ANALYSES: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+_KEPT_ANALYSES = 64
+
+
+def analysis(
+    state: State, lang: Language = "en", *, people: set[int] | None = None, key: str = ""
+) -> dict[str, Any]:
+    """The game's decisions against the best ones, per person, in ``lang``.
+
+    ``people`` are the seats to report (default: all).  ``{"pending": true}``
+    while the strategy is being prepared.  A score pad game gets what its data
+    allows (see :mod:`yatzy.web.analysis_view`), with the reason in words.
+    ``key`` names the game's stored version, to cache the answer under.
+    """
+    from yatzy.web.analysis_view import analysis_view, unrated
+
+    seats = set(range(len(state.players))) if people is None else people
+    cache_key = (key, lang)
+    with _lock:
+        cached = _ANALYSES.get(cache_key) if key else None
+    if cached is not None:
+        return cached
     analyze = _module("yatzy.strategy.analyze", "analyze")
-    reason = hints_unsupported(state.rules, state.game.pad)
-    if analyze is None or reason is not None:
-        raise YatzyError(f"no analysis: {reason or 'the strategy package is not installed'}")
+    if analyze is None:
+        raise YatzyError("no analysis: the strategy package is not installed")
+    why_not = unrated(state, lang)
+    if why_not is not None:
+        return why_not
     waiting = _status(state.rules)
     if waiting is not None:
         if "unavailable" in waiting:
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
         return waiting
-    result: dict[str, Any] = analyze.analyze(state).to_json()
-    worst: dict[int, list[dict[str, Any]]] = {}
-    for d in sorted(result["decisions"], key=lambda d: -d["loss"]):
-        if d["loss"] > 0.005 and len(worst.setdefault(d["player"], [])) < 5:
-            worst[d["player"]].append(d)
-    for p in result["players"]:
-        p["worst"] = worst.get(p["player"], [])
+    result = analysis_view(analyze.analyze(state, lang), state, lang, seats)
+    if key:
+        with _lock:
+            _ANALYSES[cache_key] = result
+            while len(_ANALYSES) > _KEPT_ANALYSES:
+                _ANALYSES.popitem(last=False)
     return result

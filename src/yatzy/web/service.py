@@ -559,11 +559,15 @@ class GameService:
         action = make_bot(level).choose(state, self.rng)
         return self._commit(stored, state, action, seat)[0].version
 
-    def analysis(self, game_id: str) -> dict[str, Any]:
-        """Every decision against the best one (see :func:`yatzy.web.hints.analysis`)."""
+    def analysis(self, game_id: str, lang: str | None = None) -> dict[str, Any]:
+        """Every person's decisions against the best ones, in the game's language or
+        ``lang`` (see :func:`yatzy.web.hints.analysis`)."""
         from yatzy.web.hints import analysis
 
-        return analysis(self.load(game_id)[1])
+        stored, state = self.load(game_id)
+        words: Any = lang if lang in LANGUAGES else stored.lang
+        people = {s.seat for s in stored.seats if s.bot is None}
+        return analysis(state, words, people=people, key=f"{stored.id}:{stored.version}")
 
     # -- history and records ---------------------------------------------------------------
 

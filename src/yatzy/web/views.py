@@ -135,7 +135,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         if stored.hints:
             from yatzy.web.hints import hint
 
-            turn["hint"] = hint(state)
+            turn["hint"] = hint(state, lang)
         view["turn"] = turn
     if words:
         view["ui"] = ui_strings(lang)
