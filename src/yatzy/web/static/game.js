@@ -13,6 +13,9 @@
   let turnKey = null;
   let pick = { inner: null, outer: null }; // DubbelYatzy's two results being chosen
   let busy = false;
+  // Hints and the analysis are drawn by the insight module (loaded beside this script).
+  let insight = null;
+  import("/static/insight.js").then((m) => { insight = m; if (view) render(); });
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -371,25 +374,36 @@
       parts.push(pick.outer ? `● ${t("outer")}: ${boxName(pick.outer.box)}` : `● ${t("choose_outer")}`);
       choice.textContent = parts.join(" · ");
     } else choice.textContent = "";
-    $("hint").textContent = turn.hint && mine ? `${t("hint")}: ${describeHint(turn.hint)}` : "";
+    if (insight) insight.renderHint($("hint"), mine ? turn.hint : null, words);
     renderDice();
+    highlightHint();
   }
 
-  function describeAction(action) {
-    const name = (id) => (view.boxes.find((b) => b.id === id) || { name: id }).name;
-    if ("roll" in action) {
-      return action.roll.length ? `${t("keeping")} ${action.roll.map((i) => i + 1).join(", ")}, ${t("roll")}` : t("roll_all");
+  // The dice and boxes of the hint under the pointer or focus, marked on the page.
+  let hinted = null;
+  function highlightHint() {
+    document.querySelectorAll(".hinted").forEach((n) => n.classList.remove("hinted"));
+    if (!hinted) return;
+    if (hinted.dataset.keep) {
+      hinted.dataset.keep.split(",").forEach((i) => {
+        const die = document.querySelector(`.die[data-pos="${i}"]`);
+        if (die) die.classList.add("hinted");
+      });
     }
-    if ("score" in action) return `${t("score")} ${name(action.score)}`;
-    if ("scratch" in action) return `${t("scratch")} ${name(action.scratch)}`;
-    return JSON.stringify(action);
+    const layers = { inner: hinted.dataset.inner, outer: hinted.dataset.outer };
+    for (const [layer, box] of Object.entries(layers)) {
+      if (box) document.querySelectorAll(`button.choose.${layer}[data-box="${box}"]`).forEach((b) => b.classList.add("hinted"));
+    }
+    if (hinted.dataset.box && !hinted.dataset.inner) {
+      document.querySelectorAll(`button.choose[data-box="${hinted.dataset.box}"]`).forEach((b) => b.classList.add("hinted"));
+    }
   }
-
-  function describeHint(hint) {
-    if (hint.pending) return t("hint_pending");
-    if (hint.unavailable) return hint.unavailable;
-    return hint.choices.map((c) => `${describeAction(c.action)} (${c.value})`).join(" · ")
-      + ` — ${t("expected")}`;
+  const hintTarget = (e) => (e.target.closest ? e.target.closest(".hint-option") : null);
+  for (const type of ["mouseover", "focusin"]) {
+    $("hint").addEventListener(type, (e) => { hinted = hintTarget(e); highlightHint(); });
+  }
+  for (const type of ["mouseout", "focusout"]) {
+    $("hint").addEventListener(type, () => { hinted = null; highlightHint(); });
   }
 
   function renderWinner() {
@@ -416,30 +430,15 @@
       const data = await api("GET", `/api/games/${gameId}/analysis`);
       if (data.pending) { setTimeout(fetchAnalysis, 2000); return; }
       analysis = data;
-      render();
     } catch (e) { analysis = { error: e.message }; }
+    render();
   }
 
   function renderAnalysis(section) {
-    if (!analysisAsked) { fetchAnalysis(); return; }
-    if (!analysis || analysis.error) return;
-    const box = el("div", { id: "analysis" }, el("h3", {}, t("analysis")));
-    const list = el("ul");
-    analysis.players.filter((p) => !view.players[p.player].bot).forEach((p) => {
-      const item = el("li", {}, `${p.name}: ${p.total_loss.toFixed(2)} ${t("lost")}`
-        + ` (${p.mistakes}/${p.decisions})`);
-      if (p.worst.length) {
-        const worst = el("ol");
-        p.worst.forEach((w) => worst.append(el("li", {},
-          `${t("turn")} ${w.turn} [${w.dice.map((d) => (Array.isArray(d) ? d.join("/") : d)).join(" ")}]: `
-          + `${w.chosen} → ${t("best")}: ${w.best} (−${w.loss.toFixed(2)})`)));
-        item.append(worst);
-      }
-      list.append(item);
-    });
-    box.append(list);
-    if (!analysis.exact) box.append(el("p", { class: "hint" }, analysis.method));
+    if (!analysisAsked) fetchAnalysis();
+    const box = el("div", { id: "analysis" });
     section.append(box);
+    if (insight) insight.renderAnalysis(box, analysis, view, words);
   }
 
   function renderSoloRecord() {

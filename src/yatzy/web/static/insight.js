@@ -1,0 +1,172 @@
+// Hints during play and the analysis after the game, as a player reads them.
+// A plain ES module (no build step): the server words every choice in the game's
+// language; this module lays the words out, ranks nothing and computes no rule.
+// Exports renderHint(container, hint, strings) and
+// renderAnalysis(container, analysis, view, strings); `strings` is the page's
+// dict of words (web/i18n.py ui_strings).
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c);
+  return node;
+}
+
+// The stylesheet of this module, next to it (so a path prefix needs nothing more).
+function ensureStyles() {
+  if (document.querySelector("link[data-insight]")) return;
+  const link = el("link", { rel: "stylesheet", href: new URL("insight.css", import.meta.url).href, "data-insight": true });
+  document.head.append(link);
+}
+
+const lang = () => document.documentElement.lang || "en";
+
+export function formatNumber(x, digits = 1) {
+  return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+// Points lost against the best option, to a tenth: "−1,3 p", or "as good".
+export function lossText(loss, strings) {
+  if (loss < 0.05) return strings.as_good || "=";
+  return `−${formatNumber(loss)} ${strings.points_short || "p"}`;
+}
+
+function approximateBadge(strings, note) {
+  return el("span", { class: "badge approximate", title: note || null }, strings.approximate || "≈");
+}
+
+// The hint: the best option's expected final score once, then the options ranked by
+// points lost.  Each option carries data-keep ("0,2": die positions) or data-box
+// (box id; DubbelYatzy "inner,outer" with data-inner/data-outer) for highlighting.
+export function renderHint(container, hint, strings) {
+  ensureStyles();
+  container.replaceChildren();
+  if (!hint) return;
+  container.classList.add("insight-hint");
+  const head = el("p", { class: "hint-head" }, el("strong", {}, strings.hint));
+  if (hint.pending) {
+    head.append(" ", el("span", { role: "status" }, strings.hint_pending));
+    container.append(head);
+    return;
+  }
+  if (!hint.options.length) {
+    if (hint.note) container.append(head, el("p", { class: "hint-note" }, hint.note));
+    return;
+  }
+  if (hint.approximate) head.append(" ", approximateBadge(strings, hint.note));
+  head.append(" · ", `${strings.best_value}: `, el("strong", { class: "hint-value" }, formatNumber(hint.options[0].value)));
+  container.append(head);
+  const list = el("ol", { class: "hint-options" });
+  hint.options.forEach((o, i) => {
+    const boxes = o.box || (o.inner && o.outer ? `${o.inner},${o.outer}` : null);
+    list.append(el("li", {
+      class: "hint-option" + (i === 0 ? " best" : ""), tabindex: "0",
+      "data-keep": o.keep ? o.keep.join(",") : null,
+      "data-box": boxes, "data-inner": o.inner, "data-outer": o.outer,
+    }, el("span", { class: "hint-text" }, o.text), " ",
+    el("span", { class: "hint-loss" }, i === 0 ? strings.best_choice : lossText(o.loss, strings))));
+  });
+  container.append(list);
+  if (hint.approximate && hint.note) container.append(el("p", { class: "hint-note" }, hint.note));
+}
+
+// An inline line chart of the expected final score before each turn, ending in the
+// actual final score; role="img" with the server's one-sentence summary, and the
+// numbers in a visually hidden table.
+function chart(player, strings) {
+  const points = player.trajectory.map((p) => [p.turn, p.expected]);
+  const n = points.length;
+  const W = 340, H = 170, L = 40, R = 14, T = 12, B = 30;
+  const values = points.map((p) => p[1]).concat([player.final]);
+  let lo = Math.min(...values), hi = Math.max(...values);
+  const pad = Math.max(5, (hi - lo) * 0.1);
+  lo = Math.max(0, Math.floor((lo - pad) / 10) * 10);
+  hi = Math.ceil((hi + pad) / 10) * 10;
+  const x = (turn) => L + ((turn - 1) / Math.max(1, n)) * (W - L - R);
+  const y = (v) => T + (1 - (v - lo) / Math.max(1, hi - lo)) * (H - T - B);
+  const line = points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const end = [x(n + 1), y(player.final)];
+  const graph = svg("svg", {
+    class: "trajectory", viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": player.chart_label || strings.chart_title, width: W, height: H,
+  });
+  graph.append(svg("title", {}, player.chart_label || strings.chart_title));
+  for (const v of [lo, (lo + hi) / 2, hi]) {
+    graph.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    graph.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, formatNumber(v, 0)));
+  }
+  for (const t of [1, Math.ceil(n / 2), n]) {
+    graph.append(svg("text", { x: x(t), y: H - B + 16, "text-anchor": "middle", class: "tick" }, String(t)));
+  }
+  graph.append(svg("text", { x: end[0], y: H - B + 16, "text-anchor": "middle", class: "tick" }, "★"));
+  graph.append(svg("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", class: "axis" }, strings.turn));
+  graph.append(svg("polyline", { points: line, class: "expected" }));
+  const last = points[n - 1];
+  graph.append(svg("line", { x1: x(last[0]), y1: y(last[1]), x2: end[0], y2: end[1], class: "to-final" }));
+  points.forEach(([t, v]) => graph.append(svg("circle", { cx: x(t), cy: y(v), r: 2.5, class: "expected" })));
+  graph.append(svg("circle", { cx: end[0], cy: end[1], r: 4.5, class: "final" }));
+  const table = el("table", { class: "sr" },
+    el("caption", {}, player.chart_label || strings.chart_title),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, strings.turn), el("th", { scope: "col" }, strings.expected))));
+  const body = el("tbody");
+  points.forEach(([t, v]) => body.append(el("tr", {}, el("th", { scope: "row" }, String(t)), el("td", {}, formatNumber(v)))));
+  body.append(el("tr", {}, el("th", { scope: "row" }, strings.final_score), el("td", {}, String(player.final))));
+  table.append(body);
+  const legend = el("p", { class: "chart-legend" },
+    el("span", { class: "key expected" }), ` ${strings.expected} `,
+    el("span", { class: "key final" }), ` ${strings.final_score}: ${player.final}`);
+  return el("figure", { class: "chart" }, el("figcaption", {}, strings.chart_title), graph, legend, table);
+}
+
+function playerSection(player, strings, scope) {
+  const section = el("section", { class: "analysis-player", "data-seat": player.seat });
+  section.append(el("h4", {}, `${player.name} — ${player.final}`));
+  section.append(el("p", { class: "analysis-summary" }, player.summary));
+  if (player.costliest.length) {
+    section.append(el("h5", {}, strings.costliest));
+    const list = el("ol", { class: "costliest" });
+    player.costliest.forEach((c) => list.append(el("li", {}, c.text)));
+    section.append(list);
+  } else if (player.decisions) {
+    section.append(el("p", {}, strings.no_mistakes));
+  }
+  if (player.trajectory.length && scope !== "none") section.append(chart(player, strings));
+  return section;
+}
+
+// The analysis after the game: "being computed" while it is, else per person the
+// summary in words, the costliest choices and the chart.  `analysis` null means
+// not here yet; {error: "..."} a failure.
+export function renderAnalysis(container, analysis, view, strings) {
+  ensureStyles();
+  container.replaceChildren(el("h3", {}, strings.analysis));
+  container.classList.add("insight-analysis");
+  if (!analysis || analysis.pending) {
+    container.setAttribute("aria-busy", "true");
+    container.append(el("p", { role: "status", class: "analysis-pending" }, strings.analysis_pending));
+    return;
+  }
+  container.removeAttribute("aria-busy");
+  if (analysis.error) {
+    container.append(el("p", { class: "error" }, `${strings.analysis_failed}: ${analysis.error}`));
+    return;
+  }
+  if (analysis.explanation) container.append(el("p", { class: "analysis-explanation" }, analysis.explanation));
+  if (analysis.approximate) {
+    container.append(el("p", { class: "hint-note" }, approximateBadge(strings, analysis.note), " ", analysis.note || ""));
+  }
+  for (const player of analysis.players) container.append(playerSection(player, strings, analysis.scope));
+}
