@@ -555,7 +555,7 @@ def test_solo_record_and_history(client: TestClient) -> None:
     entry = next(h for h in history if h["id"] == first["id"])
     assert entry["finished"] and entry["totals"] == done["totals"] and entry["yours"] == [0]
     page = client.get("/history")
-    assert page.status_code == 200 and "yatzy+forced" in page.text
+    assert page.status_code == 200 and "forced (boxes are filled top to bottom)" in page.text
     assert TestClient(client.app).get("/api/history").json() == []
 
 

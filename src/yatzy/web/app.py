@@ -55,6 +55,7 @@ GAME_ID = r"^[0-9a-f]{32}$"
 MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's 128-bit id (hex)")]
+Lang = Literal["sv", "fi", "en"]
 
 
 # -- request bodies (strict: no type coercion) --------------------------------------------
@@ -670,7 +671,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/analysis", tags=["api"])
     async def game_analysis(
-        request: Request, game_id: GameId, lang: Literal["sv", "fi", "en"] | None = None
+        request: Request, game_id: GameId, lang: Lang | None = None
     ) -> dict[str, Any]:
         """Every person's decisions against the best play, in words in the game's
         language (or ``lang``): own turn numbers, costliest choices, the expected final
@@ -679,12 +680,21 @@ def create_app(
         return await run_in_threadpool(service(request).analysis, game_id, lang)
 
     @app.get("/api/history", tags=["api"])
-    async def history(request: Request) -> list[dict[str, Any]]:
-        """The games of this browser, newest first."""
+    async def history(request: Request, lang: Lang = "en") -> list[dict[str, Any]]:
+        """The games of this browser, newest first, with dates and rules in words."""
         owner = owner_of(request)
         if not owner:
             return []
-        return await run_in_threadpool(service(request).history, owner)
+        return await run_in_threadpool(service(request).history, owner, lang)
+
+    @app.get("/api/stats", tags=["api"])
+    async def statistics(request: Request, lang: Lang = "en") -> dict[str, Any]:
+        """This browser's seats in finished games per rule set: games, average, best,
+        bonus and Yatzy rates, solo record."""
+        owner = owner_of(request)
+        if not owner:
+            return {"lang": lang, "variants": [], "games": 0}
+        return await run_in_threadpool(service(request).stats, owner, lang)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
@@ -750,11 +760,9 @@ def create_app(
     @app.get("/history", response_class=HTMLResponse, include_in_schema=False)
     async def history_page(request: Request) -> HTMLResponse:
         lang = lang_of(request)
-        games = await history(request)
+        games = await history(request, lang)
         return templates.TemplateResponse(
-            request,
-            "history.html",
-            {"lang": lang, "t": ui_strings(lang), "games": games},
+            request, "history.html", {"lang": lang, "t": ui_strings(lang), "games": games}
         )
 
     @app.exception_handler(404)

@@ -141,6 +141,7 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
         "Tässä selaimessa ei ole vielä pelejä.",
         "No games in this browser yet.",
     ),
+    "games_list": ("Spel", "Pelit", "Games"),
     "started": ("Startat", "Aloitettu", "Started"),
     "ended": ("Avslutat", "Päättynyt", "Ended"),
     "players": ("Spelare", "Pelaajat", "Players"),

@@ -575,26 +575,22 @@ class GameService:
         """The owner's best final score in finished solo games of ``rules``."""
         return self.repo.best_solo_total(token_hash(owner), rules, exclude)
 
-    def history(self, owner: str) -> list[dict[str, Any]]:
-        """The owner's games, newest first: rules, players, totals, winners, status."""
-        out = []
-        for g in self.repo.games_of(token_hash(owner)):
-            rec = orjson.loads(g.record)
-            mine = [s.seat for s in g.seats if s.owner_hash == token_hash(owner)]
-            out.append(
-                {
-                    "id": g.id,
-                    "rules": g.rules,
-                    "pad": g.pad,
-                    "finished": g.finished,
-                    "players": [s.name for s in g.seats],
-                    "yours": mine,
-                    "totals": rec.get("totals", []),
-                    "winners": rec.get("winners", []),
-                    "updated_at": g.updated_at.isoformat(),
-                }
-            )
-        return out
+    def history(self, owner: str, lang: str = "en") -> list[dict[str, Any]]:
+        """The owner's games, newest first: dates, rules in words, players, totals,
+        winners, status (see :func:`yatzy.web.stats.history_entries`)."""
+        from yatzy.web.stats import history_entries
+
+        words: Any = lang if lang in LANGUAGES else "en"
+        owner_hash = token_hash(owner)
+        return history_entries(self.repo.games_of(owner_hash), owner_hash, words)
+
+    def stats(self, owner: str, lang: str = "en") -> dict[str, Any]:
+        """The owner's statistics per rule set (see :func:`yatzy.web.stats.stats`)."""
+        from yatzy.store.stats import finished_games_of
+        from yatzy.web.stats import stats
+
+        words: Any = lang if lang in LANGUAGES else "en"
+        return stats(finished_games_of(self.repo, token_hash(owner)), words)
 
 
 def _with_record(seats: list[int], state: State, best: int | None) -> dict[str, Any]:

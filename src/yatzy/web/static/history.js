@@ -1,0 +1,85 @@
+// The history page: dates in the reader's time zone and language, and the
+// statistics per rule set from /api/stats (a table and an inline SVG bar chart).
+const SVG = "http://www.w3.org/2000/svg";
+const section = document.getElementById("stats");
+const lang = section.dataset.lang || document.documentElement.lang || "en";
+const words = JSON.parse(document.getElementById("stats-words").textContent);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c);
+  return node;
+}
+
+const link = el("link", { rel: "stylesheet", href: new URL("insight.css", import.meta.url).href });
+document.head.append(link);
+
+const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+for (const t of document.querySelectorAll("time[datetime]")) {
+  const date = new Date(t.getAttribute("datetime"));
+  if (!Number.isNaN(date.getTime())) t.textContent = when.format(date);
+}
+
+const one = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+
+function rulesCell(row) {
+  const cell = el("th", { scope: "row" }, row.title);
+  if (row.house_rules.length) cell.append(el("br"), el("span", { class: "rules-words" }, row.house_rules.join(", ")));
+  return cell;
+}
+
+function table(rows) {
+  const head = el("tr", {}, ...["variant", "games_played", "average", "best_score", "bonus_rate", "yatzy_rate", "solo_record"]
+    .map((k) => el("th", { scope: "col" }, words[k])));
+  const body = el("tbody");
+  for (const r of rows) {
+    body.append(el("tr", { "data-rules": r.rules }, rulesCell(r),
+      el("td", {}, String(r.games)), el("td", {}, one.format(r.average)), el("td", {}, String(r.best)),
+      el("td", {}, percent.format(r.bonus_rate)), el("td", {}, percent.format(r.yatzy_rate)),
+      el("td", {}, r.solo_record === null ? "–" : String(r.solo_record))));
+  }
+  return el("div", { class: "protocol-wrap" }, el("table", { class: "history stats-table" }, el("thead", {}, head), body));
+}
+
+// Average (bar) and best (tick) per rule set, one row each.
+function chart(rows) {
+  const rowH = 30, L = 150, R = 90, W = 560, H = rows.length * rowH + 10;
+  const top = Math.max(...rows.map((r) => r.best), 1);
+  const scale = (v) => (v / top) * (W - L - R);
+  const summary = `${words.stats_chart}: ` + rows.map((r) => `${r.title} ${one.format(r.average)} (${words.best_score} ${r.best})`).join("; ");
+  const graph = svg("svg", { class: "bars", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": summary });
+  graph.append(svg("title", {}, summary));
+  rows.forEach((r, i) => {
+    const y = 5 + i * rowH;
+    const name = r.title + (r.house_rules.length ? " *" : "");
+    graph.append(svg("text", { x: L - 6, y: y + 18, "text-anchor": "end" }, name.length > 22 ? name.slice(0, 21) + "…" : name));
+    graph.append(svg("rect", { x: L, y: y + 4, width: Math.max(1, scale(r.average)), height: rowH - 10, class: "bar" }));
+    graph.append(svg("rect", { x: L + scale(r.best) - 1.5, y: y + 1, width: 3, height: rowH - 4, class: "bar best" }));
+    graph.append(svg("text", { x: L + scale(r.best) + 5, y: y + 18 }, `${one.format(r.average)} / ${r.best}`));
+  });
+  return el("figure", { class: "chart" }, el("figcaption", {}, `${words.stats_chart} (${words.average} / ${words.best_score})`), graph);
+}
+
+async function load() {
+  const body = document.getElementById("stats-body");
+  try {
+    const response = await fetch(`/api/stats?lang=${encodeURIComponent(lang)}`, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const data = await response.json();
+    if (!data.variants.length) { body.replaceChildren(el("p", { id: "no-stats" }, words.no_stats)); return; }
+    body.replaceChildren(table(data.variants), chart(data.variants));
+  } catch (e) {
+    body.replaceChildren(el("p", { class: "error" }, e.message));
+  }
+}
+
+load();
