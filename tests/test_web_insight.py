@@ -1,0 +1,379 @@
+"""Hints, post-game analysis, history and statistics through the web API.
+
+Hints and analyses must read as plain words in the game's language (dice by face,
+boxes by the core's names, never ids or JSON), rank the options by points lost,
+label approximate strategies, number each player's own turns, and say plainly
+what a score pad game can be analysed for.  The statistics are checked against
+games played through the API; the history page against leftovers of English in
+Swedish and Finnish.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.e2e.support import next_action, pg_or_skip, postgres_database
+from yatzy.game import Game
+from yatzy.rules import CATEGORIES
+from yatzy.strategy.advice_words import _FI_ONE, _FI_PART, _SV_MANY, _SV_ONE
+from yatzy.strategy.advisor import advise
+from yatzy.web.app import create_app
+
+# Words that must not show in Swedish or Finnish text (whole words, any case).
+ENGLISH = re.compile(
+    r"\b(keep|score|scratch|turn|roll|rolls|inner|outer|best|better|decisions?|open|"
+    r"players?|winner|rules|started|finished|points|pad|approximate|expected|history|"
+    r"games?|average|record|view|in progress|forced)\b",
+    re.IGNORECASE,
+)
+BOX_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app on SQLite for the hint and analysis tests (bots act without delay)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('insight') / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(app_client: TestClient) -> TestClient:
+    """The app's client with no cookies (a new browser)."""
+    app_client.cookies.clear()
+    return app_client
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def any_db_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    """An app per database, for the store's statistics queries."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('stats') / 'yatzy.db'}"
+        with TestClient(create_app(url, bot_delay=0.0)) as client:
+            yield client
+        return
+    pg_or_skip()
+    with postgres_database() as url, TestClient(create_app(url, bot_delay=0.0)) as client:
+        yield client
+
+
+def create(client: TestClient, seats: list[dict[str, Any]] | None = None, **kw: Any) -> str:
+    body = {"rules": "yatzy", "seats": seats or [{"name": "Ann", "here": True}], **kw}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def view(client: TestClient, gid: str) -> dict[str, Any]:
+    r = client.get(f"/api/games/{gid}")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def act(client: TestClient, gid: str, action: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/games/{gid}/actions", json={"action": action})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def wait_for_person(client: TestClient, gid: str, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        v = view(client, gid)
+        if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
+            return v
+        assert time.monotonic() < deadline, "the bot did not move"
+        time.sleep(0.005)
+
+
+def play_out(client: TestClient, gid: str) -> dict[str, Any]:
+    for _ in range(2000):
+        v = wait_for_person(client, gid)
+        if v["finished"]:
+            return v
+        act(client, gid, next_action(v))
+    raise AssertionError("the game did not end")
+
+
+def ready_hint(client: TestClient, gid: str) -> dict[str, Any]:
+    """The hint of the turn once the strategy is prepared."""
+    deadline = time.monotonic() + 180
+    while True:
+        hint: dict[str, Any] = view(client, gid)["turn"]["hint"]
+        if not hint["pending"]:
+            return hint
+        assert hint["options"] == [] and hint["note"] is None
+        assert time.monotonic() < deadline, "the strategy was not ready in time"
+        time.sleep(0.2)
+
+
+def ready_analysis(client: TestClient, gid: str, **params: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 180
+    while True:
+        r = client.get(f"/api/games/{gid}/analysis", params=params)
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        if not data.get("pending"):
+            return data
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+
+def face_words(lang: str, face: int) -> tuple[str, ...]:
+    return {"sv": (_SV_ONE[face], _SV_MANY[face]), "fi": (_FI_ONE[face], _FI_PART[face])}.get(
+        lang, (str(face),)
+    )
+
+
+# -- hints -----------------------------------------------------------------------------------
+
+
+OPTION_KEYS = {"text", "loss", "value", "keep", "box", "inner", "outer"}
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_hints_name_dice_by_face_in_the_games_language(client: TestClient, lang: str) -> None:
+    gid = create(client, lang=lang, hints=True)
+    first = ready_hint(client, gid)
+    assert set(first) == {"pending", "approximate", "note", "options"}
+    assert not first["approximate"] and first["note"] is None
+    assert first["options"][0]["keep"] == [] and first["options"][0]["text"]
+    v = act(client, gid, {"roll": []})
+    hint = v["turn"]["hint"]
+    dice = v["turn"]["dice"]
+    options = hint["options"]
+    assert 3 <= len(options) <= 5
+    assert all(set(o) == OPTION_KEYS for o in options)
+    losses = [o["loss"] for o in options]
+    assert losses[0] == 0 and losses == sorted(losses), "ranked by points lost"
+    assert [o["value"] for o in options] == sorted((o["value"] for o in options), reverse=True)
+    for o in options:
+        text = o["text"]
+        assert "{" not in text and not BOX_ID.search(text), text
+        if lang != "en":
+            assert not ENGLISH.search(text), text
+        if o["keep"] is not None:
+            assert o["box"] is None
+            for face in {dice[i] for i in o["keep"]}:
+                assert any(w in text for w in face_words(lang, face)), (text, dice, o["keep"])
+            # positions are never spoken: "keep 1 3" would be a position list
+            assert not re.search(r"\d \d", text)
+        else:
+            assert o["box"] in CATEGORIES and CATEGORIES[o["box"]].name(lang) in text
+    verbs = {"sv": ("Behåll", "Slå", "Skriv", "Stryk"), "fi": ("Pidä", "Heitä", "Kirjaa")}
+    for o in options:
+        assert o["text"].startswith(verbs.get(lang, ("Keep", "Roll", "Score", "Scratch")))
+
+
+def test_hint_options_are_legal_actions(client: TestClient) -> None:
+    gid = create(client, rules="yatzy+forced", hints=True)
+    ready_hint(client, gid)
+    for _ in range(4):  # the first roll, at most two keeps, then the box
+        v = view(client, gid)
+        best = v["turn"]["hint"]["options"][0]
+        if best["keep"] is not None:
+            act(client, gid, {"roll": best["keep"]})
+        else:
+            act(client, gid, {"score": best["box"]})
+            break
+    assert view(client, gid)["sheets"][0]["entries"]["ones"] is not None
+
+
+def test_dubbel_hints_are_words_and_labelled_approximate(client: TestClient) -> None:
+    gid = create(client, rules="dubbel", lang="sv", hints=True)
+    hint = ready_hint(client, gid)
+    assert hint["approximate"] and "DubbelYatzy" in hint["note"]
+    for _ in range(3):
+        v = act(client, gid, {"roll": []})
+    hint = v["turn"]["hint"]
+    assert hint["approximate"] and hint["note"]
+    names = {CATEGORIES[b].name("sv") for b in v["turn"]["allowed"]}
+    for o in hint["options"]:
+        text = o["text"]
+        assert text.startswith("Inre: ") and ", yttre: " in text, text
+        assert "{" not in text and '"' not in text and not BOX_ID.search(text)
+        assert o["inner"] in v["turn"]["allowed"] and o["outer"] in v["turn"]["allowed"]
+        assert o["keep"] is None and o["box"] is None
+        assert sum(name in text for name in names) >= 2
+    best = hint["options"][0]
+    after = act(client, gid, {"inner": {"score": best["inner"]}, "outer": {"score": best["outer"]}})
+    assert after["sheets"][0]["entries"][best["inner"]] is not None
+
+
+def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maxi with saved rolls, late in a game (a small sub-game: quick to prepare)."""
+    from yatzy.game import Game, Roll, Score
+    from yatzy.web import hints
+
+    state = Game("maxi+saved_rolls", ["Ann"]).new_initial_state(starter=0)
+    boxes = list(state.rules.boxes)
+    for box in boxes[:-3]:
+        state.apply(Roll())
+        state.apply_roll([1, 2, 3, 4, 5, 6])
+        state.apply(Score(box))
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 2, 3, 1])
+    monkeypatch.setattr(hints, "_ready", {state.rules.spec})
+    for lang, word in (("sv", "sparade slag"), ("fi", "säästettyjen"), ("en", "saved rolls")):
+        hint = hints.hint(state, lang)  # type: ignore[arg-type]
+        assert hint is not None and hint["approximate"] and word in hint["note"]
+        assert hint["options"] and hint["options"][0]["loss"] == 0
+
+
+# -- analysis --------------------------------------------------------------------------------
+
+
+def test_analysis_per_person_with_own_turns_in_the_games_language(client: TestClient) -> None:
+    gid = create(
+        client,
+        [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}],
+        rules="yatzy+forced",
+        lang="sv",
+    )
+    done = play_out(client, gid)
+    report = ready_analysis(client, gid)
+    assert report["lang"] == "sv" and report["scope"] == "full" and not report["approximate"]
+    (ann,) = report["players"]  # people only
+    assert ann["name"] == "Ann" and ann["final"] == done["totals"][0] and not ann["bot"]
+    # own turns: 15 for a 15-box sheet, although the game had 30 turns
+    assert ann["turns"] == 15
+    assert [p["turn"] for p in ann["trajectory"]] == list(range(1, 16))
+    # before the first turn: the optimal expected score of the rules (empty sheet)
+    optimal = advise(Game("yatzy+forced", ["x"]).new_initial_state(starter=0)).value
+    assert ann["trajectory"][0]["expected"] == pytest.approx(optimal, abs=0.05)
+    assert all(1 <= c["turn"] <= 15 for c in ann["costliest"])
+    assert ann["decisions"] == 30 and 0 <= ann["best_decisions"] <= 30
+    assert f"{ann['best_decisions']} av 30 beslut var de bästa" in ann["summary"]
+    assert ann["chart_label"].startswith("Förväntat slutresultat för Ann")
+    assert ann["costliest"], "writing the best-looking box after two rolls costs points"
+    losses = [c["loss"] for c in ann["costliest"]]
+    assert losses == sorted(losses, reverse=True) and len(losses) <= 5
+    for c in ann["costliest"]:
+        assert c["text"].startswith(f"Tur {c['turn']}") and "Bättre:" in c["text"]
+        words = " ".join((c["text"], c["chosen"], c["better"]))
+        assert not ENGLISH.search(words) and not BOX_ID.search(words), words
+    english = ready_analysis(client, gid, lang="en")
+    assert english["lang"] == "en"
+    assert "of 30 decisions were the best" in english["players"][0]["summary"]
+    assert english["players"][0]["costliest"][0]["text"].startswith("Turn ")
+    finnish = ready_analysis(client, gid, lang="fi")
+    for c in finnish["players"][0]["costliest"]:
+        assert c["text"].startswith("Vuoro ") and not ENGLISH.search(c["text"])
+    assert client.get(f"/api/games/{gid}/analysis", params={"lang": "de"}).status_code == 422
+
+
+def test_analysis_of_dubbel_is_labelled_approximate(client: TestClient) -> None:
+    gid = create(client, rules="dubbel", lang="fi")
+    play_out(client, gid)
+    report = ready_analysis(client, gid)
+    assert report["approximate"] and "Tupla-Yatzy" in report["note"]
+    (ann,) = report["players"]
+    assert ann["turns"] == 8 and len(ann["trajectory"]) == 8  # two boxes a turn
+    for c in ann["costliest"]:
+        assert "{" not in c["text"] and not BOX_ID.search(c["text"])
+
+
+def test_score_pad_analysis_says_what_the_data_allows(client: TestClient) -> None:
+    # final dice entered every turn: the box choices are rated, not the keeps
+    gid = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}], pad=True)
+    play_out(client, gid)
+    report = ready_analysis(client, gid)
+    assert report["scope"] == "boxes"
+    assert "score pad keeps only the final dice" in report["explanation"]
+    for p in report["players"]:
+        assert p["complete"] and p["turns"] == 15 and p["decisions"] == 15
+        assert "box choices were the best" in p["summary"]
+    # only points written: nothing to rate, said plainly
+    points_only = create(client, pad=True, lang="sv")
+    v = view(client, points_only)
+    act(client, points_only, {"write": v["turn"]["allowed"][0], "points": 0})
+    r = client.get(f"/api/games/{points_only}/analysis")
+    assert r.status_code == 200
+    report = r.json()
+    assert report["scope"] == "none" and report["players"] == []
+    assert "bara poäng" in report["explanation"]
+    # saved rolls are not tracked by a pad
+    saved = create(client, rules="maxi+saved_rolls", pad=True)
+    report = client.get(f"/api/games/{saved}/analysis").json()
+    assert report["scope"] == "none" and "saved" in report["explanation"]
+
+
+# -- history and statistics ----------------------------------------------------------------
+
+
+def test_stats_count_this_browsers_seats_in_finished_games(any_db_client: TestClient) -> None:
+    client = any_db_client
+    client.cookies.clear()
+    assert client.get("/api/stats").json()["variants"] == []
+    solo = [play_out(client, create(client)) for _ in range(2)]
+    duo = play_out(
+        client,
+        create(client, [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]),
+    )
+    create(client)  # unfinished: not counted
+    forced = play_out(client, create(client, rules="yatzy+forced"))
+    data = client.get("/api/stats", params={"lang": "sv"}).json()
+    rows = {r["rules"]: r for r in data["variants"]}
+    assert set(rows) == {"yatzy", "yatzy+forced"} and data["games"] == 4
+    yatzy = rows["yatzy"]
+    mine = [g["sheets"][0] for g in solo] + [duo["sheets"][0]]  # the bot's seat is not ours
+    finals = [s["final"] for s in mine]
+    assert yatzy["games"] == 3 and yatzy["scores"] == 3
+    assert yatzy["average"] == pytest.approx(sum(finals) / 3, abs=0.05)
+    assert yatzy["best"] == max(finals)
+    assert yatzy["bonus_rate"] == pytest.approx(sum(s["bonus"] > 0 for s in mine) / 3, abs=1e-3)
+    yatzies = sum((s["entries"]["yatzy"]["points"] or 0) > 0 for s in mine)
+    assert yatzy["yatzy_rate"] == pytest.approx(yatzies / 3, abs=1e-3)
+    assert yatzy["solo_record"] == max(g["totals"][0] for g in solo)
+    assert yatzy["title"] == "Yatzy" and yatzy["house_rules"] == []
+    assert rows["yatzy+forced"]["solo_record"] == forced["totals"][0]
+    assert rows["yatzy+forced"]["house_rules"] == ["tvång (rutorna fylls uppifrån och ned)"]
+    client.cookies.clear()
+    assert client.get("/api/stats").json()["variants"] == []
+
+
+def _main(html: str) -> str:
+    body = html.split("<main", 1)[1].split("</main>", 1)[0]
+    text = re.sub(r"<script[^>]*>.*?</script>", " ", body, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_history_page_in_words(client: TestClient, lang: str) -> None:
+    done = play_out(client, create(client, rules="yatzy+forced", lang=lang))
+    create(client, rules="maxi+saved_rolls", lang=lang)
+    page = client.get("/history", params={"lang": lang})
+    assert page.status_code == 200
+    text = _main(page.text)
+    assert "yatzy+forced" not in page.text and "maxi+saved_rolls" not in text
+    assert '<th scope="col"></th>' not in page.text, "no empty header cell"
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">', page.text)
+    assert str(done["totals"][0]) in text and "Ann" in text
+    expected = {
+        "sv": ("Maxi-Yatzy", "sparade slag", "tvång", "Visa spelet", "Fortsätt spelet"),
+        "fi": ("Maxi-Yatzy", "säästetyt heitot", "pakko", "Näytä peli", "Jatka peliä"),
+        "en": ("Maxi Yatzy", "saved rolls", "forced", "View game", "Continue the game"),
+    }[lang]
+    for words in expected:
+        assert words in text, words
+    if lang != "en":
+        leftovers = ENGLISH.findall(text)
+        assert not leftovers, leftovers
+    history = client.get("/api/history", params={"lang": lang}).json()
+    entry = next(h for h in history if h["finished"])
+    assert entry["started"].endswith("Z") and entry["ended"].endswith("Z")
+    assert entry["started"] <= entry["ended"]
