@@ -180,7 +180,7 @@ def _join(parts: Sequence[str], lang: Language) -> str:
 
 def faces_words(faces: Sequence[int], lang: Language) -> str:
     """Plain dice named by their faces: "de två femmorna och sexan", "the two 5s and the 6"."""
-    groups = sorted(Counter(faces).items(), key=lambda g: (-g[1], -g[0]))
+    groups = sorted(Counter(faces).items(), key=lambda g: (-g[1], g[0]))
     singles = all(n == 1 for _, n in groups)
     parts: list[str] = []
     for i, (face, n) in enumerate(groups):
