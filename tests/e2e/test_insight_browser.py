@@ -1,0 +1,137 @@
+"""Hints and the post-game analysis in a real browser (Debian's chromium, Playwright).
+
+A Swedish game with hints: the hint lists its options in words, the best first,
+and pointing at an option marks the dice it keeps; at the end the page says the
+analysis is being computed, then shows it with the chart (an image with a
+summary for screen readers and its numbers in a hidden table).  The game is
+played to its end through the page's own fetch (its cookies hold the seat): the
+flows of play themselves are the other browser tests' subject.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.support import Server, next_action
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+CREATE = """async (body) => {
+  const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify(body)});
+  return await r.json();
+}"""
+GET = "async (id) => (await fetch('/api/games/' + id)).json()"
+ACT = """async ([id, action, version]) => {
+  const r = await fetch('/api/games/' + id + '/actions', {method: 'POST',
+    headers: {'Content-Type': 'application/json'}, body: JSON.stringify({action, version})});
+  return r.status;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (apt-get install chromium; see scripts/test)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(
+        f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, log=tmp_path / "server.log"
+    ) as s:
+        yield s
+
+
+def _hint_ready(page: Any, gid: str) -> None:
+    deadline = time.monotonic() + 180
+    while True:
+        v = page.evaluate(GET, gid)
+        hint = (v["turn"] or {}).get("hint")
+        if hint and not hint["pending"]:
+            return
+        assert time.monotonic() < deadline, "the strategy was not ready in time"
+        time.sleep(0.3)
+
+
+def test_hints_in_words_and_the_analysis_chart(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    shots = Path(os.environ.get("YATZY_E2E_SHOTS", tmp_path / "shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(server.url + "/?lang=sv")
+    body = {"rules": "yatzy", "lang": "sv", "hints": True, "seats": [{"name": "Ann", "here": True}]}
+    gid = page.evaluate(CREATE, body)["id"]
+    _hint_ready(page, gid)
+    page.goto(f"{server.url}/g/{gid}")
+    page.locator("#roll").click()
+    page.locator(".die").first.wait_for()
+    page.wait_for_function("document.querySelectorAll('#hint .hint-option').length >= 3")
+    options = page.locator("#hint .hint-option")
+    assert 3 <= options.count() <= 5
+    texts = [options.nth(i).locator(".hint-text").inner_text() for i in range(options.count())]
+    assert all(t.startswith(("Behåll", "Slå", "Skriv", "Stryk")) for t in texts), texts
+    assert not any("{" in t or "_" in t for t in texts), texts
+    head = page.locator("#hint .hint-head").inner_text()
+    assert "förväntat slutresultat med bästa spel" in head
+    assert "bäst" in options.first.inner_text()
+    losses = [options.nth(i).locator(".hint-loss").inner_text() for i in range(1, options.count())]
+    assert all(x == "lika bra" or (x.startswith("−") and x.endswith(" p")) for x in losses)
+    keeping = page.locator("#hint .hint-option[data-keep]:not([data-keep=''])")
+    if keeping.count():
+        keeping.first.hover()
+        kept = keeping.first.get_attribute("data-keep").split(",")
+        marked = page.locator(".die.hinted")
+        assert sorted(marked.evaluate_all("ds => ds.map(d => d.dataset.pos)")) == sorted(kept)
+    page.screenshot(path=str(shots / "insight-hint-sv.png"), full_page=True)
+
+    # The first answer of /analysis says "being computed": the page must say so.
+    answered: list[int] = []
+
+    def analysis(route: Any) -> None:
+        answered.append(1)
+        if len(answered) == 1:
+            route.fulfill(status=200, content_type="application/json", body='{"pending": true}')
+        else:
+            route.continue_()
+
+    page.route("**/api/games/*/analysis*", analysis)
+    for _ in range(200):
+        v = page.evaluate(GET, gid)
+        if v["finished"]:
+            break
+        assert page.evaluate(ACT, [gid, next_action(v), v["version"]]) == 200
+    page.locator("#winner").wait_for()
+    page.get_by_text("Analysen räknas…").wait_for(timeout=10_000)
+    chart = page.locator("#analysis svg.trajectory[role='img']")
+    chart.wait_for(timeout=120_000)
+    label = chart.get_attribute("aria-label")
+    assert label.startswith("Förväntat slutresultat för Ann tur för tur"), label
+    assert chart.locator("polyline.expected").count() == 1
+    assert chart.locator("circle.expected").count() == 15
+    rows = page.locator("#analysis table.sr tbody tr")
+    assert rows.count() == 16  # 15 turns and the final score
+    summary = page.locator("#analysis .analysis-summary").inner_text()
+    assert "av 30 beslut var de bästa" in summary, summary
+    for item in page.locator("#analysis .costliest li").all_inner_texts():
+        assert item.startswith("Tur ") and "Bättre:" in item, item
+    page.screenshot(path=str(shots / "insight-analysis-sv.png"), full_page=True)
+    assert not problems, json.dumps(problems)
