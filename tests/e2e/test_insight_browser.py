@@ -25,8 +25,8 @@ from tests.e2e.support import Server, next_action
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 CREATE = """async (body) => {
-  const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-    body: JSON.stringify(body)});
+  const r = await fetch('/api/games', {method: 'POST',
+    headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
   return await r.json();
 }"""
 GET = "async (id) => (await fetch('/api/games/' + id)).json()"
