@@ -473,3 +473,26 @@ def test_advised_bots_choose_legal_actions() -> None:
         state: State = build_position(RuleSet.parse("yatzy+forced"), {}, [1, 2, 3, 3, 5], 2)
         action = bot.choose(state, rng)
         state.clone().apply(action)
+
+
+def test_analysis_of_a_score_pad_rates_the_boxes_of_the_entered_dice() -> None:
+    from yatzy.game import Score, SetDice, Write
+    from yatzy.strategy.analyze import analyze
+
+    state = Game("yatzy", ["Ann", "Bo"], pad=True).new_initial_state(starter=0)
+    state.apply(SetDice((6, 6, 6, 6, 6)))
+    state.apply(Score("ones"))  # 0 points for five sixes: a costly box
+    state.apply(Write("ones", 3))  # Bo wrote only points: nothing to rate
+    state.apply(SetDice((1, 2, 3, 4, 5)))
+    state.apply(Score("small_straight"))
+    analysis = analyze(state, "en")
+    assert analysis.scope == "boxes"
+    ann, bo = analysis.players
+    assert ann.complete and ann.decisions == 2 and len(ann.expected) == 2
+    first = next(d for d in analysis.decisions if d.player == 0)
+    assert first.own_turn == 1 and first.kind == "box" and first.loss > 10
+    assert first.chosen == "Score 0 in Ones" and first.best.startswith("Score 50 in Yatzy")
+    assert not bo.complete and bo.decisions == 0 and bo.expected == []
+    with pytest.raises(YatzyError, match="saved rolls"):
+        saved = Game("maxi+saved_rolls", ["Ann"], pad=True).new_initial_state(starter=0)
+        analyze(saved)
