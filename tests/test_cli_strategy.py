@@ -212,5 +212,11 @@ def test_analyze_a_game_played_by_yatzy_play(
     assert by_name["Ada"]["total_loss"] == pytest.approx(0, abs=1e-3)
     assert by_name["Rex"]["total_loss"] > 10
     assert by_name["Rex"]["mean_loss"] > 0
-    code, out, _ = run(capsys, "analyze", str(record))
+    # three players: the game has 45 turns, each player's own are numbered 1-15
+    assert max(d["turn"] for d in data["decisions"]) == 45
+    assert max(d["own_turn"] for d in data["decisions"]) == 15
+    assert all(len(p["expected"]) == 15 for p in data["players"])
+    code, out, _ = run(capsys, "analyze", str(record), "--all")
     assert "Rex" in out and "per decision" in out
+    turns = [int(line.split()[0]) for line in out.splitlines() if line[:6].strip().isdigit()]
+    assert turns and max(turns) == 15

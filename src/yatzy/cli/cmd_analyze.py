@@ -15,7 +15,8 @@ def add_parser(sub: Any) -> None:
         description="Replays a game record (as written by 'yatzy play') and compares "
         "every decision of every player — each keep and each box — with the best one "
         "for that player's own sheet, giving the expected points lost.  Per player: "
-        "the total and the mean loss per decision.",
+        "the total and the mean loss per decision.  Turns are numbered per player.  A "
+        "score pad record is rated on the boxes chosen for its entered dice.",
     )
     p.add_argument("record", metavar="GAME.json", help="a game record")
     p.add_argument("--all", action="store_true", help="list every decision, not only the mistakes")
@@ -35,12 +36,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"{analysis.rules}: {len(analysis.decisions)} decisions, values {kind}")
     shown = [d for d in analysis.decisions if args.all or d.loss > MISTAKE]
     if shown:
+        # turns are each player's own (1-15 on a 15-box sheet), not the game's
         print(f"  {'turn':>4}  {'player':<12} {'dice':<18} {'left':>4}  chosen / best  (loss)")
     for d in shown:
         dice = " ".join(f"{x[0]}/{x[1]}" if isinstance(x, list) else str(x) for x in d.dice)
         mark = "" if d.loss <= MISTAKE else f"  best: {d.best}"
         print(
-            f"  {d.turn:>4}  {d.name[:12]:<12} {dice:<18} {d.rolls_left:>4}  "
+            f"  {d.own_turn:>4}  {d.name[:12]:<12} {dice:<18} {d.rolls_left:>4}  "
             f"{d.chosen}{mark}  ({d.loss:.2f})"
         )
     print("players:")
