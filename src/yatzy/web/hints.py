@@ -6,7 +6,9 @@ rules, an approximate strategy elsewhere) and rates every decision of a finished
 game (``analyze.analyze``).  This module detects it at run time, warms each rule
 set's strategy once in a background thread (solving a table takes seconds, then it
 comes from the disk cache), and answers ``{"pending": true}`` until it is ready, so
-no request waits for a solve.
+no request waits for a solve.  Both answers are in words in the game's language
+(:mod:`yatzy.strategy.advice_words`; the analysis laid out per person by
+:mod:`yatzy.web.analysis_view`), never action JSON or box ids.
 """
 
 from __future__ import annotations

@@ -169,6 +169,11 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
         "Keskimääräinen tulos sääntökokoelmittain",
         "Average score per rule set",
     ),
+    "stats_failed": (
+        "Statistiken kunde inte hämtas",
+        "Tilastoja ei voitu hakea",
+        "The statistics could not be loaded",
+    ),
     "no_stats": (
         "Ingen statistik än: spela klart ett spel.",
         "Ei vielä tilastoja: pelaa yksi peli loppuun.",

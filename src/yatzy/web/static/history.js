@@ -78,7 +78,8 @@ async function load() {
     if (!data.variants.length) { body.replaceChildren(el("p", { id: "no-stats" }, words.no_stats)); return; }
     body.replaceChildren(table(data.variants), chart(data.variants));
   } catch (e) {
-    body.replaceChildren(el("p", { class: "error" }, e.message));
+    console.warn(e);
+    body.replaceChildren(el("p", { class: "error", role: "alert" }, words.stats_failed));
   }
 }
 
