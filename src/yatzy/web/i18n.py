@@ -169,6 +169,7 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
         "Keskimääräinen tulos sääntökokoelmittain",
         "Average score per rule set",
     ),
+    "house_rules_mark": ("* med husregler", "* talon säännöillä", "* with house rules"),
     "stats_failed": (
         "Statistiken kunde inte hämtas",
         "Tilastoja ei voitu hakea",

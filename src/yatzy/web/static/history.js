@@ -66,7 +66,9 @@ function chart(rows) {
     graph.append(svg("rect", { x: L + scale(r.best) - 1.5, y: y + 1, width: 3, height: rowH - 4, class: "bar best" }));
     graph.append(svg("text", { x: L + scale(r.best) + 5, y: y + 18 }, `${one.format(r.average)} / ${r.best}`));
   });
-  return el("figure", { class: "chart" }, el("figcaption", {}, `${words.stats_chart} (${words.average} / ${words.best_score})`), graph);
+  const marked = rows.some((r) => r.house_rules.length);
+  return el("figure", { class: "chart" }, el("figcaption", {}, `${words.stats_chart} (${words.average} / ${words.best_score})`),
+    graph, marked ? el("p", { class: "chart-legend" }, words.house_rules_mark) : null);
 }
 
 async function load() {
