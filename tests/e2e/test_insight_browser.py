@@ -1,4 +1,4 @@
-"""Hints and the post-game analysis in a real browser (Debian's chromium, Playwright).
+"""Hints, the post-game analysis and the history in a real browser (Debian's chromium).
 
 A Swedish game with hints: the hint lists its options in words, the best first,
 and pointing at an option marks the dice it keeps; at the end the page says the
@@ -134,4 +134,14 @@ def test_hints_in_words_and_the_analysis_chart(
     for item in page.locator("#analysis .costliest li").all_inner_texts():
         assert item.startswith("Tur ") and "Bättre:" in item, item
     page.screenshot(path=str(shots / "insight-analysis-sv.png"), full_page=True)
+
+    # The history shows the game in words and the statistics with their chart.
+    page.goto(server.url + "/history?lang=sv")
+    page.locator("#stats svg.bars[role='img']").wait_for()
+    row = page.locator("#stats tbody tr[data-rules='yatzy']")
+    cells = row.locator("td").all_inner_texts()
+    final = page.evaluate(GET, gid)["totals"][0]
+    assert cells[0] == "1" and cells[2] == str(final) and cells[-1] == str(final), cells
+    assert page.get_by_role("link", name="Visa spelet").count() == 1
+    page.screenshot(path=str(shots / "insight-history-sv.png"), full_page=True)
     assert not problems, json.dumps(problems)
