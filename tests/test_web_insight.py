@@ -377,3 +377,53 @@ def test_history_page_in_words(client: TestClient, lang: str) -> None:
     entry = next(h for h in history if h["finished"])
     assert entry["started"].endswith("Z") and entry["ended"].endswith("Z")
     assert entry["started"] <= entry["ended"]
+
+
+def _owned(state: Any, seats: tuple[int, ...] = (0,)) -> Any:
+    import datetime as dt
+
+    import orjson
+
+    from yatzy.game import to_record
+    from yatzy.store.stats import OwnedGame
+
+    now = dt.datetime.now(dt.UTC)
+    record = orjson.dumps(to_record(state)).decode()
+    return OwnedGame("0" * 32, state.rules.spec, False, record, now, now, seats)
+
+
+def test_stats_bonus_and_yatzy_from_the_boxes_written() -> None:
+    from yatzy.game import Roll, Score, Scratch
+    from yatzy.web.stats import stats
+
+    state = Game("yatzy", ["Ann"]).new_initial_state(starter=0)
+    for box in state.rules.boxes:
+        state.apply(Roll())
+        face = CATEGORIES[box].face or 6
+        state.apply_roll([face] * 5)
+        state.apply(Score(box) if box in ("yatzy", "chance") or face != 6 else Scratch(box))
+    assert state.is_terminal() and state.sheets[0].bonus == 50
+    (row,) = stats([_owned(state)], "en")["variants"]
+    assert row["bonus_rate"] == 1 and row["yatzy_rate"] == 1
+    assert row["best"] == row["solo_record"] == state.sheets[0].final
+
+
+@pytest.mark.parametrize("spec", ["yatzy", "yahtzee", "maxi", "dubbel", "maxi+saved_rolls"])
+def test_stats_agree_with_the_replayed_sheets(spec: str) -> None:
+    import random
+
+    from yatzy.bots import make_bot, play_turn
+    from yatzy.web.stats import _sheets, _yatzy_box
+
+    rng = random.Random(7)
+    bot = make_bot("greedy")
+    state = Game(spec, ["Ann", "Bo"]).new_initial_state(starter=0)
+    while not state.is_terminal():
+        play_turn(state, bot, rng)
+    game = _owned(state, (0, 1))
+    import orjson
+
+    sheets = _sheets(state.rules, orjson.loads(game.record))
+    box = _yatzy_box(state.rules)
+    for mine, replayed in zip(sheets, state.sheets, strict=True):
+        assert mine.bonus == replayed.bonus and mine.points(box) == replayed.points(box)

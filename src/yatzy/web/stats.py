@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from yatzy.game import from_record
+from yatzy.game import BoxEntry, Sheet
 from yatzy.rules import VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
 from yatzy.store.stats import OwnedGame
@@ -83,6 +83,18 @@ def _yatzy_box(rules: RuleSet) -> str:
     return "maxi_yatzy" if "maxi_yatzy" in rules.boxes else "yatzy"
 
 
+def _sheets(rules: RuleSet, rec: dict[str, Any]) -> list[Sheet]:
+    """The players' sheets from a record's turn log, without replaying the dice (a
+    replay costs milliseconds a game; the boxes written are all the sums need)."""
+    sheets = [Sheet(rules) for _ in rec["players"]]
+    for turn in rec["turns"]:
+        for entry in (turn, turn.get("inner"), turn.get("outer")):
+            if entry and "box" in entry:
+                sheet = sheets[turn["player"]]
+                sheet.entries[entry["box"]] = BoxEntry(entry["points"], bool(entry.get("scratch")))
+    return sheets
+
+
 def stats(games: list[OwnedGame], lang: Language) -> dict[str, Any]:
     """Per rules spec, over this browser's seats in finished games: games played,
     average, best, bonus rate, Yatzy rate and the solo record (most played first)."""
@@ -92,16 +104,18 @@ def stats(games: list[OwnedGame], lang: Language) -> dict[str, Any]:
     games_by_spec: dict[str, int] = defaultdict(int)
     solo: dict[str, int] = {}
     for g in games:
-        state = from_record(orjson.loads(g.record))
-        box = _yatzy_box(state.rules)
+        rec = orjson.loads(g.record)
+        rules = RuleSet.parse(g.rules)
+        sheets = _sheets(rules, rec)
+        box = _yatzy_box(rules)
         games_by_spec[g.rules] += 1
         for seat in g.seats:
-            sheet = state.sheets[seat]
-            scores[g.rules].append(sheet.final)
+            sheet = sheets[seat]
+            scores[g.rules].append(rec["totals"][seat])
             bonuses[g.rules] += sheet.bonus > 0
             yatzies[g.rules] += (sheet.points(box) or 0) > 0
-        if len(state.players) == 1:
-            final = state.sheets[0].final
+        if len(sheets) == 1:
+            final = rec["totals"][0]
             solo[g.rules] = max(solo.get(g.rules, final), final)
     rows = []
     for spec in sorted(scores, key=lambda s: (-games_by_spec[s], s)):
