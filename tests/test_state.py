@@ -458,6 +458,81 @@ def test_par_as_the_boxes_fill() -> None:
     assert state.sheets[0].bonus == 0
 
 
+def _upper_boxes_filled(spec: str, counts: dict[str, int]) -> State:
+    """A one-player game that writes ``counts`` dice of each box's face in the upper
+    boxes named (0: scratched), leaving the others open."""
+    state = new_state(spec)
+    n = state.rules.num_dice
+    faces = {b: f for f, b in enumerate(state.rules.upper_boxes, start=1)}
+    for box, k in counts.items():
+        face = faces[box]
+        other = 1 if face != 1 else 2
+        turn(state, [face] * k + [other] * (n - k), Score(box) if k else Scratch(box))
+    return state
+
+
+ALL_THREE = {b: 3 for b in ("ones", "twos", "threes", "fours", "fives", "sixes")}
+
+
+@pytest.mark.parametrize(
+    ("spec", "counts", "par"),
+    [
+        # threshold 63: three of each face
+        ("yatzy", {"fours": 4}, +4),  # 000: "four fours put you at +4"
+        ("yatzy", {"ones": 3}, 0),
+        ("yatzy", {"sixes": 2, "fives": 4}, 12 + 20 - 33),
+        ("yatzy", ALL_THREE, 0),
+        ("yatzy", {**ALL_THREE, "ones": 2}, -1),  # full: 62 - 63
+        ("yahtzee", {"sixes": 4, "ones": 0}, 24 - 21),
+        ("yatzy+bonus_threshold=84", {"fours": 5}, 20 - 16),
+        # Maxi's 75: 75/21 a face
+        ("maxi", {"ones": 3}, 3 - 4),  # 75/21 = 3.571 -> 4
+        ("maxi", {"twos": 3}, 6 - 7),  # 150/21 = 7.143 -> 7
+        ("maxi", {"sixes": 4}, 24 - 21),  # 450/21 = 21.43 -> 21
+        ("maxi", {"fours": 4, "fives": 4}, 36 - 32),  # 675/21 = 32.14 -> 32
+        (
+            "maxi",
+            {"ones": 4, "twos": 3, "threes": 4, "fours": 3, "fives": 4, "sixes": 4},
+            +3,  # full at 78: 78 - 75
+        ),
+        ("maxi", {**ALL_THREE, "sixes": 4}, 69 - 75),  # full below the threshold
+        # 84 (000's Maxi reading): four of each face
+        ("maxi+bonus_threshold=84+bonus_points=100", {"fours": 4}, 0),
+        ("maxi+bonus_threshold=84+bonus_points=100", {"sixes": 5, "ones": 2}, 32 - 28),
+        ("maxi+bonus_threshold=84", {b: 4 for b in ALL_THREE}, 0),
+        # a custom threshold, with the rounding at its edges
+        ("yatzy+bonus_threshold=70", {"ones": 3}, 3 - 3),  # 70/21 = 3.33 -> 3
+        ("yatzy+bonus_threshold=70", {"fives": 5}, 25 - 17),  # 350/21 = 16.67 -> 17
+        ("yatzy+bonus_threshold=70", {"threes": 3, "fours": 2}, 17 - 23),  # 23.33 -> 23
+        ("yatzy+bonus_threshold=11", {"ones": 0}, -1),  # 11/21 = 0.524 -> 1 (up)
+        ("yatzy+bonus_threshold=10", {"ones": 0}, 0),  # 10/21 = 0.476 -> 0 (down)
+        ("yatzy+bonus_threshold=0", {"twos": 1}, 2),
+    ],
+)
+def test_bonus_par_keeps_the_pace_of_the_threshold(
+    spec: str, counts: dict[str, int], par: int
+) -> None:
+    sheet = _upper_boxes_filled(spec, counts).sheets[0]
+    assert sheet.bonus_par == par
+    assert sheet.rows().bonus_par == par
+    if len(counts) == 6:  # a full upper section: par >= 0 exactly when the bonus is won
+        assert (sheet.bonus_par >= 0) == (sheet.bonus > 0)
+
+
+def test_bonus_pace_rounds_halves_up_and_matches_exact_arithmetic() -> None:
+    # Every whole threshold and face sum against decimal ROUND_HALF_UP.  (A pace of
+    # exactly n + 1/2 cannot occur: the fraction is a multiple of 1/21.)
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from yatzy.rules.scoring import bonus_pace
+
+    for threshold in range(0, 127):
+        for faces in range(0, 22):
+            exact = Decimal(threshold * faces) / Decimal(21)
+            want = int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+            assert bonus_pace(threshold, faces) == want, (threshold, faces)
+
+
 def test_custom_threshold_and_points() -> None:
     counts = dict.fromkeys(("ones", "twos", "threes", "fours", "fives", "sixes"), 4)
     state = _upper_game("maxi+bonus_threshold=84+bonus_points=100", counts)

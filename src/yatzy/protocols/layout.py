@@ -74,7 +74,7 @@ def row_hint(row: Row, rules: RuleSet, lang: Language) -> str:
     if row.key == "bonus":
         return word("bonus_hint", lang, points=rules.bonus, threshold=rules.threshold)
     if row.key == "par":
-        return word("par_hint", lang)
+        return word("par_hint", lang, threshold=rules.threshold)
     if row.key == "yatzy_bonus":
         return word("yatzy_bonus_hint", lang)
     if row.key == "final":

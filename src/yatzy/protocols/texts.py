@@ -47,7 +47,11 @@ WORDS: dict[str, dict[Language, str]] = {
         "fi": "{points}, kun {threshold}+",
         "en": "{points} at {threshold}+",
     },
-    "par_hint": {"sv": "mot tre av varje", "fi": "vrt. kolme kutakin", "en": "vs three of each"},
+    "par_hint": {
+        "sv": "mot takten till {threshold}",
+        "fi": "vrt. {threshold} pisteen tahtiin",
+        "en": "vs the pace to {threshold}",
+    },
     "final_hint": {"sv": "Totalsumma + Extra", "fi": "Yhteensä + Ekstra", "en": "Total + Extra"},
     "total_hint_double": {"sv": "utan Extra", "fi": "ilman Ekstraa", "en": "without Extra"},
     "yatzy_bonus_hint": {
@@ -312,7 +316,7 @@ def scoring_notes(rules: RuleSet, lang: Language) -> list[str]:
             key = f"{box}+"
         if box == "yatzy" and rules.yatzy_pip_bonus:
             key = "yatzy+pip"
-        table = _INTERNATIONAL if international and box in _INTERNATIONAL else _NORDIC
+        table = _INTERNATIONAL if international and key in _INTERNATIONAL else _NORDIC
         notes.append(f"{CATEGORIES[box].name(lang)}: {table[key][lang]}")
     if rules.double:
         assert rules.extra is not None

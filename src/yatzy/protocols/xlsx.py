@@ -103,8 +103,10 @@ def formulas(layout: SheetLayout, column: int) -> dict[str, str]:
     # "" until the column has a score, so blank columns print blank and MAX skips them.
     out["sum"] = f'=IF(COUNTA({up})=0,"",SUM({up}))'
     out["bonus"] = f'=IF(COUNTA({up})=0,"",IF(SUM({up})>={rules.threshold},{rules.bonus},0))'
-    par = "+".join(f'IF({col}{r[b]}<>"",{3 * CATEGORIES[b].face},0)' for b in rules.upper_boxes)
-    out["par"] = f'=IF(COUNTA({up})=0,"",SUM({up})-({par}))'
+    # The pace of RULES.md's bonus par: threshold × (faces of the filled boxes) / 21,
+    # rounded with halves up (ROUND rounds half away from zero; the pace is never < 0).
+    faces = "+".join(f'IF({col}{r[b]}<>"",{CATEGORIES[b].face},0)' for b in rules.upper_boxes)
+    out["par"] = f'=IF(COUNTA({up})=0,"",SUM({up})-ROUND({rules.threshold}*({faces})/21,0))'
     total_parts = [_refs(col, boxes), f"{col}{r['bonus']}"]
     if "yatzy_bonus" in r:
         total_parts.append(f"{col}{r['yatzy_bonus']}")

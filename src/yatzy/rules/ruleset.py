@@ -123,7 +123,7 @@ VARIANTS: dict[str, Variant] = {
             "dubbel",
             {"sv": "DubbelYatzy", "fi": "Tupla-Yatzy", "en": "Double Yatzy"},
             6,
-            ("extra", "scoring", *_ORDER_OPTS),
+            ("yatzy_pip_bonus", "extra", "scoring", *_ORDER_OPTS),
             {"extra": "minus", "scoring": "lenient", "bonus_threshold": 63, "bonus_points": 50},
             double=True,
         ),
@@ -197,7 +197,7 @@ def _nordic_scorers(lenient: bool, pip_bonus: bool) -> dict[str, sc.Scorer]:
     }
 
 
-def _international_scorers() -> dict[str, sc.Scorer]:
+def _international_scorers(pip_bonus: bool) -> dict[str, sc.Scorer]:
     return {
         **{u: sc.upper(i + 1) for i, u in enumerate(UPPER_IDS)},
         "three_of_a_kind": sc.at_least_of_a_kind_sum_all(3),
@@ -205,7 +205,8 @@ def _international_scorers() -> dict[str, sc.Scorer]:
         "full_house": sc.fixed_full_house(25),
         "small_straight": sc.run_of(4, 30),
         "large_straight": sc.run_of(5, 40),
-        "yatzy": sc.all_equal(50),
+        # Only DubbelYatzy with scoring=international can ask for the pip bonus here.
+        "yatzy": sc.all_equal(50, pip_bonus=pip_bonus),
         "chance": sc.chance,
     }
 
@@ -439,7 +440,7 @@ class RuleSet:
     def scorers(self) -> dict[str, sc.Scorer]:
         """Box id to its pure scoring function of face counts (one result's dice)."""
         if self.international:
-            table = _international_scorers()
+            table = _international_scorers(self.yatzy_pip_bonus)
         else:
             lenient = self.lenient or self.scoring == "lenient"
             table = _nordic_scorers(lenient, self.yatzy_pip_bonus)
