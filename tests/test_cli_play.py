@@ -132,7 +132,7 @@ def test_complete_yahtzee_game_shows_yatzy_bonus_row(play: Run, tmp_path: Path) 
     state = load(record)
     assert state.is_terminal()
     assert final_row(out, "Total") == state.totals()
-    assert final_row(out, "Yatzy bonus") == [state.sheets[0].yatzy_bonus]
+    assert final_row(out, "Yahtzee bonus") == [state.sheets[0].yatzy_bonus]
     assert f"Solo scores {state.totals()[0]} points." in out
     assert "Yahtzee (yahtzee)" in out
 
@@ -381,15 +381,19 @@ def test_box_resolver_names_numbers_prefixes() -> None:
     assert yatzy.resolve("kåk") == "full_house"  # Swedish names work in every language
     assert yatzy.resolve("täyskäsi") == "full_house"
     assert yatzy.resolve("sm") == "small_straight"
-    assert yatzy.resolve("liten") == "small_straight"
+    with pytest.raises(PromptError, match="no box 'liten'"):
+        yatzy.resolve("liten")  # a start of a name only in the game's language
+    assert yatzy.resolve("liten stege") == "small_straight"
     assert yatzy.resolve("ett par") == "one_pair"
     assert yatzy.resolve("2 paria") == "two_pairs"
     assert yatzy.resolve("ch") == "chance"
-    with pytest.raises(PromptError, match="could be Sixes, Small Straight, Large Straight, Chance"):
+    with pytest.raises(PromptError, match="could be Sixes, Small Straight; write more"):
         BoxResolver(RuleSet.parse("yatzy"), "en").resolve("s")
     maxi = BoxResolver(RuleSet.parse("maxi"), "sv")
-    with pytest.raises(PromptError, match="kan vara Full stege, Kåk"):
-        maxi.resolve("full")
+    with pytest.raises(PromptError, match="kan vara Fyror, Fyrtal"):
+        maxi.resolve("fyr")
+    assert maxi.resolve("full") == "full_straight"  # Swedish: Full straight only
+    assert maxi.resolve("ett par") == maxi.resolve("1 par") == "one_pair"
     assert maxi.resolve("20") == "maxi_yatzy"
     with pytest.raises(PromptError, match="ingen ruta 'yatzy x'"):
         maxi.resolve("yatzy x")

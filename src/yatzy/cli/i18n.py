@@ -174,6 +174,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "ingen ruta {text!r}; ange nummer 1-{n}, namn eller id",
         "fi": "ei ruutua {text!r}; anna numero 1-{n}, nimi tai tunnus",
     },
+    "did_you_mean": {
+        "en": "; did you mean {choices}?",
+        "sv": "; menade du {choices}?",
+        "fi": "; tarkoititko {choices}?",
+    },
     "ambiguous_box": {
         "en": "{text!r} could be {choices}; write more of the name",
         "sv": "{text!r} kan vara {choices}; skriv mer av namnet",

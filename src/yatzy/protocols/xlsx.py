@@ -140,7 +140,7 @@ def validation_message(rules: RuleSet, row: Row, lang: Any) -> str:
     shown = ", ".join(map(str, scores))
     if len(shown) > 150:
         shown = f"{', '.join(map(str, scores[:6]))} … {', '.join(map(str, scores[-3:]))}"
-    text = word("possible", lang, box=row_label(row, lang), scores=shown)
+    text = word("possible", lang, box=row_label(row, lang, rules), scores=shown)
     if row.kind == "box" and rules.scratchable(row.key):
         text += word("or_scratch", lang)
     return text
@@ -180,7 +180,7 @@ def build_workbook(protocol: Protocol) -> Workbook:
     for row in protocol.rows:
         rn = layout.row_of[row.key]
         hint = row_hint(row, rules, lang)
-        name = row_label(row, lang) + (f" ({hint})" if hint else "")
+        name = row_label(row, lang, rules) + (f" ({hint})" if hint else "")
         cell = ws.cell(rn, 1, name)
         cell.border = _BORDER
         if row.kind == "computed":
@@ -205,10 +205,10 @@ def build_workbook(protocol: Protocol) -> Workbook:
             allow_blank=True,
             showErrorMessage=True,
             errorStyle="stop",
-            errorTitle=row_label(row, lang)[:32],
+            errorTitle=row_label(row, lang, rules)[:32],
             error=validation_message(rules, row, lang),
             showInputMessage=True,
-            promptTitle=row_label(row, lang)[:32],
+            promptTitle=row_label(row, lang, rules)[:32],
             prompt=validation_message(rules, row, lang),
         )
         ws.add_data_validation(dv)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from yatzy.rules.boxes import match_box
 from yatzy.rules.categories import CATEGORIES, LANGUAGES, Category, Language, label
 from yatzy.rules.ruleset import (
     JOKER_POINTS,
@@ -30,6 +31,7 @@ __all__ = [
     "Variant",
     "all_rolls",
     "label",
+    "match_box",
     "parse_spec",
     "score_table",
 ]

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from yatzy.errors import DiceError, SpecError, UnknownBoxError
 from yatzy.rules import scoring as sc
-from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category
+from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category, Language, label
 
 OptionKind = Literal["flag", "choice", "int"]
 
@@ -420,6 +420,14 @@ class RuleSet:
     def categories(self) -> tuple[Category, ...]:
         """The :class:`Category` of every box, in protocol order."""
         return tuple(CATEGORIES[b] for b in self.boxes)
+
+    def box_name(self, box: str, lang: Language = "en") -> str:
+        """The name of ``box`` in ``lang`` as this variant's sheet writes it."""
+        return CATEGORIES[self.check_box(box)].name(lang, self.variant)
+
+    def label(self, key: str, lang: Language = "en") -> str:
+        """The name of a computed row (``sum``, ``yatzy_bonus`` ...) for this variant."""
+        return label(key, lang, self.variant)
 
     @cached_property
     def upper_boxes(self) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """Positions for the advisor: a sheet, the dice and the rolls left, checked.
 
-A sheet is written as ``box=points`` pairs (``"ones=3,twos=6,yatzy=0"``), every
-box id of the rule set allowed once, the points checked against what the box can
+A sheet is written as ``box=points`` pairs (``"ones=3,twos=6,yatzy=0"``; a box
+by its id, number or name as :func:`~yatzy.rules.match_box` reads it), every box
+of the rule set allowed once, the points checked against what the box can
 hold.  Two extra keys describe what a column alone does not show:
 ``yatzy_bonuses=N`` (international rules: extra Yatzys already scored) and
 ``saved_rolls=N`` (Maxi with saved rolls).  Dice are faces (``"3 3 4 5 6"``,
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from yatzy.errors import DiceError, ImpossibleScoreError, OrderError, YatzyError
 from yatzy.game import BoxEntry, Game, State, load
-from yatzy.rules import RuleSet
+from yatzy.rules import RuleSet, match_box
 
 SPECIAL_KEYS = ("yatzy_bonuses", "saved_rolls")
 
@@ -37,10 +38,10 @@ def parse_sheet(rules: RuleSet, text: str) -> dict[str, int]:
         key = key.strip().lower()
         if not eq:
             raise YatzyError(f"sheet entry {raw!r} is not box=points")
+        if key not in SPECIAL_KEYS:
+            key = match_box(rules, key)  # an id, a number or a name; never a guess
         if key in entries:
             raise YatzyError(f"box {key!r} is given twice in the sheet")
-        if key not in SPECIAL_KEYS:
-            rules.check_box(key)
         try:
             points = int(value)
         except ValueError:
