@@ -34,6 +34,17 @@ def test_score_json_gives_every_box(capsys: pytest.CaptureFixture[str]) -> None:
     assert scores["yatzy"] == 0
 
 
+@pytest.mark.parametrize(
+    "dice", [["3", "3", "3", "6", "6"], ["33366"], ["3,3,3,6,6"], ["3-3-3-6-6"], ["33", "3,6-6"]]
+)
+def test_score_accepts_every_documented_form(
+    capsys: pytest.CaptureFixture[str], dice: list[str]
+) -> None:
+    code, out, _ = run(capsys, "score", "yatzy", *dice)
+    assert code == 0
+    assert out.splitlines()[0] == "yatzy: 3 3 3 6 6"
+
+
 def test_score_accepts_packed_dice(capsys: pytest.CaptureFixture[str]) -> None:
     _, packed, _ = run(capsys, "score", "yahtzee", "23455", "--json")
     _, spaced, _ = run(capsys, "score", "yahtzee", "2,3,4,5,5", "--json")
@@ -60,8 +71,19 @@ def test_score_text_uses_the_language(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["score", "yatzy", "3", "3", "7", "6", "6"], "die 7 is not in 1-6"),
-        (["score", "yatzy", "3", "3", "x", "6", "6"], "die 'x' is not a number"),
+        (["score", "yatzy", "3", "3", "7", "6", "6"], "die '7' is not a face 1-6"),
+        (["score", "yatzy", "3", "3", "x", "6", "6"], "die 'x' is not a face 1-6"),
+        # Dice are never guessed: signs, stray dashes, empty places are refused.
+        (["score", "yatzy", "--", "-1", "2", "3", "4", "5"], "die '-1' is not a face 1-6"),
+        (["score", "yatzy", "1", "2", "3", "4", "+5"], "die '+5' is not a face 1-6"),
+        (["score", "yatzy", "1-2-3-4-5-"], "die '1-2-3-4-5-' is not a face"),
+        (["score", "yatzy", "1--2-3-4-5"], "die '1--2-3-4-5' is not a face"),
+        (["score", "yatzy", "1,2,,3,4,5"], "an empty place between commas in '1,2,,3,4,5'"),
+        (["score", "yatzy", "1,2,3,4,5,"], "an empty place between commas"),
+        (["score", "yatzy", "1", "2", "", "3", "4", "5"], "empty die ''"),
+        (["score", "yatzy", "12345", "0"], "die '0' is not a face 1-6"),
+        (["score", "yatzy", "1234", "56"], "yatzy needs 5 dice, got 6"),
+        (["score", "yatzy", "1.2.3.4.5"], "die '1.2.3.4.5' is not a face"),
         (["score", "yatzy", "3", "3", "6", "6"], "yatzy needs 5 dice, got 4"),
         (["score", "maxi", "1", "2", "3", "4", "5"], "maxi needs 6 dice, got 5"),
         (["score", "nope", "1", "2", "3", "4", "5"], "unknown rule set 'nope'"),
@@ -96,7 +118,7 @@ def test_error_in_a_real_process_has_no_traceback() -> None:
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == "yatzy: error: die 7 is not in 1-6\n"
+    assert proc.stderr == "yatzy: error: die '7' is not a face 1-6\n"
 
 
 # -- yatzy rules ---------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def test_parse_sheet_and_dice() -> None:
     rules = RuleSet.parse("yatzy")
     assert parse_sheet(rules, "ones=3, twos=6 yatzy=0") == {"ones": 3, "twos": 6, "yatzy": 0}
     assert parse_position_dice(rules, "3 3 4 5 6") == [3, 3, 4, 5, 6]
-    assert parse_position_dice(RuleSet.parse("dubbel"), "664333/543221")[0] == (6, 5)
+    assert parse_position_dice(RuleSet.parse("dubbel"), "543221/664333")[0] == (6, 5)
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_parse_sheet_and_dice() -> None:
         ("yatzy", "", "33456", None, PositionError, "rolls left"),
         ("yatzy+forced", "twos=4", None, None, OrderError, "cannot occur"),
         ("dubbel", "ones=3", None, None, PositionError, "odd"),
-        ("dubbel", "", "664333", 0, DiceError, "outer and the inner"),
+        ("dubbel", "", "664333", 0, DiceError, "inner first"),
         ("yatzy", "yatzy_bonuses=1", None, None, PositionError, "Yatzy bonus"),
         ("yahtzee", "yatzy=0,yatzy_bonuses=1", None, None, PositionError, "50"),
         ("maxi", "saved_rolls=1", None, None, PositionError, "saved rolls"),

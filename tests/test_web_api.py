@@ -507,6 +507,17 @@ def test_score_pad_refuses_impossible_points(client: TestClient) -> None:
     v = act(client, gid, {"score": "full_house"}).json()
     assert v["sheets"][0]["entries"]["full_house"]["points"] == 22
     assert act(client, gid, {"dice": [7, 1, 1, 1, 1]}).status_code == 422
+    # Typed dice are read by the library's notation, never guessed.
+    for typed, reason in (
+        ("-1 2 3 4 5", "die '-1' is not a face 1-6"),
+        ("1-2-3-4-", "is not a face"),
+        ("", "no dice"),
+        ("1 2 3 4 5 6", "needs 5 dice"),
+    ):
+        r = act(client, gid, {"dice": typed})
+        assert r.status_code == 422 and reason in r.json()["detail"], typed
+    v = act(client, gid, {"dice": "3,3,3 6-6"}).json()
+    assert v["turn"]["dice"] == [3, 3, 3, 6, 6]
     assert (
         client.post(
             "/api/games",

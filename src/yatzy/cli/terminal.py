@@ -12,20 +12,15 @@ from typing import Any
 
 from yatzy.cli.i18n import join_names, tr
 from yatzy.game import Die, Sheet, State
-from yatzy.rules import CATEGORIES, Language, RuleSet
+from yatzy.rules import CATEGORIES, Language, RuleSet, format_die
 
 _MAX_NAME = 12  # widest player column; longer names are shortened in the table
 
 
 def show_die(die: Die) -> str:
-    """A die as text: ``4``, or a double die as ``inner/outer`` (``3/6``).
-
-    The terminal shows the inner layer first everywhere, in the order the ``s``
-    command takes the two results.
-    """
-    if isinstance(die, tuple):
-        return f"{die[1]}/{die[0]}"
-    return str(die)
+    """A die as text: ``4``, or a double die as ``inner/outer`` (``3/6``), the one
+    notation of every front end (:func:`yatzy.rules.format_die`)."""
+    return format_die(die)
 
 
 def show_dice(dice: Sequence[Die]) -> str:

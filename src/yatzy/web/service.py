@@ -39,7 +39,7 @@ from yatzy.game import (
     from_record,
     to_record,
 )
-from yatzy.rules import LANGUAGES, RuleSet
+from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -496,7 +496,7 @@ class GameService:
         if seat != to_act:
             name = stored.seats[to_act].name if to_act >= 0 else "nobody"
             raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
-        return self._apply(stored, state, action_from_json(action_data), seat)
+        return self._apply(stored, state, action_from_json(_typed_dice(state, action_data)), seat)
 
     def _apply(self, stored: StoredGame, state: State, action: Action, seat: int) -> _Decided:
         new = state.clone()
@@ -624,3 +624,13 @@ __all__ = [
     "new_token",
     "token_hash",
 ]
+
+
+def _typed_dice(state: State, action_data: Any) -> Any:
+    """A score pad's dice as typed (``{"dice": "3 3 4 5 6"}``; double dice inner
+    first, ``"3/6 2/5 ..."``) read by the library's one dice notation, so that the
+    page never guesses at what a person wrote; any other action is left as it is."""
+    if isinstance(action_data, dict) and isinstance(action_data.get("dice"), str):
+        dice = parse_dice(state.rules, action_data["dice"])
+        return {"dice": [list(d) if isinstance(d, tuple) else d for d in dice]}
+    return action_data
