@@ -40,7 +40,7 @@ from yatzy.errors import (
     UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, save
+from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, Undo, save
 from yatzy.game.actions import Entry
 from yatzy.rules import Language, RuleSet, match_box
 
@@ -63,6 +63,7 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
     "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
     "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
     "save": ("save", "spara", "tallenna"),
+    "undo": ("u", "undo", "ångra", "angra", "kumoa"),
     "quit": ("q", "quit", "exit", "avsluta", "lopeta"),
 }
 _WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
@@ -380,6 +381,9 @@ class PlaySession:
             if self._save_to(path):
                 self._print(tr("saved", self.lang, path=path))
             return None
+        if command == "undo":
+            self._undo()
+            return None
         if command == "roll":
             if rest and rest[0].casefold() in _ALL_WORDS and len(rest) == 1:
                 self._player_act(Roll())
@@ -402,6 +406,18 @@ class PlaySession:
             box = self.resolver.resolve(" ".join(rest))
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
+
+    def _undo(self) -> None:
+        """``u``: the seat that just wrote takes it back, until the next roll."""
+        state = self.state
+        seat = state.undo_seat()
+        if seat is None or seat in self.bots:
+            raise PromptError(tr("nothing_to_undo", self.lang))
+        boxes = " + ".join(state.rules.box_name(b, self.lang) for b in state.undo_boxes())
+        state.apply(Undo(), player=seat)
+        self._say(tr("undone", self.lang, name=player_label(state, seat, self.lang), box=boxes))
+        self._autosave()
+        self._dirty = True
 
     def _roll_default(self) -> None:
         state = self.state

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
-from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Write
+from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
 from yatzy.game.state import Game, Phase, Player, State, fills_box
 from yatzy.rules import RuleSet
 
@@ -190,10 +190,24 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
         _replay_rolls(state, turn, n, last)
         if state.pending:
             return
+    undone = turn.get("undone", [])
+    if not isinstance(undone, list):
+        raise RecordError("undone writes are a list", turn=n, field="undone")
+    for u, taken in enumerate(undone):
+        if not isinstance(taken, dict):
+            raise RecordError("an undone write is a JSON object", turn=n, field=f"undone[{u}]")
+        seat = state.player
+        _replay_write(state, taken, n)
+        _guard(n, f"undone[{u}]", lambda seat=seat: state.apply(Undo(), player=seat))  # type: ignore[misc]
     if not fills_box(turn):
         if last:
             return  # saved before the box was chosen
         raise RecordError("the turn writes no box", turn=n, field="box")
+    _replay_write(state, turn, n)
+
+
+def _replay_write(state: State, turn: dict[str, Any], n: int) -> None:
+    """Apply and check the write of ``turn`` (its box, or DubbelYatzy's two results)."""
     if state.rules.double:
         inner = _entry(turn, "inner", n)
         outer = _entry(turn, "outer", n)
