@@ -3,6 +3,7 @@ winners, chance, and every illegal action (refused without a trace)."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -22,7 +23,24 @@ from yatzy.errors import (
     UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import CHANCE, TERMINAL, Fill2, Game, Phase, Roll, Score, Scratch, State
+from yatzy.game import (
+    CHANCE,
+    TERMINAL,
+    Fill2,
+    Game,
+    Phase,
+    Roll,
+    Score,
+    Scratch,
+    SetDice,
+    State,
+    Undo,
+    Write,
+    action_from_json,
+    action_to_json,
+    from_record,
+    to_record,
+)
 
 FIVE = [1, 2, 3, 4, 5]
 SIX = [1, 2, 3, 4, 5, 6]
@@ -897,3 +915,74 @@ def test_no_current_sheet_at_the_rolloff_or_after_the_game(players: int) -> None
         assert s.rolls_left() == 0
         for query in (s.allowed_boxes, s.preview, s.allowed_groups, lambda s=s: s.sheet):
             assert_refused(s, query, IllegalActionError, "no player has the turn")
+
+
+# -- undo ---------------------------------------------------------------------------------
+
+
+def test_undo_gives_the_turn_back_with_the_same_dice_and_rolls() -> None:
+    state = new_state("yatzy", players=2)
+    roll(state, [3, 3, 3, 6, 6])
+    roll(state, [4, 5], keep=[0, 1, 2])
+    before = state.clone()
+    state.apply(Score("chance"))
+    assert state.player == 1 and state.undo_seat() == 0 and state.undo_boxes() == ("chance",)
+    assert_refused(state, lambda: state.apply(Undo(), player=1), NotYourTurnError, "only p0")
+    state.apply(Undo(), player=0)
+    assert state.player == 0 and state.dice == [3, 3, 3, 4, 5] and state.rolls_left() == 1
+    assert state.sheets[0] == before.sheets[0] and state.turn_number == before.turn_number
+    assert state.log[-1]["undone"] == [{"box": "chance", "points": 18, "after_rolls": 2}]
+    assert state.undo_seat() is None
+    assert_refused(state, lambda: state.apply(Undo()), IllegalActionError, "nothing to undo")
+    roll(state, [6, 6], keep=[0, 1, 2])  # the rolls left stay the player's
+    state.apply(Score("full_house"))
+    again = from_record(json.loads(json.dumps(to_record(state))))
+    assert again == state and again.undo_seat() == 0
+
+
+def test_undo_ends_with_the_next_roll_and_the_last_write_is_final() -> None:
+    state = new_state("yatzy", players=2)
+    turn(state, [1, 2, 3, 4, 5], Score("small_straight"))
+    state.apply(Roll())
+    assert state.undo_seat() is None
+    assert_refused(state, lambda: state.apply(Undo(), player=0), IllegalActionError, "nothing")
+    solo = new_state("yatzy")
+    for box in solo.rules.boxes:
+        turn(solo, [1, 2, 3, 4, 5], Scratch(box))
+    assert solo.is_terminal() and solo.undo_seat() is None
+    assert_refused(solo, lambda: solo.apply(Undo()), GameOverError, "cannot be undone")
+
+
+def test_undo_of_dubbel_pair_and_a_score_pad_write_replays() -> None:
+    state = new_state("dubbel")
+    roll(state, [(6, 5), (6, 4), (4, 3), (3, 2), (3, 2), (3, 1)])
+    state.apply(Fill2(Score("small_straight"), Score("full_house")))
+    assert state.undo_boxes() == ("small_straight", "full_house")
+    state.apply(Undo())
+    assert state.sheets[0].open_boxes == list(state.rules.boxes)
+    state.apply(Fill2(Score("chance"), Score("full_house")))
+    assert from_record(json.loads(json.dumps(to_record(state)))) == state
+
+    pad = Game("yatzy", ["A", "B"], pad=True).new_initial_state(0)
+    pad.apply(SetDice((6, 6, 6, 2, 2)))
+    pad.apply(Score("full_house"))
+    pad.apply(Undo(), player=0)
+    pad.apply(SetDice((1, 2, 3, 4, 5)))
+    pad.apply(Score("small_straight"))
+    pad.apply(Write("chance", 20))  # B writes only points
+    pad.apply(Undo(), player=1)
+    pad.apply(Write("chance", 21))
+    again = from_record(json.loads(json.dumps(to_record(pad))))
+    assert again == pad
+    assert pad.sheets[0].points("small_straight") == 15 and pad.sheets[1].points("chance") == 21
+
+
+def test_undo_is_json_and_never_a_legal_action_for_bots() -> None:
+    assert action_to_json(Undo()) == {"undo": True}
+    assert action_from_json({"undo": True}) == Undo()
+    with pytest.raises(IllegalActionError):
+        action_from_json({"undo": False})
+    state = new_state("yatzy")
+    turn(state, [1, 2, 3, 4, 5], Score("chance"))
+    assert state.undo_seat() == 0
+    assert not any(isinstance(a, Undo) for a in state.legal_actions())

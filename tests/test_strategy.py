@@ -361,6 +361,23 @@ def test_analysis_of_an_unfinished_record(tmp_path: Path) -> None:
     assert len(analysis.decisions) == 1 and analysis.decisions[0].rolls_left == 2
 
 
+def test_analysis_skips_undone_writes() -> None:
+    from yatzy.game import Score, Undo
+    from yatzy.strategy.analyze import analyze
+
+    state = Game("yatzy+forced", ["solo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 1, 2])
+    state.apply(Score("ones"))
+    state.apply(Undo())  # taken back, then rolled on with the roll left
+    state.apply(Roll((0, 1, 2)))
+    state.apply_roll([6, 3])
+    state.apply(Score("ones"))
+    analysis = analyze(state)
+    assert [d.rolls_left for d in analysis.decisions] == [2, 1]
+    assert analysis.decisions[-1].dice == [6, 6, 6, 6, 3]
+
+
 # -- simulation ---------------------------------------------------------------------------
 
 

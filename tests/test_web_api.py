@@ -663,3 +663,52 @@ def test_post_game_analysis_against_optimal_play(client: TestClient) -> None:
     assert len(ann["worst"]) <= 5 and report["exact"]
     pad = create(client, pad=True)["id"]
     assert client.get(f"/api/games/{pad}/analysis").status_code == 422
+
+
+# -- undo ----------------------------------------------------------------------------------------
+
+
+def test_undo_by_the_writer_until_the_next_roll(client: TestClient) -> None:
+    game = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+    gid = game["id"]
+    first = game["game"]["turn"]["seat"]
+    second = 1 - first
+    v = act(client, gid, {"roll": []}).json()
+    dice = v["turn"]["dice"]
+    v = act(client, gid, {"scratch": "chance"}).json()
+    assert v["undo"] == {"seat": first, "box": "chance", "boxes": ["chance"]}
+    assert v["turn"]["seat"] == second
+    before = stored_version(client, gid)
+    # a browser holding no seat may not; the other seat may not: not its write
+    r = TestClient(client.app).post(f"/api/games/{gid}/actions", json={"action": {"undo": True}})
+    assert r.status_code == 403, r.text
+    r = act(client, gid, {"undo": True}, seat=second)
+    assert r.status_code == 409 and "only" in r.json()["detail"], r.text
+    assert stored_version(client, gid) == before
+    # the writer may, though the turn has passed; the turn comes back with the same dice
+    v = act(client, gid, {"undo": True}, seat=first).json()
+    assert v["undo"] is None
+    assert v["turn"]["seat"] == first and v["turn"]["dice"] == dice
+    assert v["sheets"][first]["entries"]["chance"] is None
+    r = act(client, gid, {"undo": True}, seat=first)
+    assert r.status_code == 422 and "nothing to undo" in r.json()["detail"]
+    v = act(client, gid, {"score": "chance"}).json()
+    assert v["undo"]["seat"] == first
+    # over the WebSocket too
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        json.loads(ws.receive_text())
+        answer = socket_act(ws, 3, {"undo": True}, seat=first)
+        assert answer["type"] == "state" and answer["game"]["undo"] is None
+        answer = socket_act(ws, 4, {"score": "chance"})
+        assert answer["game"]["undo"]["seat"] == first
+        refused = socket_act(ws, 5, {"undo": True}, seat=second)
+        assert refused["type"] == "error" and refused["status"] == 409
+    # refused once the next player has rolled
+    act(client, gid, {"roll": []})
+    for seat in (first, second):
+        r = act(client, gid, {"undo": True}, seat=seat)
+        assert r.status_code == 422 and "nothing to undo" in r.json()["detail"], r.text
+    record = client.get(f"/api/games/{gid}/record").json()
+    undone = [t for t in record["turns"] if "undone" in t]
+    assert [u["box"] for u in undone[0]["undone"]] == ["chance", "chance"]
+    assert undone[0]["box"] == "chance" and "scratch" not in undone[0]

@@ -593,6 +593,13 @@ class State:
             )
         turn = self.log[-1]
         taken = {k: v for k, v in turn.items() if k not in ("player", "rolls", "dice", "undone")}
+        # Where the write stood, so that a replay takes it back at the same moment: after
+        # how many rolls (the player may roll on after the undo), or a pad's dice.
+        if self.game.pad:
+            if before.dice is not None:
+                taken["dice"] = _dice_json(before.dice)
+        else:
+            taken["after_rolls"] = before.rolls_used
         restored = before.clone()
         log = restored.log
         last = log[-1] if log else None

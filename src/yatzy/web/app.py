@@ -106,6 +106,9 @@ class ActionIn(EntryIn):
     dice: list[int | list[int]] | str | None = Field(default=None, max_length=100)
     inner: EntryIn | None = None
     outer: EntryIn | None = None
+    undo: Literal[True] | None = Field(
+        default=None, description="take back the last write (the seat that wrote it)"
+    )
 
 
 class ActIn(_Strict):

@@ -33,6 +33,7 @@ from yatzy.game import (
     Game,
     Player,
     State,
+    Undo,
     action_from_json,
     action_to_json,
     default_rng,
@@ -483,7 +484,15 @@ class GameService:
             )
         if state.is_terminal():
             raise GameOverError("the game is over; no more actions")
+        action = action_from_json(_typed_dice(state, action_data))
         to_act = state.current_player()
+        undo = isinstance(action, Undo)
+        if undo:
+            # The seat that wrote takes it back though the turn has passed on: the core
+            # decides who may (State.undo_seat) and says why not; here only the seat's
+            # token is checked.
+            undoer = state.undo_seat()
+            to_act = undoer if undoer is not None else to_act
         if seat is None:
             seat = to_act
         if not 0 <= seat < len(stored.seats):
@@ -493,10 +502,10 @@ class GameService:
         token = tokens.get(seat)
         if token is None or not self._holds(stored, seat, token):
             raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
-        if seat != to_act:
+        if seat != to_act and not undo:
             name = stored.seats[to_act].name if to_act >= 0 else "nobody"
             raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
-        return self._apply(stored, state, action_from_json(_typed_dice(state, action_data)), seat)
+        return self._apply(stored, state, action, seat)
 
     def _apply(self, stored: StoredGame, state: State, action: Action, seat: int) -> _Decided:
         new = state.clone()

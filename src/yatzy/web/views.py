@@ -97,6 +97,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "num_dice": rules.num_dice,
         "saved_rolls_rule": rules.saved_rolls,
         "has_extra": "extra" in rules.boxes,
+        # Who may take back the last write now (until the next roll), and which box.
+        "undo": _undo(state),
         "lang": lang,
         "pad": stored.pad,
         "hints": stored.hints,
@@ -140,3 +142,11 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
     if words:
         view["ui"] = ui_strings(lang)
     return view
+
+
+def _undo(state: State) -> dict[str, Any] | None:
+    seat = state.undo_seat()
+    if seat is None:
+        return None
+    boxes = state.undo_boxes()
+    return {"seat": seat, "box": boxes[0], "boxes": list(boxes)}
