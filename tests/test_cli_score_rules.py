@@ -195,3 +195,40 @@ def test_score_importtime_lists_no_numeric_library() -> None:
     imported = {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if "|" in ln}
     assert "yatzy.rules" in imported
     assert not {m for m in imported if m.split(".")[0] in _HEAVY}
+
+
+_ENGLISH = (" dice", "rolls a turn", " turns", " rounds", " to ", " or more", " Total ", " at ")
+
+
+@pytest.mark.parametrize("spec", [*VARIANTS, "dubbel+scoring=international", "yahtzee+joker=free"])
+@pytest.mark.parametrize("lang", ["sv", "fi"])
+def test_rules_text_has_no_english_in_sv_and_fi(
+    capsys: pytest.CaptureFixture[str], spec: str, lang: str
+) -> None:
+    code, out, _ = run(capsys, "rules", spec, "--lang", lang)
+    assert code == 0
+    rules = RuleSet.parse(spec)
+    for line in out.splitlines()[1:]:  # the title line quotes the spec
+        words = " ".join(w for w in line.split() if w not in rules.boxes)  # box ids stay ids
+        for english in _ENGLISH:
+            assert english not in f" {words} ", (english, line)
+    code, out, _ = run(capsys, "rules", "--lang", lang)
+    for english in (" dice", "write a spec", "points of", "default "):
+        assert english not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Yahtzee bonus: 100 for each further Yahtzee", "Joker: a Yahtzee", "Yahtzee "]),
+        ("sv", ["Yatzybonus: 100 för varje ytterligare Yatzy", "Joker: en Yatzy"]),
+        ("fi", ["Yatzy-bonus: 100 jokaisesta", "Jokeri:"]),
+    ],
+)
+def test_rules_yahtzee_describes_the_bonus_and_the_joker(
+    capsys: pytest.CaptureFixture[str], lang: str, words: list[str]
+) -> None:
+    code, out, _ = run(capsys, "rules", "yahtzee", "--lang", lang)
+    assert code == 0
+    for word in words:
+        assert word in out

@@ -674,7 +674,7 @@ class State:
                 raise ImpossibleScoreError(f"points {points!r} are not a whole number")
             if points not in self.rules.possible_scores(box):
                 raise ImpossibleScoreError(
-                    f"{points} is not a possible {CATEGORIES[box].name('en')}"
+                    f"{points} is not a possible {self.rules.box_name(box, 'en')}"
                 )
         elif self.rolls_used == 0 and not (self.game.pad and isinstance(entry, Scratch)):
             raise IllegalActionError(

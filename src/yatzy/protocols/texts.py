@@ -250,7 +250,11 @@ def option_phrases(rules: RuleSet, lang: Language) -> list[str]:
             if value:
                 out.append(_OPTIONS[name][lang])
         elif value is not None:
-            out.append(_OPTIONS[f"{name}={value}"][lang])
+            phrase = _OPTIONS[f"{name}={value}"][lang]
+            # The box's own name (English Yahtzee: "Yahtzee bonus and joker").
+            if "yatzy" in rules.boxes:
+                phrase = phrase.replace("Yatzy", rules.box_name("yatzy", lang))
+            out.append(phrase)
     return out
 
 
