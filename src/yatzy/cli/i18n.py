@@ -107,7 +107,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "fi": "{name} viivaa ruudun {box}",
     },
     "yatzy_bonus_won": {
-        "en": "{name} earns a Yatzy bonus of {points}!",
+        "en": "{name} earns a {bonus} of {points}!",
         "sv": "{name} får en Yatzybonus på {points}!",
         "fi": "{name} saa Yatzy-bonuksen {points}!",
     },

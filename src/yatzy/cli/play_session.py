@@ -521,7 +521,8 @@ class PlaySession:
         self._say(said[0])
         bonus = turn.get("yatzy_bonus")
         if bonus:
-            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus))
+            label = self.state.rules.label("yatzy_bonus", self.lang)
+            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus, bonus=label))
 
     def _explain(self, exc: YatzyError, action: Action) -> str:
         """A one-line, localized reason why the state refused ``action``."""
