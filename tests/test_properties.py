@@ -423,6 +423,10 @@ def test_random_games_that_undo(base: RuleSet, data: st.DataObject) -> None:
             with pytest.raises(YatzyError, match="nothing to undo"):
                 state.apply(Undo())
             assert snapshot(state) == frozen
+            if rng.random() < 0.2:  # a record saved just after an undo replays to it
+                assert _replay(state).undo_seat() is None
+        elif rng.random() < 0.1:  # ... and one saved just after a write can still undo
+            assert _replay(state).undo_seat() == seat
     check_finished(state)
     again = _replay(state)
     assert sum(len(t.get("undone", [])) for t in again.log) == undone
