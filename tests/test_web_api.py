@@ -712,3 +712,19 @@ def test_undo_by_the_writer_until_the_next_roll(client: TestClient) -> None:
     undone = [t for t in record["turns"] if "undone" in t]
     assert [u["box"] for u in undone[0]["undone"]] == ["chance", "chance"]
     assert undone[0]["box"] == "chance" and "scratch" not in undone[0]
+
+
+def test_view_names_boxes_as_the_variants_sheet(client: TestClient) -> None:
+    v = create(client, rules="yahtzee", lang="en")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert names["yatzy"] == "Yahtzee" and v["labels"]["yatzy_bonus"] == "Yahtzee bonus"
+    v = create(client, rules="maxi", lang="sv")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert (names["one_pair"], names["small_straight"]) == ("1 par", "Liten straight")
+    v = create(client, rules="yatzy", lang="fi")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert (names["fives"], names["sixes"], names["four_of_a_kind"]) == (
+        "Vitoset",
+        "Kutoset",
+        "Nelosluku",
+    )
