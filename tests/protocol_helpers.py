@@ -23,7 +23,7 @@ SPECS = (
     "maxi",
     "maxi+lenient+saved_rolls+bonus_threshold=84+bonus_points=100",
     "dubbel",
-    "dubbel+extra=chance+scoring=strict+half_forced",
+    "dubbel+half_forced+yatzy_pip_bonus+extra=chance+scoring=strict",
     "dubbel+extra=scratch+scoring=international+forced",
 )
 

@@ -132,7 +132,7 @@ def test_complete_yahtzee_game_shows_yatzy_bonus_row(play: Run, tmp_path: Path) 
     state = load(record)
     assert state.is_terminal()
     assert final_row(out, "Total") == state.totals()
-    assert final_row(out, "Yatzy bonus") == [state.sheets[0].yatzy_bonus]
+    assert final_row(out, "Yahtzee bonus") == [state.sheets[0].yatzy_bonus]
     assert f"Solo scores {state.totals()[0]} points." in out
     assert "Yahtzee (yahtzee)" in out
 
@@ -381,15 +381,19 @@ def test_box_resolver_names_numbers_prefixes() -> None:
     assert yatzy.resolve("kåk") == "full_house"  # Swedish names work in every language
     assert yatzy.resolve("täyskäsi") == "full_house"
     assert yatzy.resolve("sm") == "small_straight"
-    assert yatzy.resolve("liten") == "small_straight"
+    with pytest.raises(PromptError, match="no box 'liten'"):
+        yatzy.resolve("liten")  # a start of a name only in the game's language
+    assert yatzy.resolve("liten stege") == "small_straight"
     assert yatzy.resolve("ett par") == "one_pair"
     assert yatzy.resolve("2 paria") == "two_pairs"
     assert yatzy.resolve("ch") == "chance"
-    with pytest.raises(PromptError, match="could be Sixes, Small Straight, Large Straight, Chance"):
+    with pytest.raises(PromptError, match="could be Sixes, Small Straight; write more"):
         BoxResolver(RuleSet.parse("yatzy"), "en").resolve("s")
     maxi = BoxResolver(RuleSet.parse("maxi"), "sv")
-    with pytest.raises(PromptError, match="kan vara Full stege, Kåk"):
-        maxi.resolve("full")
+    with pytest.raises(PromptError, match="kan vara Fyror, Fyrtal"):
+        maxi.resolve("fyr")
+    assert maxi.resolve("full") == "full_straight"  # Swedish: Full straight only
+    assert maxi.resolve("ett par") == maxi.resolve("1 par") == "one_pair"
     assert maxi.resolve("20") == "maxi_yatzy"
     with pytest.raises(PromptError, match="ingen ruta 'yatzy x'"):
         maxi.resolve("yatzy x")
@@ -655,3 +659,31 @@ def test_terminal_mode_redraws_and_keeps_events_under_the_board() -> None:
     last = text.rsplit("\x1b[H\x1b[2J", 1)[1]
     assert "A writes" in last and "in Chance" in last
     assert last.index("Total") < last.index("A writes") < last.index("B: press Enter")
+
+
+def test_undo_command_and_box_names_never_guessed(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "undo.json"
+    starter = starter_for(4, 2)
+    script = ["u", "", "s chance", "u", "s 1.", "s -1", "s ones", "q"]
+    code, out, _ = play(["--seed", "4", "--save", str(record), "A", "B"], lines(*script))
+    assert code == 1
+    assert "nothing to undo" in out
+    name = "AB"[starter]
+    assert f"{name} takes back Chance" in out
+    assert "no box '1.'; give its number 1-15, its name or its id; did you mean Ones (1)?" in out
+    assert "no box '-1'" in out
+    state = load(record)
+    turn = state.log[0]
+    assert [u["box"] for u in turn["undone"]] == ["chance"]
+    assert turn["box"] == "ones"
+    assert state.sheets[starter].is_open("chance")
+
+
+def test_swedish_kak_is_not_twos(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "kak.json"
+    script = ["", "s kak", "s kåk", "q"]
+    code, out, _ = play(["--lang", "sv", "--seed", "2", "--save", str(record), "A"], lines(*script))
+    assert code == 1
+    assert "ingen ruta 'kak'" in out and "menade du Kåk (13)?" in out
+    state = load(record)
+    assert state.log[0]["box"] == "full_house" and state.sheets[0].is_open("twos")

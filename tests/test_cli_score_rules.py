@@ -34,6 +34,17 @@ def test_score_json_gives_every_box(capsys: pytest.CaptureFixture[str]) -> None:
     assert scores["yatzy"] == 0
 
 
+@pytest.mark.parametrize(
+    "dice", [["3", "3", "3", "6", "6"], ["33366"], ["3,3,3,6,6"], ["3-3-3-6-6"], ["33", "3,6-6"]]
+)
+def test_score_accepts_every_documented_form(
+    capsys: pytest.CaptureFixture[str], dice: list[str]
+) -> None:
+    code, out, _ = run(capsys, "score", "yatzy", *dice)
+    assert code == 0
+    assert out.splitlines()[0] == "yatzy: 3 3 3 6 6"
+
+
 def test_score_accepts_packed_dice(capsys: pytest.CaptureFixture[str]) -> None:
     _, packed, _ = run(capsys, "score", "yahtzee", "23455", "--json")
     _, spaced, _ = run(capsys, "score", "yahtzee", "2,3,4,5,5", "--json")
@@ -60,8 +71,19 @@ def test_score_text_uses_the_language(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["score", "yatzy", "3", "3", "7", "6", "6"], "die 7 is not in 1-6"),
-        (["score", "yatzy", "3", "3", "x", "6", "6"], "die 'x' is not a number"),
+        (["score", "yatzy", "3", "3", "7", "6", "6"], "die '7' is not a face 1-6"),
+        (["score", "yatzy", "3", "3", "x", "6", "6"], "die 'x' is not a face 1-6"),
+        # Dice are never guessed: signs, stray dashes, empty places are refused.
+        (["score", "yatzy", "--", "-1", "2", "3", "4", "5"], "die '-1' is not a face 1-6"),
+        (["score", "yatzy", "1", "2", "3", "4", "+5"], "die '+5' is not a face 1-6"),
+        (["score", "yatzy", "1-2-3-4-5-"], "die '1-2-3-4-5-' is not a face"),
+        (["score", "yatzy", "1--2-3-4-5"], "die '1--2-3-4-5' is not a face"),
+        (["score", "yatzy", "1,2,,3,4,5"], "an empty place between commas in '1,2,,3,4,5'"),
+        (["score", "yatzy", "1,2,3,4,5,"], "an empty place between commas"),
+        (["score", "yatzy", "1", "2", "", "3", "4", "5"], "empty die ''"),
+        (["score", "yatzy", "12345", "0"], "die '0' is not a face 1-6"),
+        (["score", "yatzy", "1234", "56"], "yatzy needs 5 dice, got 6"),
+        (["score", "yatzy", "1.2.3.4.5"], "die '1.2.3.4.5' is not a face"),
         (["score", "yatzy", "3", "3", "6", "6"], "yatzy needs 5 dice, got 4"),
         (["score", "maxi", "1", "2", "3", "4", "5"], "maxi needs 6 dice, got 5"),
         (["score", "nope", "1", "2", "3", "4", "5"], "unknown rule set 'nope'"),
@@ -96,7 +118,7 @@ def test_error_in_a_real_process_has_no_traceback() -> None:
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == "yatzy: error: die 7 is not in 1-6\n"
+    assert proc.stderr == "yatzy: error: die '7' is not a face 1-6\n"
 
 
 # -- yatzy rules ---------------------------------------------------------------------------
@@ -131,9 +153,9 @@ def test_rules_text_shows_the_protocol(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0
     text = out.splitlines()
     assert text[0] == "Double Yatzy (dubbel)"
-    assert "6 double dice, 3 rolls a turn, 8 turns" in text[1]
+    assert text[1] == "6 double dice, 8 rounds, 3 rolls a turn"
     assert any(ln.split()[:1] == ["Extra"] for ln in text)
-    assert text[-1].strip().startswith("Final")
+    assert any(ln.split()[:1] == ["Final"] and "Total + Extra" in ln for ln in text)
 
 
 # -- a light start ---------------------------------------------------------------------------
@@ -173,3 +195,40 @@ def test_score_importtime_lists_no_numeric_library() -> None:
     imported = {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if "|" in ln}
     assert "yatzy.rules" in imported
     assert not {m for m in imported if m.split(".")[0] in _HEAVY}
+
+
+_ENGLISH = (" dice", "rolls a turn", " turns", " rounds", " to ", " or more", " Total ", " at ")
+
+
+@pytest.mark.parametrize("spec", [*VARIANTS, "dubbel+scoring=international", "yahtzee+joker=free"])
+@pytest.mark.parametrize("lang", ["sv", "fi"])
+def test_rules_text_has_no_english_in_sv_and_fi(
+    capsys: pytest.CaptureFixture[str], spec: str, lang: str
+) -> None:
+    code, out, _ = run(capsys, "rules", spec, "--lang", lang)
+    assert code == 0
+    rules = RuleSet.parse(spec)
+    for line in out.splitlines()[1:]:  # the title line quotes the spec
+        words = " ".join(w for w in line.split() if w not in rules.boxes)  # box ids stay ids
+        for english in _ENGLISH:
+            assert english not in f" {words} ", (english, line)
+    code, out, _ = run(capsys, "rules", "--lang", lang)
+    for english in (" dice", "write a spec", "points of", "default "):
+        assert english not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Yahtzee bonus: 100 for each further Yahtzee", "Joker: a Yahtzee", "Yahtzee "]),
+        ("sv", ["Yatzybonus: 100 för varje ytterligare Yatzy", "Joker: en Yatzy"]),
+        ("fi", ["Yatzy-bonus: 100 jokaisesta", "Jokeri:"]),
+    ],
+)
+def test_rules_yahtzee_describes_the_bonus_and_the_joker(
+    capsys: pytest.CaptureFixture[str], lang: str, words: list[str]
+) -> None:
+    code, out, _ = run(capsys, "rules", "yahtzee", "--lang", lang)
+    assert code == 0
+    for word in words:
+        assert word in out

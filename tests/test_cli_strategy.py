@@ -114,6 +114,38 @@ def test_advise_approximate_is_labelled(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize(
+    "dice", [["543221/664333"], ["5/6", "4/6", "3/4", "2/3", "2/3", "1/3"], ["54322 1/664333"]]
+)
+def test_advise_writes_and_reads_double_dice_inner_first(
+    capsys: pytest.CaptureFixture[str], dice: list[str]
+) -> None:
+    # 003's example: outer 6-6-4-3-3-3, inner 5-4-3-2-2-1 -> inner Small Straight.
+    boxes = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,one_pair=2,two_pairs=0"
+    sheet = f"{boxes},three_of_a_kind=0,four_of_a_kind=0,chance=5,yatzy=0"
+    code, out, err = run(
+        capsys, "advise", "dubbel", "--sheet", sheet, "--dice", *dice, "--rolls-left", "0"
+    )
+    assert code == 0, err
+    assert out.splitlines()[0] == "dubbel: dice 5/6 4/6 3/4 2/3 2/3 1/3, 0 rolls left"
+    assert "inner score small_straight; outer score full_house" in out
+
+
+def test_advise_sheet_takes_box_names_and_refuses_guesses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "advise", "yatzy", "--sheet", "Ones=3,2=6,kåk=0")
+    assert code == 0, err
+    refused = [
+        ("ones=3,1.=3", "no box '1.'"),
+        ("t=6", "box 't' could be"),
+        ("ones=3,1=3", "'ones' is given twice"),
+    ]
+    for sheet, reason in refused:
+        code, _, err = run(capsys, "advise", "yatzy", "--sheet", sheet)
+        assert code == 2 and reason in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["advise", "yatzy", "--sheet", "ones=6"], "6 is not a possible score for ones"),

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import ALL_RULE_SETS, int_option_range, snapshot
+from tests.conftest import ALL_RULE_SETS, DEFAULT_RULE_SETS, int_option_range, snapshot
 from yatzy.errors import NotYourTurnError, YatzyError
 from yatzy.game import (
     CHANCE,
@@ -31,6 +31,7 @@ from yatzy.game import (
     Scratch,
     SetDice,
     State,
+    Undo,
     Write,
     from_record,
     to_record,
@@ -354,3 +355,78 @@ def test_random_illegal_actions(base: RuleSet, data: st.DataObject) -> None:
         with pytest.raises(YatzyError):
             state.apply(_random_action(state, rng, []), player=rng.choice([None, 0]))
         assert state == before
+
+
+# -- undo ----------------------------------------------------------------------------------
+
+
+def _position(state: State) -> tuple[Any, ...]:
+    """Everything of a position but the log (which keeps the undone writes)."""
+    return (
+        state.turn_number,
+        state.dice,
+        state.rolls_used,
+        state.pending,
+        state.phase,
+        state.current_player(),
+        state.rolls_left() if not state.is_terminal() else None,
+        [(s.entries, s.yatzy_bonuses, s.saved_rolls, s.first_section) for s in state.sheets],
+    )
+
+
+UNDO_RULE_SETS = [
+    *DEFAULT_RULE_SETS,
+    RuleSet("yatzy", half_forced=True),
+    RuleSet("maxi", saved_rolls=True),
+    RuleSet("dubbel", forced=True),
+]
+
+
+@pytest.mark.parametrize("base", UNDO_RULE_SETS, ids=str)
+@settings(max_examples=max(2, PER_COMBO))
+@given(data=st.data())
+def test_random_games_that_undo(base: RuleSet, data: st.DataObject) -> None:
+    """Writes randomly taken back: the position is exactly the one before the write,
+    a wrong seat or a late undo is refused without a trace, and the record replays."""
+    players = data.draw(st.integers(1, 3), label="players")
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    state = _new_game(base, players)
+    undone = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _step(state, rng)
+            continue
+        action = _pick(state, rng)
+        writes = not isinstance(action, Roll | SetDice)
+        before = state.clone()
+        seat = state.current_player()
+        state.apply(action)
+        if not writes or state.is_terminal():
+            if state.is_terminal():
+                with pytest.raises(YatzyError):
+                    state.apply(Undo())
+            assert state.undo_seat() is None or writes
+            continue
+        assert state.undo_seat() == seat
+        if players > 1:
+            other = (seat + 1) % players
+            frozen = snapshot(state)
+            with pytest.raises(NotYourTurnError):
+                state.apply(Undo(), player=other)
+            assert snapshot(state) == frozen
+        if rng.random() < 0.3:
+            state.apply(Undo(), player=seat)
+            undone += 1
+            assert _position(state) == _position(before)
+            assert state.undo_seat() is None
+            frozen = snapshot(state)
+            with pytest.raises(YatzyError, match="nothing to undo"):
+                state.apply(Undo())
+            assert snapshot(state) == frozen
+            if rng.random() < 0.2:  # a record saved just after an undo replays to it
+                assert _replay(state).undo_seat() is None
+        elif rng.random() < 0.1:  # ... and one saved just after a write can still undo
+            assert _replay(state).undo_seat() == seat
+    check_finished(state)
+    again = _replay(state)
+    assert sum(len(t.get("undone", [])) for t in again.log) == undone

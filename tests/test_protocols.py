@@ -176,6 +176,24 @@ def test_export_then_import_gives_the_same_protocol(spec: str, tmp_path: Path) -
             assert back.player == state.player
 
 
+@pytest.mark.parametrize(
+    ("spec", "lang", "box", "old"),
+    [("yatzy", "fi", "fives", "Viitoset"), ("maxi", "sv", "one_pair", "Ett par")],
+)
+def test_protocols_written_with_older_box_names_still_import(
+    spec: str, lang: str, box: str, old: str, tmp_path: Path
+) -> None:
+    state = random_game(spec, 1, 2)
+    path = tmp_path / "old.xlsx"
+    write_xlsx(Protocol.from_state(state, lang), path)  # type: ignore[arg-type]
+    wb = load_workbook(path)
+    ws = wb[SHEET]
+    rows = row_numbers(ws)
+    ws.cell(rows[box], 1).value = old  # as a protocol exported before the rename reads
+    wb.save(path)
+    assert sheet_summary(read_protocol(path)) == sheet_summary(state)
+
+
 def test_yahtzee_bonus_round_trips(tmp_path: Path) -> None:
     # Find a bot game with an extra Yatzy; the bonus row must come back as claims.
     rules = RuleSet.parse("yahtzee")

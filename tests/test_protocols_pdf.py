@@ -14,7 +14,7 @@ from yatzy.protocols import Protocol
 from yatzy.protocols.layout import protocol_rows, row_label
 from yatzy.protocols.pdf import write_pdf
 from yatzy.protocols.texts import option_phrases
-from yatzy.rules import CATEGORIES, LANGUAGES, RuleSet, label
+from yatzy.rules import LANGUAGES, RuleSet, label
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pdftotext") is None or shutil.which("pdftoppm") is None,
@@ -60,9 +60,9 @@ def test_blank_protocol_names_every_row_in_its_language(
     assert pages_of(pdf) == 1
     text = flat(text_of(pdf))
     for row in protocol_rows(rules):
-        assert row_label(row, lang) in text, row.key  # type: ignore[arg-type]
+        assert row_label(row, lang, rules) in text, row.key  # type: ignore[arg-type]
     for box in rules.boxes:
-        assert CATEGORIES[box].name(lang) in text  # type: ignore[arg-type]
+        assert rules.box_name(box, lang) in text  # type: ignore[arg-type]
     assert f"{rules.threshold}+" in text and str(rules.bonus) in text
     assert rules.info.title[lang] in text and rules.spec in text
     for phrase in option_phrases(rules, lang):  # type: ignore[arg-type]

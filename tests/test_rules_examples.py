@@ -198,6 +198,25 @@ def test_yatzy_pip_bonus() -> None:
     assert rules.score("yatzy", [1, 1, 1, 1, 2]) == 0
 
 
+@pytest.mark.parametrize("scoring", ["lenient", "strict", "international"])
+def test_003_dubbel_yatzy_pip_bonus_applies_to_the_result_in_yatzy(scoring: str) -> None:
+    """003: "lägger till tärningsögonens värde till de 50" — on the result in Yatzy."""
+    rules = RuleSet("dubbel", yatzy_pip_bonus=True, scoring=scoring)
+    tail = "" if scoring == "lenient" else f"+scoring={scoring}"
+    assert rules.spec == f"dubbel+yatzy_pip_bonus{tail}"
+    assert RuleSet.parse(rules.spec) == rules
+    assert rules.score("yatzy", [5, 5, 5, 5, 5, 2]) == 75  # the 2 is dropped
+    assert RuleSet("dubbel", scoring=scoring).score("yatzy", [5, 5, 5, 5, 5, 2]) == 50
+    assert 80 in rules.possible_scores("yatzy") and 55 in rules.possible_scores("yatzy")
+    state = new_state(rules)
+    outer, inner = [4, 4, 4, 4, 4, 6], [2, 2, 2, 2, 2, 1]
+    roll(state, list(zip(outer, inner, strict=True)))
+    state.apply(Fill2(Score("yatzy"), Score("fours")))
+    sheet = state.sheets[0]
+    assert sheet.points("yatzy") == 50 + 10  # inner 2-2-2-2-2, the 1 dropped
+    assert sheet.points("fours") == 20
+
+
 def test_maximum_yatzy_total_is_374_by_construction() -> None:
     """Best score of every box plus the bonus is 374, and a game reaches it."""
     best = {b: max(YATZY.score(b, r) for r in all_rolls(5)) for b in YATZY.boxes}

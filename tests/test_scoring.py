@@ -113,6 +113,9 @@ DUBBEL_LENIENT = {
     "555551": {"two_pairs": 20, "full_house": 25},
     "666666": {"two_pairs": 24, "full_house": 30},
 }
+# yatzy_pip_bonus: the result in Yatzy adds its five faces (the dropped one not counted).
+DUBBEL_PIP = {"555551": {"yatzy": 75}, "666666": {"yatzy": 80}}
+DUBBEL_INTERNATIONAL_PIP = {"333331": {"yatzy": 65}}
 DUBBEL_INTERNATIONAL = """
 123456: 1 2 3 4 5 6    0  0  0 30 40  0 20 -15
 664333: 0 0 9 4 0 12  21  0 25  0  0  0 22 -19
@@ -190,6 +193,12 @@ def _cases() -> list[tuple[str, list[int], dict[str, int]]]:
         add(f"dubbel{suffix}+scoring=strict", strict)
         add(f"dubbel{suffix}", lenient)  # lenient is DubbelYatzy's default
         add(f"dubbel{suffix}+scoring=international", intl)
+        pip = f"dubbel+yatzy_pip_bonus{suffix}"
+        rows = {"strict": strict, "lenient": lenient, "international": intl}
+        for scoring, table in rows.items():
+            table_pip = DUBBEL_INTERNATIONAL_PIP if scoring == "international" else DUBBEL_PIP
+            patched = [(d, {**e, **table_pip.get("".join(map(str, d)), {})}) for d, e in table]
+            add(pip + ("" if scoring == "lenient" else f"+scoring={scoring}"), patched)
     return cases
 
 
@@ -384,7 +393,7 @@ def _reference_sorted(rules: RuleSet, box: str, dice: tuple[int, ...]) -> int:
             "full_house": 25 if shape == [2, 3] else 0,
             "small_straight": 30 if any(r <= set(dice) for r in runs4) else 0,
             "large_straight": 40 if set(dice) in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}) else 0,
-            "yatzy": 50 if most == 5 else 0,
+            "yatzy": (50 + (total if rules.yatzy_pip_bonus else 0)) if most == 5 else 0,
         }[box]
     if box in _GROUPS:
         lenient = rules.lenient or rules.scoring == "lenient"

@@ -3,6 +3,7 @@ winners, chance, and every illegal action (refused without a trace)."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -22,7 +23,24 @@ from yatzy.errors import (
     UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import CHANCE, TERMINAL, Fill2, Game, Phase, Roll, Score, Scratch, State
+from yatzy.game import (
+    CHANCE,
+    TERMINAL,
+    Fill2,
+    Game,
+    Phase,
+    Roll,
+    Score,
+    Scratch,
+    SetDice,
+    State,
+    Undo,
+    Write,
+    action_from_json,
+    action_to_json,
+    from_record,
+    to_record,
+)
 
 FIVE = [1, 2, 3, 4, 5]
 SIX = [1, 2, 3, 4, 5, 6]
@@ -458,6 +476,81 @@ def test_par_as_the_boxes_fill() -> None:
     assert state.sheets[0].bonus == 0
 
 
+def _upper_boxes_filled(spec: str, counts: dict[str, int]) -> State:
+    """A one-player game that writes ``counts`` dice of each box's face in the upper
+    boxes named (0: scratched), leaving the others open."""
+    state = new_state(spec)
+    n = state.rules.num_dice
+    faces = {b: f for f, b in enumerate(state.rules.upper_boxes, start=1)}
+    for box, k in counts.items():
+        face = faces[box]
+        other = 1 if face != 1 else 2
+        turn(state, [face] * k + [other] * (n - k), Score(box) if k else Scratch(box))
+    return state
+
+
+ALL_THREE = {b: 3 for b in ("ones", "twos", "threes", "fours", "fives", "sixes")}
+
+
+@pytest.mark.parametrize(
+    ("spec", "counts", "par"),
+    [
+        # threshold 63: three of each face
+        ("yatzy", {"fours": 4}, +4),  # 000: "four fours put you at +4"
+        ("yatzy", {"ones": 3}, 0),
+        ("yatzy", {"sixes": 2, "fives": 4}, 12 + 20 - 33),
+        ("yatzy", ALL_THREE, 0),
+        ("yatzy", {**ALL_THREE, "ones": 2}, -1),  # full: 62 - 63
+        ("yahtzee", {"sixes": 4, "ones": 0}, 24 - 21),
+        ("yatzy+bonus_threshold=84", {"fours": 5}, 20 - 16),
+        # Maxi's 75: 75/21 a face
+        ("maxi", {"ones": 3}, 3 - 4),  # 75/21 = 3.571 -> 4
+        ("maxi", {"twos": 3}, 6 - 7),  # 150/21 = 7.143 -> 7
+        ("maxi", {"sixes": 4}, 24 - 21),  # 450/21 = 21.43 -> 21
+        ("maxi", {"fours": 4, "fives": 4}, 36 - 32),  # 675/21 = 32.14 -> 32
+        (
+            "maxi",
+            {"ones": 4, "twos": 3, "threes": 4, "fours": 3, "fives": 4, "sixes": 4},
+            +3,  # full at 78: 78 - 75
+        ),
+        ("maxi", {**ALL_THREE, "sixes": 4}, 69 - 75),  # full below the threshold
+        # 84 (000's Maxi reading): four of each face
+        ("maxi+bonus_threshold=84+bonus_points=100", {"fours": 4}, 0),
+        ("maxi+bonus_threshold=84+bonus_points=100", {"sixes": 5, "ones": 2}, 32 - 28),
+        ("maxi+bonus_threshold=84", {b: 4 for b in ALL_THREE}, 0),
+        # a custom threshold, with the rounding at its edges
+        ("yatzy+bonus_threshold=70", {"ones": 3}, 3 - 3),  # 70/21 = 3.33 -> 3
+        ("yatzy+bonus_threshold=70", {"fives": 5}, 25 - 17),  # 350/21 = 16.67 -> 17
+        ("yatzy+bonus_threshold=70", {"threes": 3, "fours": 2}, 17 - 23),  # 23.33 -> 23
+        ("yatzy+bonus_threshold=11", {"ones": 0}, -1),  # 11/21 = 0.524 -> 1 (up)
+        ("yatzy+bonus_threshold=10", {"ones": 0}, 0),  # 10/21 = 0.476 -> 0 (down)
+        ("yatzy+bonus_threshold=0", {"twos": 1}, 2),
+    ],
+)
+def test_bonus_par_keeps_the_pace_of_the_threshold(
+    spec: str, counts: dict[str, int], par: int
+) -> None:
+    sheet = _upper_boxes_filled(spec, counts).sheets[0]
+    assert sheet.bonus_par == par
+    assert sheet.rows().bonus_par == par
+    if len(counts) == 6:  # a full upper section: par >= 0 exactly when the bonus is won
+        assert (sheet.bonus_par >= 0) == (sheet.bonus > 0)
+
+
+def test_bonus_pace_rounds_halves_up_and_matches_exact_arithmetic() -> None:
+    # Every whole threshold and face sum against decimal ROUND_HALF_UP.  (A pace of
+    # exactly n + 1/2 cannot occur: the fraction is a multiple of 1/21.)
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from yatzy.rules.scoring import bonus_pace
+
+    for threshold in range(0, 127):
+        for faces in range(0, 22):
+            exact = Decimal(threshold * faces) / Decimal(21)
+            want = int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+            assert bonus_pace(threshold, faces) == want, (threshold, faces)
+
+
 def test_custom_threshold_and_points() -> None:
     counts = dict.fromkeys(("ones", "twos", "threes", "fours", "fives", "sixes"), 4)
     state = _upper_game("maxi+bonus_threshold=84+bonus_points=100", counts)
@@ -822,3 +915,74 @@ def test_no_current_sheet_at_the_rolloff_or_after_the_game(players: int) -> None
         assert s.rolls_left() == 0
         for query in (s.allowed_boxes, s.preview, s.allowed_groups, lambda s=s: s.sheet):
             assert_refused(s, query, IllegalActionError, "no player has the turn")
+
+
+# -- undo ---------------------------------------------------------------------------------
+
+
+def test_undo_gives_the_turn_back_with_the_same_dice_and_rolls() -> None:
+    state = new_state("yatzy", players=2)
+    roll(state, [3, 3, 3, 6, 6])
+    roll(state, [4, 5], keep=[0, 1, 2])
+    before = state.clone()
+    state.apply(Score("chance"))
+    assert state.player == 1 and state.undo_seat() == 0 and state.undo_boxes() == ("chance",)
+    assert_refused(state, lambda: state.apply(Undo(), player=1), NotYourTurnError, "only p0")
+    state.apply(Undo(), player=0)
+    assert state.player == 0 and state.dice == [3, 3, 3, 4, 5] and state.rolls_left() == 1
+    assert state.sheets[0] == before.sheets[0] and state.turn_number == before.turn_number
+    assert state.log[-1]["undone"] == [{"box": "chance", "points": 18, "after_rolls": 2}]
+    assert state.undo_seat() is None
+    assert_refused(state, lambda: state.apply(Undo()), IllegalActionError, "nothing to undo")
+    roll(state, [6, 6], keep=[0, 1, 2])  # the rolls left stay the player's
+    state.apply(Score("full_house"))
+    again = from_record(json.loads(json.dumps(to_record(state))))
+    assert again == state and again.undo_seat() == 0
+
+
+def test_undo_ends_with_the_next_roll_and_the_last_write_is_final() -> None:
+    state = new_state("yatzy", players=2)
+    turn(state, [1, 2, 3, 4, 5], Score("small_straight"))
+    state.apply(Roll())
+    assert state.undo_seat() is None
+    assert_refused(state, lambda: state.apply(Undo(), player=0), IllegalActionError, "nothing")
+    solo = new_state("yatzy")
+    for box in solo.rules.boxes:
+        turn(solo, [1, 2, 3, 4, 5], Scratch(box))
+    assert solo.is_terminal() and solo.undo_seat() is None
+    assert_refused(solo, lambda: solo.apply(Undo()), GameOverError, "cannot be undone")
+
+
+def test_undo_of_dubbel_pair_and_a_score_pad_write_replays() -> None:
+    state = new_state("dubbel")
+    roll(state, [(6, 5), (6, 4), (4, 3), (3, 2), (3, 2), (3, 1)])
+    state.apply(Fill2(Score("small_straight"), Score("full_house")))
+    assert state.undo_boxes() == ("small_straight", "full_house")
+    state.apply(Undo())
+    assert state.sheets[0].open_boxes == list(state.rules.boxes)
+    state.apply(Fill2(Score("chance"), Score("full_house")))
+    assert from_record(json.loads(json.dumps(to_record(state)))) == state
+
+    pad = Game("yatzy", ["A", "B"], pad=True).new_initial_state(0)
+    pad.apply(SetDice((6, 6, 6, 2, 2)))
+    pad.apply(Score("full_house"))
+    pad.apply(Undo(), player=0)
+    pad.apply(SetDice((1, 2, 3, 4, 5)))
+    pad.apply(Score("small_straight"))
+    pad.apply(Write("chance", 20))  # B writes only points
+    pad.apply(Undo(), player=1)
+    pad.apply(Write("chance", 21))
+    again = from_record(json.loads(json.dumps(to_record(pad))))
+    assert again == pad
+    assert pad.sheets[0].points("small_straight") == 15 and pad.sheets[1].points("chance") == 21
+
+
+def test_undo_is_json_and_never_a_legal_action_for_bots() -> None:
+    assert action_to_json(Undo()) == {"undo": True}
+    assert action_from_json({"undo": True}) == Undo()
+    with pytest.raises(IllegalActionError):
+        action_from_json({"undo": False})
+    state = new_state("yatzy")
+    turn(state, [1, 2, 3, 4, 5], Score("chance"))
+    assert state.undo_seat() == 0
+    assert not any(isinstance(a, Undo) for a in state.legal_actions())

@@ -162,7 +162,7 @@ def test_parse_sheet_and_dice() -> None:
     rules = RuleSet.parse("yatzy")
     assert parse_sheet(rules, "ones=3, twos=6 yatzy=0") == {"ones": 3, "twos": 6, "yatzy": 0}
     assert parse_position_dice(rules, "3 3 4 5 6") == [3, 3, 4, 5, 6]
-    assert parse_position_dice(RuleSet.parse("dubbel"), "664333/543221")[0] == (6, 5)
+    assert parse_position_dice(RuleSet.parse("dubbel"), "543221/664333")[0] == (6, 5)
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_parse_sheet_and_dice() -> None:
         ("yatzy", "", "33456", None, PositionError, "rolls left"),
         ("yatzy+forced", "twos=4", None, None, OrderError, "cannot occur"),
         ("dubbel", "ones=3", None, None, PositionError, "odd"),
-        ("dubbel", "", "664333", 0, DiceError, "outer and the inner"),
+        ("dubbel", "", "664333", 0, DiceError, "inner first"),
         ("yatzy", "yatzy_bonuses=1", None, None, PositionError, "Yatzy bonus"),
         ("yahtzee", "yatzy=0,yatzy_bonuses=1", None, None, PositionError, "50"),
         ("maxi", "saved_rolls=1", None, None, PositionError, "saved rolls"),
@@ -359,6 +359,23 @@ def test_analysis_of_an_unfinished_record(tmp_path: Path) -> None:
     state.apply_roll([6, 3])
     analysis = analyze(state)
     assert len(analysis.decisions) == 1 and analysis.decisions[0].rolls_left == 2
+
+
+def test_analysis_skips_undone_writes() -> None:
+    from yatzy.game import Score, Undo
+    from yatzy.strategy.analyze import analyze
+
+    state = Game("yatzy+forced", ["solo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 1, 2])
+    state.apply(Score("ones"))
+    state.apply(Undo())  # taken back, then rolled on with the roll left
+    state.apply(Roll((0, 1, 2)))
+    state.apply_roll([6, 3])
+    state.apply(Score("ones"))
+    analysis = analyze(state)
+    assert [d.rolls_left for d in analysis.decisions] == [2, 1]
+    assert analysis.decisions[-1].dice == [6, 6, 6, 6, 3]
 
 
 # -- simulation ---------------------------------------------------------------------------

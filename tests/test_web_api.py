@@ -507,6 +507,17 @@ def test_score_pad_refuses_impossible_points(client: TestClient) -> None:
     v = act(client, gid, {"score": "full_house"}).json()
     assert v["sheets"][0]["entries"]["full_house"]["points"] == 22
     assert act(client, gid, {"dice": [7, 1, 1, 1, 1]}).status_code == 422
+    # Typed dice are read by the library's notation, never guessed.
+    for typed, reason in (
+        ("-1 2 3 4 5", "die '-1' is not a face 1-6"),
+        ("1-2-3-4-", "is not a face"),
+        ("", "no dice"),
+        ("1 2 3 4 5 6", "needs 5 dice"),
+    ):
+        r = act(client, gid, {"dice": typed})
+        assert r.status_code == 422 and reason in r.json()["detail"], typed
+    v = act(client, gid, {"dice": "3,3,3 6-6"}).json()
+    assert v["turn"]["dice"] == [3, 3, 3, 6, 6]
     assert (
         client.post(
             "/api/games",
@@ -655,3 +666,68 @@ def test_post_game_analysis_against_optimal_play(client: TestClient) -> None:
     pad = create(client, pad=True)["id"]
     answer = client.get(f"/api/games/{pad}/analysis")
     assert answer.status_code == 200 and answer.json()["scope"] == "none"
+
+
+# -- undo ----------------------------------------------------------------------------------------
+
+
+def test_undo_by_the_writer_until_the_next_roll(client: TestClient) -> None:
+    game = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+    gid = game["id"]
+    first = game["game"]["turn"]["seat"]
+    second = 1 - first
+    v = act(client, gid, {"roll": []}).json()
+    dice = v["turn"]["dice"]
+    v = act(client, gid, {"scratch": "chance"}).json()
+    assert v["undo"] == {"seat": first, "box": "chance", "boxes": ["chance"]}
+    assert v["turn"]["seat"] == second
+    before = stored_version(client, gid)
+    # a browser holding no seat may not; the other seat may not: not its write
+    r = TestClient(client.app).post(f"/api/games/{gid}/actions", json={"action": {"undo": True}})
+    assert r.status_code == 403, r.text
+    r = act(client, gid, {"undo": True}, seat=second)
+    assert r.status_code == 409 and "only" in r.json()["detail"], r.text
+    assert stored_version(client, gid) == before
+    # the writer may, though the turn has passed; the turn comes back with the same dice
+    v = act(client, gid, {"undo": True}, seat=first).json()
+    assert v["undo"] is None
+    assert v["turn"]["seat"] == first and v["turn"]["dice"] == dice
+    assert v["sheets"][first]["entries"]["chance"] is None
+    r = act(client, gid, {"undo": True}, seat=first)
+    assert r.status_code == 422 and "nothing to undo" in r.json()["detail"]
+    v = act(client, gid, {"score": "chance"}).json()
+    assert v["undo"]["seat"] == first
+    # over the WebSocket too
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        json.loads(ws.receive_text())
+        answer = socket_act(ws, 3, {"undo": True}, seat=first)
+        assert answer["type"] == "state" and answer["game"]["undo"] is None
+        answer = socket_act(ws, 4, {"score": "chance"})
+        assert answer["game"]["undo"]["seat"] == first
+        refused = socket_act(ws, 5, {"undo": True}, seat=second)
+        assert refused["type"] == "error" and refused["status"] == 409
+    # refused once the next player has rolled
+    act(client, gid, {"roll": []})
+    for seat in (first, second):
+        r = act(client, gid, {"undo": True}, seat=seat)
+        assert r.status_code == 422 and "nothing to undo" in r.json()["detail"], r.text
+    record = client.get(f"/api/games/{gid}/record").json()
+    undone = [t for t in record["turns"] if "undone" in t]
+    assert [u["box"] for u in undone[0]["undone"]] == ["chance", "chance"]
+    assert undone[0]["box"] == "chance" and "scratch" not in undone[0]
+
+
+def test_view_names_boxes_as_the_variants_sheet(client: TestClient) -> None:
+    v = create(client, rules="yahtzee", lang="en")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert names["yatzy"] == "Yahtzee" and v["labels"]["yatzy_bonus"] == "Yahtzee bonus"
+    v = create(client, rules="maxi", lang="sv")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert (names["one_pair"], names["small_straight"]) == ("1 par", "Liten straight")
+    v = create(client, rules="yatzy", lang="fi")["game"]
+    names = {b["id"]: b["name"] for b in v["boxes"]}
+    assert (names["fives"], names["sixes"], names["four_of_a_kind"]) == (
+        "Vitoset",
+        "Kutoset",
+        "Nelosluku",
+    )

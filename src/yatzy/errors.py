@@ -21,7 +21,20 @@ class DiceError(YatzyError):
 
 
 class UnknownBoxError(YatzyError):
-    """A box (category) id that the rule set does not have."""
+    """A box (category) id, number or name that the rule set does not have.
+
+    ``text`` is what was given and ``candidates`` the box ids it comes close to
+    (empty when nothing does), for a front end to offer in its own words.
+    """
+
+    def __init__(self, message: str, *, text: str = "", candidates: tuple[str, ...] = ()) -> None:
+        self.text = text
+        self.candidates = candidates
+        super().__init__(message)
+
+
+class AmbiguousBoxError(UnknownBoxError):
+    """A box name that could mean two or more boxes (``candidates``); never guessed."""
 
 
 class IllegalActionError(YatzyError):

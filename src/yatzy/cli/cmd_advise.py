@@ -9,6 +9,7 @@ from typing import Any
 
 from yatzy.cli.common import rules_arg
 from yatzy.errors import YatzyError
+from yatzy.rules import format_dice
 
 
 def add_parser(sub: Any) -> None:
@@ -33,8 +34,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--dice",
         nargs="+",
-        help="the dice on the table, e.g. 33456 or 3 3 4 5 6 (DubbelYatzy: outer/inner, "
-        "664333/543221)",
+        help="the dice on the table, e.g. 33456 or 3 3 4 5 6 (DubbelYatzy: inner first, "
+        "INNER/OUTER as 543221/664333 or per die 5/6 4/6 ...)",
     )
     p.add_argument("--rolls-left", help="rolls the turn may still use (with --dice)")
     p.add_argument("--top", default="10", help="options to show (default 10)")
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         where = "before the first roll of the turn"
     else:
         shown = state.dice
-        dice_text = " ".join(f"{d[0]}/{d[1]}" if isinstance(d, tuple) else str(d) for d in shown)
+        dice_text = format_dice(shown)
         where = f"dice {dice_text}, {advice.rolls_left} roll{'s' * (advice.rolls_left != 1)} left"
     kind = "exact values" if advice.exact else "APPROXIMATE values"
     print(f"{rules.spec}: {where}")

@@ -7,7 +7,14 @@ import json
 from typing import Any
 
 from yatzy.cli.common import add_lang
-from yatzy.rules import CATEGORIES, OPTIONS, VARIANTS, RuleSet, label
+from yatzy.protocols.texts import (
+    OPTION_HELP,
+    general_notes,
+    option_phrases,
+    scoring_notes,
+    word,
+)
+from yatzy.rules import CATEGORIES, OPTIONS, VARIANTS, Language, RuleSet
 
 
 def add_parser(sub: Any) -> None:
@@ -35,28 +42,34 @@ def run(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     print(f"{rules.info.title[lang]} ({rules.spec})")
-    print(
-        f"{rules.num_dice} {'double dice' if rules.double else 'dice'}, "
-        f"{rules.max_rolls} rolls a turn, {rules.turns} turns"
+    dice = word(
+        "double_dice" if rules.double else "dice", lang, n=rules.num_dice, turns=rules.turns
     )
-    width = max(len(CATEGORIES[b].name(lang)) for b in rules.boxes) + 2
-    for box in rules.boxes:
-        cat = CATEGORIES[box]
+    print(f"{dice}, {word('rolls_a_turn', lang, n=rules.max_rolls)}")
+    for phrase in option_phrases(rules, lang):
+        print(f"  + {phrase}")
+    names = [rules.box_name(b, lang) for b in rules.boxes]
+    width = max(len(n) for n in names) + 2
+    for box, name in zip(rules.boxes, names, strict=True):
         scores = sorted(rules.possible_scores(box))
-        print(f"  {cat.name(lang):<{width}}{box:<17} {_range(scores)}")
+        print(f"  {name:<{width}}{box:<17} {_range(scores)}")
         if box == "sixes":
-            print(f"  {label('sum', lang):<{width}}")
-            print(
-                f"  {label('bonus', lang):<{width}}{'':<17} {rules.bonus} at "
-                f"{rules.threshold} or more"
-            )
-    print(f"  {label('total', lang)}")
+            print(f"  {rules.label('sum', lang)}")
+            hint = word("bonus_hint", lang, points=rules.bonus, threshold=rules.threshold)
+            print(f"  {rules.label('bonus', lang):<{width}}{'':<17} {hint}")
+    if rules.has_joker:
+        hint = word("yatzy_bonus_hint", lang, box=rules.box_name("yatzy", lang))
+        print(f"  {rules.label('yatzy_bonus', lang):<{width}}{'':<17} {hint}")
+    print(f"  {rules.label('total', lang)}")
     if rules.double:
-        print(f"  {label('final', lang)} (Total + Extra)")
+        print(f"  {rules.label('final', lang):<{width}}{'':<17} {word('final_hint', lang)}")
+    print()
+    for note in [*general_notes(rules, lang), *scoring_notes(rules, lang)]:
+        print(f"  {note}")
     return 0
 
 
-def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
+def describe(rules: RuleSet, lang: Language) -> dict[str, Any]:
     """A JSON-ready description of a rule set's protocol."""
     return {
         "rules": rules.spec,
@@ -69,7 +82,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         "boxes": [
             {
                 "id": b,
-                "name": CATEGORIES[b].name(lang),  # type: ignore[arg-type]
+                "name": rules.box_name(b, lang),
                 "section": CATEGORIES[b].section,
                 "possible": sorted(rules.possible_scores(b)),
             }
@@ -79,16 +92,19 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
 
 
 def _range(scores: list[int]) -> str:
+    # Numbers and dashes only, so the line reads the same in every language.
     if len(scores) <= 4:
-        return " or ".join(map(str, scores))
-    return f"{scores[0]} to {scores[-1]}"
+        return ", ".join(map(str, scores))
+    dash = " – " if scores[0] < 0 else "–"  # -30 – -5 reads as a range, -30–-5 does not
+    return f"{scores[0]}{dash}{scores[-1]}"
 
 
 def _list_all(args: argparse.Namespace) -> int:
+    lang = args.lang
     if args.json:
         out = {
             name: {
-                "title": v.title[args.lang],
+                "title": v.title[lang],
                 "dice": v.num_dice,
                 "options": [OPTIONS[o].usage() for o in v.options],
                 "default": RuleSet(name).spec,
@@ -97,12 +113,13 @@ def _list_all(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print("Rule sets (write a spec as NAME+OPTION+OPTION=VALUE, e.g. yatzy+forced+lenient):")
+    print(word("rule_sets", lang))
     for name, v in VARIANTS.items():
-        print(f"\n  {name:<8} {v.title[args.lang]}, {v.num_dice} dice")
+        dice = word("n_double_dice" if v.double else "n_dice", lang, n=v.num_dice)
+        print(f"\n  {name:<8} {v.title[lang]}, {dice}")
         for o in v.options:
             opt = OPTIONS[o]
             default = RuleSet(name).default(o)
-            shown = "" if opt.kind == "flag" else f" (default {default})"
-            print(f"    +{opt.usage():<32} {opt.help}{shown}")
+            shown = "" if opt.kind == "flag" else f" ({word('default', lang, value=default)})"
+            print(f"    +{opt.usage():<32} {OPTION_HELP[o][lang]}{shown}")
     return 0

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from yatzy.cli.common import add_lang, parse_dice
-from yatzy.rules import CATEGORIES, RuleSet
+from yatzy.rules import RuleSet
 
 
 def add_parser(sub: Any) -> None:
@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(scores))
         return 0
-    width = max(len(CATEGORIES[b].name(args.lang)) for b in rules.boxes) + 2
+    width = max(len(rules.box_name(b, args.lang)) for b in rules.boxes) + 2
     print(f"{rules.spec}: {' '.join(map(str, dice))}")
     for box, points in scores.items():
-        print(f"  {CATEGORIES[box].name(args.lang):<{width}}{points:>4}")
+        print(f"  {rules.box_name(box, args.lang):<{width}}{points:>4}")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from yatzy.errors import DiceError
-from yatzy.rules import LANGUAGES, RuleSet
+from yatzy.rules import LANGUAGES, RuleSet, parse_faces
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
@@ -16,20 +16,12 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_dice(words: list[str]) -> list[int]:
-    """Read dice from words like ``3 3 4`` or ``334`` or ``3,3,4`` (checked faces)."""
-    dice: list[int] = []
+    """Read dice from words like ``3 3 4``, ``334``, ``3,3,4`` or ``3-3-4`` (checked
+    faces; a sign or a stray dash is refused, see :func:`yatzy.rules.parse_faces`)."""
     for word in words:
-        for part in word.replace(",", " ").replace("-", " ").split():
-            chunks = list(part) if part.isdigit() and len(part) > 1 else [part]
-            for c in chunks:
-                try:
-                    d = int(c)
-                except ValueError:
-                    raise DiceError(f"die {c!r} is not a number") from None
-                if not 1 <= d <= 6:
-                    raise DiceError(f"die {d} is not in 1-6")
-                dice.append(d)
-    return dice
+        if not word.strip():
+            raise DiceError(f"empty die {word!r}")
+    return parse_faces(" ".join(words))
 
 
 def rules_arg(spec: str) -> RuleSet:

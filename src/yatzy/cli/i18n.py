@@ -107,7 +107,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "fi": "{name} viivaa ruudun {box}",
     },
     "yatzy_bonus_won": {
-        "en": "{name} earns a Yatzy bonus of {points}!",
+        "en": "{name} earns a {bonus} of {points}!",
         "sv": "{name} får en Yatzybonus på {points}!",
         "fi": "{name} saa Yatzy-bonuksen {points}!",
     },
@@ -173,6 +173,21 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "no box {text!r}; give its number 1-{n}, its name or its id",
         "sv": "ingen ruta {text!r}; ange nummer 1-{n}, namn eller id",
         "fi": "ei ruutua {text!r}; anna numero 1-{n}, nimi tai tunnus",
+    },
+    "nothing_to_undo": {
+        "en": "nothing to undo: a write is taken back only until the next roll",
+        "sv": "inget att ångra: en skrivning kan ångras bara fram till nästa slag",
+        "fi": "ei kumottavaa: merkinnän voi kumota vain ennen seuraavaa heittoa",
+    },
+    "undone": {
+        "en": "{name} takes back {box}",
+        "sv": "{name} ångrar {box}",
+        "fi": "{name} kumoaa: {box}",
+    },
+    "did_you_mean": {
+        "en": "; did you mean {choices}?",
+        "sv": "; menade du {choices}?",
+        "fi": "; tarkoititko {choices}?",
     },
     "ambiguous_box": {
         "en": "{text!r} could be {choices}; write more of the name",
@@ -294,6 +309,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
   s BOX               write the dice's points in BOX: its number, name, id or
                       the start of its name (s 7, s pair, s one_pair)
   x BOX               scratch BOX (write 0)
+  u                   undo your last write, until the next roll
   save FILE           save the game to FILE (continue with --resume FILE)
   q                   quit (offers to save)
   ?                   this help""",
@@ -305,6 +321,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
   s RUTA, skriv       skriv tärningarnas poäng i RUTA: nummer, namn, id eller
                       början av namnet (s 7, s ett par, s one_pair)
   x RUTA, stryk       stryk RUTA (skriv 0)
+  u, ångra            ångra din senaste skrivning, fram till nästa slag
   spara FIL           spara spelet i FIL (fortsätt med --resume FIL)
   q, avsluta          avsluta (erbjuder att spara)
   ?, hjälp            den här hjälpen""",
@@ -316,6 +333,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
   s RUUTU, kirjaa     kirjaa noppien pisteet ruutuun: numero, nimi, tunnus tai
                       nimen alku (s 7, s 1 pari, s one_pair)
   x RUUTU, viivaa     viivaa ruutu (0 pistettä)
+  u, kumoa            kumoa viimeisin merkintäsi ennen seuraavaa heittoa
   tallenna TIEDOSTO   tallenna peli (jatka: --resume TIEDOSTO)
   q, lopeta           lopeta (tarjoaa tallennusta)
   ?, ohje             tämä ohje""",

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import join_names, tr
 from yatzy.cli.terminal import (
-    box_name,
     dice_lines,
     headline,
     kept_positions,
@@ -33,15 +32,17 @@ from yatzy.cli.terminal import (
     show_dice,
 )
 from yatzy.errors import (
+    AmbiguousBoxError,
     BoxFilledError,
     KeepError,
     NoRollsLeftError,
     OrderError,
+    UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, save
+from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, Undo, save
 from yatzy.game.actions import Entry
-from yatzy.rules import CATEGORIES, LANGUAGES, Language, RuleSet
+from yatzy.rules import Language, RuleSet, match_box
 
 if TYPE_CHECKING:  # the bots module is imported only when a bot is seated
     from yatzy.bots import Bot
@@ -62,12 +63,11 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
     "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
     "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
     "save": ("save", "spara", "tallenna"),
+    "undo": ("u", "undo", "ångra", "angra", "kumoa"),
     "quit": ("q", "quit", "exit", "avsluta", "lopeta"),
 }
 _WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
 _ALL_WORDS = ("all", "a", "alla", "kaikki")
-# Extra names people use for a box, in any language.
-_ALIASES = {"yahtzee": "yatzy", "pair": "one_pair", "par": "one_pair", "pari": "one_pair"}
 
 
 class PromptError(YatzyError):
@@ -79,48 +79,32 @@ class _Quit:
     """The player asked to stop."""
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[\s_\-.'’]+", "", text.casefold())
-
-
 class BoxResolver:
-    """Finds a box from what a player types: its row number, id, name in any
-    language, or an unambiguous start of one of those."""
+    """Finds a box from what a player types, through the library's one matcher
+    (:func:`yatzy.rules.match_box`: number, id, full name in any language, or an
+    unambiguous start of a name in the game's language; never a guess), with its
+    refusals told in the game's language."""
 
     def __init__(self, rules: RuleSet, lang: Language) -> None:
         self.rules = rules
         self.lang = lang
-        keys: list[tuple[str, str]] = []
-        for box in rules.boxes:
-            cat = CATEGORIES[box]
-            keys.append((_norm(box), box))
-            keys.extend((_norm(cat.name(lg)), box) for lg in LANGUAGES)
-        keys.extend((_norm(a), b) for a, b in _ALIASES.items() if b in rules.boxes)
-        self.keys = keys
 
     def resolve(self, text: str) -> str:
         """The box id ``text`` names (raises :class:`PromptError`)."""
-        boxes = self.rules.boxes
-        stripped = text.strip()
-        if stripped.isdigit():
-            n = int(stripped)
-            if 1 <= n <= len(boxes):
-                return boxes[n - 1]
-            raise PromptError(tr("unknown_box", self.lang, text=stripped, n=len(boxes)))
-        key = _norm(stripped)
-        if key:
-            exact = {b for k, b in self.keys if k == key}
-            if len(exact) == 1:
-                return exact.pop()
-            starts = {b for k, b in self.keys if k.startswith(key)}
-            if len(starts) == 1:
-                return starts.pop()
-            if starts:
-                names = [box_name(b, self.lang) for b in boxes if b in starts]
-                raise PromptError(
-                    tr("ambiguous_box", self.lang, text=stripped, choices=", ".join(names))
-                )
-        raise PromptError(tr("unknown_box", self.lang, text=stripped, n=len(boxes)))
+        rules, lang = self.rules, self.lang
+        try:
+            return match_box(rules, text, lang)
+        except AmbiguousBoxError as exc:
+            names = ", ".join(rules.box_name(b, lang) for b in exc.candidates)
+            raise PromptError(tr("ambiguous_box", lang, text=text.strip(), choices=names)) from None
+        except UnknownBoxError as exc:
+            message = tr("unknown_box", lang, text=text.strip(), n=len(rules.boxes))
+            if exc.candidates and len(exc.candidates) < len(rules.boxes):
+                close = [
+                    f"{rules.box_name(b, lang)} ({rules.box_index[b] + 1})" for b in exc.candidates
+                ]
+                message += tr("did_you_mean", lang, choices=join_names(close, lang))
+            raise PromptError(message) from None
 
 
 def random_draws(state: State) -> int:
@@ -397,6 +381,9 @@ class PlaySession:
             if self._save_to(path):
                 self._print(tr("saved", self.lang, path=path))
             return None
+        if command == "undo":
+            self._undo()
+            return None
         if command == "roll":
             if rest and rest[0].casefold() in _ALL_WORDS and len(rest) == 1:
                 self._player_act(Roll())
@@ -419,6 +406,18 @@ class PlaySession:
             box = self.resolver.resolve(" ".join(rest))
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
+
+    def _undo(self) -> None:
+        """``u``: the seat that just wrote takes it back, until the next roll."""
+        state = self.state
+        seat = state.undo_seat()
+        if seat is None or seat in self.bots:
+            raise PromptError(tr("nothing_to_undo", self.lang))
+        boxes = " + ".join(state.rules.box_name(b, self.lang) for b in state.undo_boxes())
+        state.apply(Undo(), player=seat)
+        self._say(tr("undone", self.lang, name=player_label(state, seat, self.lang), box=boxes))
+        self._autosave()
+        self._dirty = True
 
     def _roll_default(self) -> None:
         state = self.state
@@ -510,7 +509,7 @@ class PlaySession:
         said = []
         for part in parts:
             assert isinstance(part, dict)
-            box = box_name(str(part["box"]), self.lang)
+            box = self.state.rules.box_name(str(part["box"]), self.lang)
             if part.get("scratch"):
                 said.append(tr("scratched", self.lang, name=name, box=box))
             else:
@@ -522,7 +521,8 @@ class PlaySession:
         self._say(said[0])
         bonus = turn.get("yatzy_bonus")
         if bonus:
-            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus))
+            label = self.state.rules.label("yatzy_bonus", self.lang)
+            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus, bonus=label))
 
     def _explain(self, exc: YatzyError, action: Action) -> str:
         """A one-line, localized reason why the state refused ``action``."""
@@ -544,21 +544,21 @@ class PlaySession:
         if isinstance(exc, BoxFilledError):
             for entry in entries:
                 if not state.sheet.is_open(entry.box):
-                    return tr("box_filled", lang, box=box_name(entry.box, lang))
+                    return tr("box_filled", lang, box=self.state.rules.box_name(entry.box, lang))
         if isinstance(exc, OrderError):
-            names = " + ".join(box_name(e.box, lang) for e in entries)
+            names = " + ".join(self.state.rules.box_name(e.box, lang) for e in entries)
             return tr("not_allowed", lang, box=names, allowed=self._allowed_text())
         for entry in entries:
             if isinstance(entry, Scratch) and not state.rules.scratchable(entry.box):
-                return tr("not_scratchable", lang, box=box_name(entry.box, lang))
+                return tr("not_scratchable", lang, box=self.state.rules.box_name(entry.box, lang))
         return str(exc)
 
     def _allowed_text(self) -> str:
         state = self.state
         groups = state.allowed_groups()
         if groups is None or not state.rules.double:
-            return ", ".join(box_name(b, self.lang) for b in state.allowed_boxes())
-        options = [" + ".join(box_name(b, self.lang) for b in g) for g in groups]
+            return ", ".join(self.state.rules.box_name(b, self.lang) for b in state.allowed_boxes())
+        options = [" + ".join(self.state.rules.box_name(b, self.lang) for b in g) for g in groups]
         return join_names(options, self.lang)
 
 

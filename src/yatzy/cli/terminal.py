@@ -12,25 +12,15 @@ from typing import Any
 
 from yatzy.cli.i18n import join_names, tr
 from yatzy.game import Die, Sheet, State
-from yatzy.rules import CATEGORIES, Language, RuleSet, label
+from yatzy.rules import CATEGORIES, Language, RuleSet, format_die
 
 _MAX_NAME = 12  # widest player column; longer names are shortened in the table
 
 
-def box_name(box: str, lang: Language) -> str:
-    """The box's name in ``lang``."""
-    return CATEGORIES[box].name(lang)
-
-
 def show_die(die: Die) -> str:
-    """A die as text: ``4``, or a double die as ``inner/outer`` (``3/6``).
-
-    The terminal shows the inner layer first everywhere, in the order the ``s``
-    command takes the two results.
-    """
-    if isinstance(die, tuple):
-        return f"{die[1]}/{die[0]}"
-    return str(die)
+    """A die as text: ``4``, or a double die as ``inner/outer`` (``3/6``), the one
+    notation of every front end (:func:`yatzy.rules.format_die`)."""
+    return format_die(die)
 
 
 def show_dice(dice: Sequence[Die]) -> str:
@@ -128,16 +118,16 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
         now = dict(state.preview())
         allowed = set(state.allowed_boxes())
     labels = {
-        "bonus": f"{label('bonus', lang)} ({rules.threshold}+)",
-        "par": label("par", lang),
+        "bonus": f"{rules.label('bonus', lang)} ({rules.threshold}+)",
+        "par": rules.label("par", lang),
     }
-    rows_text = [box_name(b, lang) for b in rules.boxes] + [
-        label("sum", lang),
+    rows_text = [rules.box_name(b, lang) for b in rules.boxes] + [
+        rules.label("sum", lang),
         labels["bonus"],
         labels["par"],
-        label("total", lang),
-        label("yatzy_bonus", lang),
-        label("final", lang),
+        rules.label("total", lang),
+        rules.label("yatzy_bonus", lang),
+        rules.label("final", lang),
         tr("box", lang),
     ]
     name_w = max(len(t) for t in rows_text)
@@ -175,16 +165,16 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
     for i, box in enumerate(rules.boxes, start=1):
         section = CATEGORIES[box].section
         if section == "lower" and rules.boxes[i - 2] == "sixes":
-            computed(label("sum", lang), [str(s.upper_sum) for s in sheets])
+            computed(rules.label("sum", lang), [str(s.upper_sum) for s in sheets])
             computed(labels["bonus"], [_bonus(s) for s in sheets])
             computed(labels["par"], [_par(s) for s in sheets])
         if section == "extra":
             _totals(rules, sheets, lang, computed)
         out.append(
-            line(str(i), box_name(box, lang), [_cell(s, box) for s in sheets], now_cell(box))
+            line(str(i), rules.box_name(box, lang), [_cell(s, box) for s in sheets], now_cell(box))
         )
     if rules.double:
-        computed(label("final", lang), [str(s.final) for s in sheets])
+        computed(rules.label("final", lang), [str(s.final) for s in sheets])
     else:
         _totals(rules, sheets, lang, computed)
     if now and any(b not in allowed for b in now):
@@ -194,8 +184,8 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
 
 def _totals(rules: RuleSet, sheets: list[Sheet], lang: Language, computed: Any) -> None:
     if rules.has_joker:
-        computed(label("yatzy_bonus", lang), [str(s.yatzy_bonus) for s in sheets])
-    computed(label("total", lang), [str(s.total) for s in sheets])
+        computed(rules.label("yatzy_bonus", lang), [str(s.yatzy_bonus) for s in sheets])
+    computed(rules.label("total", lang), [str(s.total) for s in sheets])
 
 
 def dice_lines(state: State, lang: Language) -> list[str]:

@@ -88,7 +88,17 @@ class Fill2:
         return f"inner: {self.inner}; outer: {self.outer}"
 
 
-Action = Roll | Score | Scratch | Write | SetDice | Fill2
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last write (box, scratch, score pad entry or DubbelYatzy's pair)
+    until the next roll: asked by the seat that wrote it (``State.undo_seat``), which
+    gets its turn back with the same dice and rolls left.  Bots never undo."""
+
+    def __str__(self) -> str:
+        return "undo the last write"
+
+
+Action = Roll | Score | Scratch | Write | SetDice | Fill2 | Undo
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -104,6 +114,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         if action.yatzy_bonus:
             written["yatzy_bonus"] = True
         return written
+    if isinstance(action, Undo):
+        return {"undo": True}
     if isinstance(action, SetDice):
         return {"dice": [list(d) if isinstance(d, tuple) else d for d in action.dice]}
     out: dict[str, Any] = {"score": action.box}
@@ -117,6 +129,8 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
         raise IllegalActionError(f"an action is a JSON object, not {data!r}")
     try:
+        if data.get("undo") is True and len(data) == 1:
+            return Undo()
         if "roll" in data:
             keep = data["roll"]
             if not isinstance(keep, list) or not all(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
-from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Write
+from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
 from yatzy.game.state import Game, Phase, Player, State, fills_box
 from yatzy.rules import RuleSet
 
@@ -184,16 +184,57 @@ def _replay_turn(state: State, turn: Any, n: int, last: bool) -> None:
             turn=n,
             field="player",
         )
+    undone = turn.get("undone", [])
+    if not isinstance(undone, list) or not all(isinstance(u, dict) for u in undone):
+        raise RecordError("undone writes are a list of JSON objects", turn=n, field="undone")
     if state.game.pad:
+        for u, taken in enumerate(undone):
+            if "dice" in taken:
+                _replay_pad_dice(state, taken, n, last)
+            _replay_undone(state, taken, n, u)
         _replay_pad_dice(state, turn, n, last)
     else:
-        _replay_rolls(state, turn, n, last)
+        at: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+        for u, taken in enumerate(undone):
+            k = taken.get("after_rolls")
+            if isinstance(k, bool) or not isinstance(k, int):
+                raise RecordError(
+                    f"undone write {u} says after which roll it was written, not {k!r}",
+                    turn=n,
+                    field=f"undone[{u}].after_rolls",
+                )
+            at.setdefault(k, []).append((u, taken))
+
+        def after_roll(count: int) -> None:
+            for u, taken in at.pop(count, []):
+                _replay_undone(state, taken, n, u)
+
+        _replay_rolls(state, turn, n, last, after_roll)
+        if at:
+            u = min(u for entries in at.values() for u, _ in entries)
+            raise RecordError(
+                "an undone write comes after a roll the turn does not have",
+                turn=n,
+                field=f"undone[{u}].after_rolls",
+            )
         if state.pending:
             return
     if not fills_box(turn):
         if last:
             return  # saved before the box was chosen
         raise RecordError("the turn writes no box", turn=n, field="box")
+    _replay_write(state, turn, n)
+
+
+def _replay_undone(state: State, taken: dict[str, Any], n: int, u: int) -> None:
+    """A write that was taken back: written, then undone by the same seat."""
+    seat = state.player
+    _replay_write(state, taken, n)
+    _guard(n, f"undone[{u}]", lambda: state.apply(Undo(), player=seat))
+
+
+def _replay_write(state: State, turn: dict[str, Any], n: int) -> None:
+    """Apply and check the write of ``turn`` (its box, or DubbelYatzy's two results)."""
     if state.rules.double:
         inner = _entry(turn, "inner", n)
         outer = _entry(turn, "outer", n)
@@ -228,7 +269,13 @@ def _replay_pad_dice(state: State, turn: dict[str, Any], n: int, last: bool) -> 
     _guard(n, "dice", lambda: state.apply(SetDice(faces)))
 
 
-def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> None:
+def _replay_rolls(
+    state: State,
+    turn: dict[str, Any],
+    n: int,
+    last: bool,
+    after_roll: Callable[[int], None] | None = None,
+) -> None:
     rolls = _need(turn, "rolls", list, n)
     if not rolls:
         raise RecordError("a turn rolls at least once", turn=n, field="rolls")
@@ -282,6 +329,8 @@ def _replay_rolls(state: State, turn: dict[str, Any], n: int, last: bool) -> Non
                 state.apply_chance(die)
             return
         state.apply_roll(new)
+        if after_roll is not None:
+            after_roll(r + 1)
 
 
 def _entry(turn: dict[str, Any], layer: str, n: int) -> Entry:

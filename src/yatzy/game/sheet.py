@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet
+from yatzy.rules.scoring import bonus_par
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,8 @@ class Sheet:
 
     @property
     def bonus_par(self) -> int:
-        """How far the filled upper boxes are above (+) or below (-) three of each."""
+        """How far the upper sum is above (+) or below (-) the pace that just reaches the
+        bonus threshold (RULES.md: threshold × faces of the filled upper boxes / 21)."""
         return self.rows().bonus_par
 
     @property
@@ -120,13 +122,13 @@ class Sheet:
         """Sum, Bonus, Bonus par, Yatzy bonus, Total and Final in one pass over the boxes
         (what a protocol shows under the boxes; every view of a game asks for them all)."""
         rules = self.rules
-        upper = par = boxes = extra = 0
+        upper = faces = boxes = extra = 0
         for box, entry in self.entries.items():
             if entry is None:
                 continue
             if box in rules.upper_boxes:
                 upper += entry.points
-                par += entry.points - 3 * CATEGORIES[box].face
+                faces += CATEGORIES[box].face
             if box == "extra":
                 extra = entry.points
             else:
@@ -134,4 +136,5 @@ class Sheet:
         bonus = rules.bonus if upper >= rules.threshold else 0
         yatzy_bonus = YATZY_BONUS_POINTS * self.yatzy_bonuses
         total = boxes + bonus + yatzy_bonus
+        par = bonus_par(rules.threshold, upper, faces)
         return SheetRows(upper, bonus, par, yatzy_bonus, total, total + extra)

@@ -34,7 +34,7 @@ from yatzy.errors import (
     OrderError,
     YatzyError,
 )
-from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Write
+from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
 from yatzy.rules import scoring as sc
@@ -127,6 +127,9 @@ class State:
         self.pending: list[int] = []
         self.rolloff: list[list[tuple[int, int]]] = []
         self.log: list[dict[str, Any]] = []
+        # The position just before the last write, kept until the next roll so that
+        # the writer may take it back (Undo); None when nothing can be undone.
+        self._before_write: State | None = None
         self.starter: int | None = None
         n = game.num_players
         if starter is not None:
@@ -156,6 +159,7 @@ class State:
         other.log = [*self.log[:-1], _copy_turn(self.log[-1])] if self.log else []
         other.starter = self.starter
         other.phase = self.phase
+        other._before_write = self._before_write
         return other
 
     def _snapshot(self) -> tuple[Any, ...]:
@@ -525,6 +529,9 @@ class State:
 
         ``player``, when given, must be the seat whose turn it is.
         """
+        if isinstance(action, Undo):
+            self._apply_undo(player)
+            return
         if self.phase is Phase.OVER:
             raise GameOverError(f"the game is over; {action} is not possible")
         if self.is_chance_node():
@@ -533,6 +540,12 @@ class State:
             raise NotYourTurnError(
                 f"it is {self.players[self.player].name}'s turn, not seat {player!r}'s"
             )
+        before = self._before_write
+        if isinstance(action, (Fill2, Score, Scratch, Write)):
+            before = self.clone()
+            before._before_write = None
+        elif isinstance(action, (Roll, SetDice)):
+            before = None  # a roll (or a pad's dice) ends the chance to undo
         if isinstance(action, Roll):
             self._apply_roll(action)
         elif isinstance(action, SetDice):
@@ -543,6 +556,59 @@ class State:
             self._apply_fill1(action)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
+        # Only reached when the action was applied; the last write of the game is final.
+        self._before_write = None if self.is_terminal() else before
+
+    # -- undo -----------------------------------------------------------------------------
+
+    def undo_seat(self) -> int | None:
+        """The seat that may take back its last write now (:class:`Undo`), or None.
+
+        A write can be undone until the next roll by anyone (in a score pad game:
+        the next dice or write); the last write of the game cannot (the game is over).
+        """
+        before = self._before_write
+        return None if before is None else before.player
+
+    def undo_boxes(self) -> tuple[str, ...]:
+        """The box (DubbelYatzy: the two boxes) an :class:`Undo` would take back."""
+        if self._before_write is None:
+            return ()
+        turn = self.log[-1]
+        if "inner" in turn:
+            return (turn["inner"]["box"], turn["outer"]["box"])
+        return (turn["box"],)
+
+    def _apply_undo(self, player: int | None) -> None:
+        before = self._before_write
+        if before is None:
+            if self.phase is Phase.OVER:
+                raise GameOverError("the game is over; its last write cannot be undone")
+            raise IllegalActionError("nothing to undo: a write is undone only until the next roll")
+        seat = before.player
+        if player is not None and player != seat:
+            raise NotYourTurnError(
+                f"only {self.players[seat].name} (seat {seat}) may undo the last write, "
+                f"not seat {player!r}"
+            )
+        turn = self.log[-1]
+        taken = {k: v for k, v in turn.items() if k not in ("player", "rolls", "dice", "undone")}
+        # Where the write stood, so that a replay takes it back at the same moment: after
+        # how many rolls (the player may roll on after the undo), or a pad's dice.
+        if self.game.pad:
+            if before.dice is not None:
+                taken["dice"] = _dice_json(before.dice)
+        else:
+            taken["after_rolls"] = before.rolls_used
+        restored = before.clone()
+        log = restored.log
+        last = log[-1] if log else None
+        if last is None or fills_box(last) or last["player"] != seat:
+            last = {"player": seat}
+            log.append(last)
+        last["undone"] = [*last.get("undone", []), _deep_json(taken)]
+        self.__dict__.update(restored.__dict__)
+        self._before_write = None
 
     def _start_turn_log(self) -> dict[str, Any]:
         last = self.log[-1] if self.log else None
@@ -608,7 +674,7 @@ class State:
                 raise ImpossibleScoreError(f"points {points!r} are not a whole number")
             if points not in self.rules.possible_scores(box):
                 raise ImpossibleScoreError(
-                    f"{points} is not a possible {CATEGORIES[box].name('en')}"
+                    f"{points} is not a possible {self.rules.box_name(box, 'en')}"
                 )
         elif self.rolls_used == 0 and not (self.game.pad and isinstance(entry, Scratch)):
             raise IllegalActionError(
@@ -767,6 +833,14 @@ def _joker_restrict(
     return [b for b in boxes if b in want]
 
 
+def _deep_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_json(v) for v in value]
+    return value
+
+
 def fills_box(turn: dict[str, Any]) -> bool:
     """Whether a turn of the game log has written its box (or its two boxes)."""
     return any(k in turn for k in ("box", "inner", "outer"))
@@ -784,4 +858,6 @@ def _copy_turn(turn: dict[str, Any]) -> dict[str, Any]:
     out = dict(turn)
     if "rolls" in out:
         out["rolls"] = [dict(r) for r in out["rolls"]]
+    if "undone" in out:
+        out["undone"] = list(out["undone"])
     return out

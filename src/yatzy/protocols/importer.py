@@ -109,8 +109,8 @@ def _address(column: int, row: int) -> str:
     return f"{get_column_letter(column)}{row}"
 
 
-def _name(box: str) -> str:
-    return CATEGORIES[box].name("en") if box in CATEGORIES else row_label(Row(box, "entry"), "en")
+def _name(rules: RuleSet, box: str) -> str:
+    return row_label(Row(box, "box" if box in CATEGORIES else "entry"), "en", rules)
 
 
 class _Reader:
@@ -174,7 +174,9 @@ class _Reader:
         for row in self.rows:
             rn = self.row_of[row.key]
             text = self.ws.cell(rn, 1).value
-            names = [row_label(row, lg) for lg in langs]  # type: ignore[arg-type]
+            names = [row_label(row, lg, self.rules) for lg in langs]  # type: ignore[arg-type]
+            if row.kind == "box":  # files written before a name changed still read
+                names += CATEGORIES[row.key].spellings()
             if not isinstance(text, str) or not any(text.startswith(n) for n in names):
                 self.problems.append(
                     f"A{rn}: expected the row {names[0]!r} here, found {text!r} "
@@ -205,7 +207,7 @@ class _Reader:
     def _read_cell(self, row: Row, column: int, rn: int) -> _Entry | None:
         cell = _address(column, rn)
         value = self.ws.cell(rn, column).value
-        what = _name(row.key)
+        what = _name(self.rules, row.key)
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
         if isinstance(value, str):
@@ -392,7 +394,8 @@ class _Reader:
                 number = isinstance(value, (int, float)) and not isinstance(value, bool)
                 if number and value == values[row.key]:
                     continue
+                name = row_label(row, "en", self.rules)
                 self.problems.append(
-                    f"{_address(p.column, rn)}: {row_label(row, 'en')} {value!r} does not match "
+                    f"{_address(p.column, rn)}: {name} {value!r} does not match "
                     f"the boxes ({values[row.key]})"
                 )

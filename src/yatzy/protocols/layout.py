@@ -18,7 +18,7 @@ from typing import Literal
 from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.protocols.texts import word
-from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, Language, RuleSet, label
+from yatzy.rules import YATZY_BONUS_POINTS, Language, RuleSet
 
 RowKind = Literal["box", "entry", "computed"]
 """``box``: a box of the rule set; ``entry``: written by hand but not a box (the Yatzy
@@ -62,11 +62,11 @@ def final_key(rules: RuleSet) -> str:
     return "final" if rules.double else "total"
 
 
-def row_label(row: Row, lang: Language) -> str:
-    """The name of ``row`` in ``lang``."""
+def row_label(row: Row, lang: Language, rules: RuleSet) -> str:
+    """The name of ``row`` in ``lang``, as the sheet of ``rules``' variant writes it."""
     if row.kind == "box":
-        return CATEGORIES[row.key].name(lang)
-    return label(row.key, lang)
+        return rules.box_name(row.key, lang)
+    return rules.label(row.key, lang)
 
 
 def row_hint(row: Row, rules: RuleSet, lang: Language) -> str:
@@ -74,9 +74,9 @@ def row_hint(row: Row, rules: RuleSet, lang: Language) -> str:
     if row.key == "bonus":
         return word("bonus_hint", lang, points=rules.bonus, threshold=rules.threshold)
     if row.key == "par":
-        return word("par_hint", lang)
+        return word("par_hint", lang, threshold=rules.threshold)
     if row.key == "yatzy_bonus":
-        return word("yatzy_bonus_hint", lang)
+        return word("yatzy_bonus_hint", lang, box=rules.box_name("yatzy", lang))
     if row.key == "final":
         return word("final_hint", lang)
     if row.key == "total" and rules.double:

@@ -150,9 +150,8 @@ def _table(protocol: Protocol, columns: tuple[Column, ...], row_height: float) -
     for r, row in enumerate(protocol.rows, start=1):
         hint = row_hint(row, rules, lang)
         computed = row.kind == "computed"
-        text = (
-            f"<b>{escape(row_label(row, lang))}</b>" if computed else escape(row_label(row, lang))
-        )
+        name = escape(row_label(row, lang, rules))
+        text = f"<b>{name}</b>" if computed else name
         if hint:
             text += f' <font size="7.5" color="#555555">{escape(hint)}</font>'
         cells: list[object] = [Paragraph(text, st["label_bold" if computed else "label"])]

@@ -7,7 +7,7 @@ option phrases, the short scoring rules of the footnote and the validation messa
 
 from __future__ import annotations
 
-from yatzy.rules import CATEGORIES, Language, RuleSet
+from yatzy.rules import Language, RuleSet
 
 SCRATCH_MARK = "x"
 """What a scratched box shows (and what a person types to scratch one)."""
@@ -47,13 +47,17 @@ WORDS: dict[str, dict[Language, str]] = {
         "fi": "{points}, kun {threshold}+",
         "en": "{points} at {threshold}+",
     },
-    "par_hint": {"sv": "mot tre av varje", "fi": "vrt. kolme kutakin", "en": "vs three of each"},
+    "par_hint": {
+        "sv": "mot takten till {threshold}",
+        "fi": "vrt. {threshold} pisteen tahtiin",
+        "en": "vs the pace to {threshold}",
+    },
     "final_hint": {"sv": "Totalsumma + Extra", "fi": "Yhteensä + Ekstra", "en": "Total + Extra"},
     "total_hint_double": {"sv": "utan Extra", "fi": "ilman Ekstraa", "en": "without Extra"},
     "yatzy_bonus_hint": {
-        "sv": "100 per extra Yatzy",
-        "fi": "100 / lisä-Yatzy",
-        "en": "100 per extra Yatzy",
+        "sv": "100 per extra {box}",
+        "fi": "100 / lisä-{box}",
+        "en": "100 per extra {box}",
     },
     "scratch_note": {
         "sv": "x = struken ruta (0 poäng).",
@@ -74,6 +78,92 @@ WORDS: dict[str, dict[Language, str]] = {
         "sv": " eller x (struken)",
         "fi": " tai x (yliviivaus)",
         "en": " or x (scratch)",
+    },
+}
+
+
+# What ``yatzy rules`` prints besides the protocol's own words.
+WORDS.update(
+    {
+        "rolls_a_turn": {
+            "sv": "{n} slag per omgång",
+            "fi": "{n} heittoa vuorossa",
+            "en": "{n} rolls a turn",
+        },
+        "saved_rolls_note": {
+            "sv": "oanvända slag sparas till senare omgångar",
+            "fi": "käyttämättömät heitot säästyvät myöhemmille kierroksille",
+            "en": "unused rolls are kept for later turns",
+        },
+        "rule_sets": {
+            "sv": "Regeluppsättningar (skrivs NAMN+VAL+VAL=VÄRDE, t.ex. yatzy+forced+lenient):",
+            "fi": "Sääntösarjat (kirjoitetaan NIMI+VALINTA+VALINTA=ARVO, esim. "
+            "yatzy+forced+lenient):",
+            "en": "Rule sets (write a spec as NAME+OPTION+OPTION=VALUE, e.g. "
+            "yatzy+forced+lenient):",
+        },
+        "n_dice": {"sv": "{n} tärningar", "fi": "{n} noppaa", "en": "{n} dice"},
+        "n_double_dice": {
+            "sv": "{n} dubbeltärningar",
+            "fi": "{n} tuplanoppaa",
+            "en": "{n} double dice",
+        },
+        "default": {"sv": "standard {value}", "fi": "oletus {value}", "en": "default {value}"},
+    }
+)
+
+# Each option of a spec explained, for ``yatzy rules`` (OptionSpec.help is English).
+OPTION_HELP: dict[str, dict[Language, str]] = {
+    "forced": {
+        "sv": "rutorna fylls i protokollets ordning (tvång)",
+        "fi": "ruudut täytetään pöytäkirjan järjestyksessä (pakko)",
+        "en": "boxes are filled in protocol order (tvång)",
+    },
+    "half_forced": {
+        "sv": "första skrivningen väljer övre eller nedre delen, var och en i ordning (halvtvång)",
+        "fi": "ensimmäinen merkintä valitsee ylä- tai alaosan, kumpikin järjestyksessä "
+        "(puolipakko)",
+        "en": "the first score picks the upper or lower section, each filled in order (halvtvång)",
+    },
+    "lenient": {
+        "sv": "fyra lika räknas som två par, fem lika som kåk",
+        "fi": "neljä samaa käy kahdeksi pariksi, viisi samaa täyskädeksi",
+        "en": "four equal count as Two Pairs, five equal as Full House",
+    },
+    "yatzy_pip_bonus": {
+        "sv": "Yatzy ger 50 plus tärningarnas summa",
+        "fi": "Yatzy antaa 50 ja noppien summan",
+        "en": "Yatzy scores 50 plus the sum of the dice",
+    },
+    "joker": {
+        "sv": "Yatzybonus och joker: forced (officiell), free (optimalspelsartiklarna), none",
+        "fi": "Yatzy-bonus ja jokeri: forced (virallinen), free (optimipelin artikkelit), none",
+        "en": "Yatzy bonus and joker: forced (official), free (optimal-play papers), none",
+    },
+    "saved_rolls": {
+        "sv": "oanvända slag sparas till senare omgångar",
+        "fi": "käyttämättömät heitot säästyvät myöhemmille kierroksille",
+        "en": "unused rolls are kept for later turns",
+    },
+    "bonus_threshold": {
+        "sv": "summan i övre delen som ger bonus",
+        "fi": "yläosan summa, josta saa hyvityksen",
+        "en": "upper-section sum that earns the bonus",
+    },
+    "bonus_points": {
+        "sv": "bonusens poäng",
+        "fi": "hyvityksen pisteet",
+        "en": "points of the upper-section bonus",
+    },
+    "extra": {
+        "sv": "DubbelYatzys Extra: minus (chans som dras av), chance, scratch (fri nolla)",
+        "fi": "Tupla-Yatzyn Ekstra: minus (vähennettävä sattuma), chance, scratch (vapaa nolla)",
+        "en": "DubbelYatzy's Extra box: minus (subtracted chance), chance, scratch (free 0)",
+    },
+    "scoring": {
+        "sv": "DubbelYatzys poäng: lenient, strict (skandinavisk) eller international",
+        "fi": "Tupla-Yatzyn pisteytys: lenient, strict (pohjoismainen) tai international",
+        "en": "DubbelYatzy's scoring: lenient, strict (Scandinavian) or international",
     },
 }
 
@@ -160,7 +250,11 @@ def option_phrases(rules: RuleSet, lang: Language) -> list[str]:
             if value:
                 out.append(_OPTIONS[name][lang])
         elif value is not None:
-            out.append(_OPTIONS[f"{name}={value}"][lang])
+            phrase = _OPTIONS[f"{name}={value}"][lang]
+            # The box's own name (English Yahtzee: "Yahtzee bonus and joker").
+            if "yatzy" in rules.boxes:
+                phrase = phrase.replace("Yatzy", rules.box_name("yatzy", lang))
+            out.append(phrase)
     return out
 
 
@@ -286,10 +380,31 @@ _GENERAL: dict[str, dict[Language, str]] = {
         "en": "Each turn fills two boxes, one with the inner and one with the outer "
         "faces, each leaving one die out",
     },
-    "joker": {
-        "sv": "Yatzybonus: 100 för varje ytterligare Yatzy när Yatzy-rutan har 50",
-        "fi": "Yatzy-bonus: 100 jokaisesta uudesta Yatzysta, kun Yatzy-ruudussa on 50",
-        "en": "Yatzy bonus: 100 for each further Yatzy while the Yatzy box holds 50",
+    "yatzy_bonus": {
+        "sv": "{bonus}: 100 för varje ytterligare {box} när {box}-rutan har 50",
+        "fi": "{bonus}: 100 jokaisesta uudesta {box}sta, kun {box}-ruudussa on 50",
+        "en": "{bonus}: 100 for each further {box} while the {box} box holds 50",
+    },
+    "joker=forced": {
+        "sv": "Joker: en {box} när {box}-rutan är fylld skrivs i sin övre ruta om den är "
+        "ledig, annars i valfri ledig nedre ruta, där Kåk, Liten och Stor stege ger "
+        "fulla 25/30/40; är ingen nedre ruta ledig skrivs 0 i en övre",
+        "fi": "Jokeri: {box}, kun {box}-ruutu on täytetty, merkitään omaan yläruutuunsa, jos "
+        "se on vapaa, muuten mihin tahansa vapaaseen alaruutuun, jossa Täyskäsi, Pieni ja "
+        "Iso suora antavat täydet 25/30/40; jos alaruutuja ei ole vapaana, 0 yläruutuun",
+        "en": "Joker: a {box} rolled when the {box} box is filled goes in its upper box if "
+        "that is open, else in any open lower box, where Full House and the straights "
+        "score their full 25/30/40; with no lower box open, 0 goes in an upper box",
+    },
+    "joker=free": {
+        "sv": "Joker: en {box} när {box}-rutan är fylld får skrivas i valfri ledig ruta; "
+        "Kåk, Liten och Stor stege ger fulla 25/30/40 när dess övre ruta är fylld",
+        "fi": "Jokeri: {box}, kun {box}-ruutu on täytetty, käy mihin tahansa vapaaseen "
+        "ruutuun; Täyskäsi, Pieni ja Iso suora antavat täydet 25/30/40, kun sen "
+        "yläruutu on täytetty",
+        "en": "Joker: a {box} rolled when the {box} box is filled may go in any open box; "
+        "Full House and the straights score their full 25/30/40 when its upper box is "
+        "filled",
     },
     "bonus": {
         "sv": "Bonus {points} när Summa är minst {threshold}",
@@ -304,7 +419,7 @@ def scoring_notes(rules: RuleSet, lang: Language) -> list[str]:
     international = rules.international
     lenient = rules.lenient or rules.scoring == "lenient"
     notes: list[str] = []
-    first, last = CATEGORIES["ones"].name(lang), CATEGORIES["sixes"].name(lang)
+    first, last = rules.box_name("ones", lang), rules.box_name("sixes", lang)
     notes.append(f"{first}–{last}: {_NORDIC['upper'][lang]}")
     for box in rules.lower_boxes:
         key = box
@@ -312,11 +427,11 @@ def scoring_notes(rules: RuleSet, lang: Language) -> list[str]:
             key = f"{box}+"
         if box == "yatzy" and rules.yatzy_pip_bonus:
             key = "yatzy+pip"
-        table = _INTERNATIONAL if international and box in _INTERNATIONAL else _NORDIC
-        notes.append(f"{CATEGORIES[box].name(lang)}: {table[key][lang]}")
+        table = _INTERNATIONAL if international and key in _INTERNATIONAL else _NORDIC
+        notes.append(f"{rules.box_name(box, lang)}: {table[key][lang]}")
     if rules.double:
         assert rules.extra is not None
-        notes.append(f"{CATEGORIES['extra'].name(lang)}: {_EXTRA[rules.extra][lang]}")
+        notes.append(f"{rules.box_name('extra', lang)}: {_EXTRA[rules.extra][lang]}")
     return notes
 
 
@@ -328,5 +443,7 @@ def general_notes(rules: RuleSet, lang: Language) -> list[str]:
     if rules.double:
         out.append(_GENERAL["double"][lang])
     if rules.has_joker:
-        out.append(_GENERAL["joker"][lang])
+        names = {"box": rules.box_name("yatzy", lang), "bonus": rules.label("yatzy_bonus", lang)}
+        out.append(_GENERAL["yatzy_bonus"][lang].format(**names))
+        out.append(_GENERAL[f"joker={rules.joker}"][lang].format(**names))
     return out

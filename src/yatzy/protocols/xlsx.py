@@ -103,8 +103,10 @@ def formulas(layout: SheetLayout, column: int) -> dict[str, str]:
     # "" until the column has a score, so blank columns print blank and MAX skips them.
     out["sum"] = f'=IF(COUNTA({up})=0,"",SUM({up}))'
     out["bonus"] = f'=IF(COUNTA({up})=0,"",IF(SUM({up})>={rules.threshold},{rules.bonus},0))'
-    par = "+".join(f'IF({col}{r[b]}<>"",{3 * CATEGORIES[b].face},0)' for b in rules.upper_boxes)
-    out["par"] = f'=IF(COUNTA({up})=0,"",SUM({up})-({par}))'
+    # The pace of RULES.md's bonus par: threshold × (faces of the filled boxes) / 21,
+    # rounded with halves up (ROUND rounds half away from zero; the pace is never < 0).
+    faces = "+".join(f'IF({col}{r[b]}<>"",{CATEGORIES[b].face},0)' for b in rules.upper_boxes)
+    out["par"] = f'=IF(COUNTA({up})=0,"",SUM({up})-ROUND({rules.threshold}*({faces})/21,0))'
     total_parts = [_refs(col, boxes), f"{col}{r['bonus']}"]
     if "yatzy_bonus" in r:
         total_parts.append(f"{col}{r['yatzy_bonus']}")
@@ -138,7 +140,7 @@ def validation_message(rules: RuleSet, row: Row, lang: Any) -> str:
     shown = ", ".join(map(str, scores))
     if len(shown) > 150:
         shown = f"{', '.join(map(str, scores[:6]))} … {', '.join(map(str, scores[-3:]))}"
-    text = word("possible", lang, box=row_label(row, lang), scores=shown)
+    text = word("possible", lang, box=row_label(row, lang, rules), scores=shown)
     if row.kind == "box" and rules.scratchable(row.key):
         text += word("or_scratch", lang)
     return text
@@ -178,7 +180,7 @@ def build_workbook(protocol: Protocol) -> Workbook:
     for row in protocol.rows:
         rn = layout.row_of[row.key]
         hint = row_hint(row, rules, lang)
-        name = row_label(row, lang) + (f" ({hint})" if hint else "")
+        name = row_label(row, lang, rules) + (f" ({hint})" if hint else "")
         cell = ws.cell(rn, 1, name)
         cell.border = _BORDER
         if row.kind == "computed":
@@ -203,10 +205,10 @@ def build_workbook(protocol: Protocol) -> Workbook:
             allow_blank=True,
             showErrorMessage=True,
             errorStyle="stop",
-            errorTitle=row_label(row, lang)[:32],
+            errorTitle=row_label(row, lang, rules)[:32],
             error=validation_message(rules, row, lang),
             showInputMessage=True,
-            promptTitle=row_label(row, lang)[:32],
+            promptTitle=row_label(row, lang, rules)[:32],
             prompt=validation_message(rules, row, lang),
         )
         ws.add_data_validation(dv)

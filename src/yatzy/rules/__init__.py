@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from yatzy.rules.boxes import match_box
 from yatzy.rules.categories import CATEGORIES, LANGUAGES, Category, Language, label
+from yatzy.rules.dice import format_dice, format_die, parse_dice, parse_faces
 from yatzy.rules.ruleset import (
     JOKER_POINTS,
     OPTIONS,
@@ -29,7 +31,12 @@ __all__ = [
     "ScoreTable",
     "Variant",
     "all_rolls",
+    "format_dice",
+    "format_die",
     "label",
+    "match_box",
+    "parse_dice",
+    "parse_faces",
     "parse_spec",
     "score_table",
 ]

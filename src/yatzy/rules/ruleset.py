@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from yatzy.errors import DiceError, SpecError, UnknownBoxError
 from yatzy.rules import scoring as sc
-from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category
+from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category, Language, label
 
 OptionKind = Literal["flag", "choice", "int"]
 
@@ -123,7 +123,7 @@ VARIANTS: dict[str, Variant] = {
             "dubbel",
             {"sv": "DubbelYatzy", "fi": "Tupla-Yatzy", "en": "Double Yatzy"},
             6,
-            ("extra", "scoring", *_ORDER_OPTS),
+            ("yatzy_pip_bonus", "extra", "scoring", *_ORDER_OPTS),
             {"extra": "minus", "scoring": "lenient", "bonus_threshold": 63, "bonus_points": 50},
             double=True,
         ),
@@ -197,7 +197,7 @@ def _nordic_scorers(lenient: bool, pip_bonus: bool) -> dict[str, sc.Scorer]:
     }
 
 
-def _international_scorers() -> dict[str, sc.Scorer]:
+def _international_scorers(pip_bonus: bool) -> dict[str, sc.Scorer]:
     return {
         **{u: sc.upper(i + 1) for i, u in enumerate(UPPER_IDS)},
         "three_of_a_kind": sc.at_least_of_a_kind_sum_all(3),
@@ -205,7 +205,8 @@ def _international_scorers() -> dict[str, sc.Scorer]:
         "full_house": sc.fixed_full_house(25),
         "small_straight": sc.run_of(4, 30),
         "large_straight": sc.run_of(5, 40),
-        "yatzy": sc.all_equal(50),
+        # Only DubbelYatzy with scoring=international can ask for the pip bonus here.
+        "yatzy": sc.all_equal(50, pip_bonus=pip_bonus),
         "chance": sc.chance,
     }
 
@@ -420,6 +421,14 @@ class RuleSet:
         """The :class:`Category` of every box, in protocol order."""
         return tuple(CATEGORIES[b] for b in self.boxes)
 
+    def box_name(self, box: str, lang: Language = "en") -> str:
+        """The name of ``box`` in ``lang`` as this variant's sheet writes it."""
+        return CATEGORIES[self.check_box(box)].name(lang, self.variant)
+
+    def label(self, key: str, lang: Language = "en") -> str:
+        """The name of a computed row (``sum``, ``yatzy_bonus`` ...) for this variant."""
+        return label(key, lang, self.variant)
+
     @cached_property
     def upper_boxes(self) -> tuple[str, ...]:
         """The upper-section boxes (ones ... sixes)."""
@@ -439,7 +448,7 @@ class RuleSet:
     def scorers(self) -> dict[str, sc.Scorer]:
         """Box id to its pure scoring function of face counts (one result's dice)."""
         if self.international:
-            table = _international_scorers()
+            table = _international_scorers(self.yatzy_pip_bonus)
         else:
             lenient = self.lenient or self.scoring == "lenient"
             table = _nordic_scorers(lenient, self.yatzy_pip_bonus)

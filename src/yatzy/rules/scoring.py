@@ -136,3 +136,24 @@ def zero(counts: Counts) -> int:
 def is_yatzy(counts: Counts) -> bool:
     """Whether every die shows the same face."""
     return max(counts) == sum(counts)
+
+
+def bonus_pace(threshold: int, filled_faces: int) -> int:
+    """The upper sum that keeps pace with ``threshold`` once the upper boxes whose faces
+    add up to ``filled_faces`` are filled: ``threshold × filled_faces / 21``, halves
+    rounded up (RULES.md's bonus par).  At 63 that is three of each face.
+
+    Integer arithmetic, so no float ever rounds the wrong way.  (With whole numbers
+    the fraction is a multiple of 1/21 and never exactly a half; the rule is kept
+    for the letter of RULES.md.)
+    """
+    return (2 * threshold * filled_faces + 21) // 42
+
+
+def bonus_par(threshold: int, upper_sum: int, filled_faces: int) -> int:
+    """How far ``upper_sum`` is above (+) or below (−) the pace to ``threshold``.
+
+    When every upper box is filled (``filled_faces`` is 21) this is
+    ``upper_sum - threshold``, ≥ 0 exactly when the bonus is won.
+    """
+    return upper_sum - bonus_pace(threshold, filled_faces)

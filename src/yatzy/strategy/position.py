@@ -1,12 +1,13 @@
 """Positions for the advisor: a sheet, the dice and the rolls left, checked.
 
-A sheet is written as ``box=points`` pairs (``"ones=3,twos=6,yatzy=0"``), every
-box id of the rule set allowed once, the points checked against what the box can
+A sheet is written as ``box=points`` pairs (``"ones=3,twos=6,yatzy=0"``; a box
+by its id, number or name as :func:`~yatzy.rules.match_box` reads it), every box
+of the rule set allowed once, the points checked against what the box can
 hold.  Two extra keys describe what a column alone does not show:
 ``yatzy_bonuses=N`` (international rules: extra Yatzys already scored) and
 ``saved_rolls=N`` (Maxi with saved rolls).  Dice are faces (``"3 3 4 5 6"``,
-``"33456"``) or, for DubbelYatzy, the outer then the inner faces separated by a
-slash (``"664333/543221"``).  Anything that cannot arise under the rules raises a
+``"33456"``) or, for DubbelYatzy, inner first: the inner then the outer faces
+separated by a slash (``"543221/664333"``).  Anything that cannot arise under the rules raises a
 :class:`~yatzy.errors.YatzyError` subclass naming the problem.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from yatzy.errors import DiceError, ImpossibleScoreError, OrderError, YatzyError
 from yatzy.game import BoxEntry, Game, State, load
-from yatzy.rules import RuleSet
+from yatzy.rules import RuleSet, match_box, parse_dice
 
 SPECIAL_KEYS = ("yatzy_bonuses", "saved_rolls")
 
@@ -37,10 +38,10 @@ def parse_sheet(rules: RuleSet, text: str) -> dict[str, int]:
         key = key.strip().lower()
         if not eq:
             raise YatzyError(f"sheet entry {raw!r} is not box=points")
+        if key not in SPECIAL_KEYS:
+            key = match_box(rules, key)  # an id, a number or a name; never a guess
         if key in entries:
             raise YatzyError(f"box {key!r} is given twice in the sheet")
-        if key not in SPECIAL_KEYS:
-            rules.check_box(key)
         try:
             points = int(value)
         except ValueError:
@@ -52,32 +53,9 @@ def parse_sheet(rules: RuleSet, text: str) -> dict[str, int]:
 
 
 def parse_position_dice(rules: RuleSet, text: str) -> list[int] | list[tuple[int, int]]:
-    """Read the dice of a position (``"33456"``; DubbelYatzy ``"outer/inner"``)."""
-    if rules.double:
-        outer_text, slash, inner_text = text.partition("/")
-        if not slash:
-            raise DiceError(
-                f"dice {text!r}: DubbelYatzy needs the outer and the inner faces, "
-                "e.g. 664333/543221"
-            )
-        outer = rules.check_dice(_faces(outer_text))
-        inner = rules.check_dice(_faces(inner_text))
-        return list(zip(outer, inner, strict=True))
-    return list(rules.check_dice(_faces(text)))
-
-
-def _faces(text: str) -> list[int]:
-    faces: list[int] = []
-    for part in text.replace(",", " ").replace("-", " ").split():
-        for c in part if part.isdigit() else [part]:
-            try:
-                faces.append(int(c))
-            except ValueError:
-                raise DiceError(f"die {c!r} is not a number") from None
-    for f in faces:
-        if not 1 <= f <= 6:
-            raise DiceError(f"die {f} is not in 1-6")
-    return faces
+    """Read the dice of a position (``"33456"``; DubbelYatzy inner first,
+    ``"543221/664333"`` or ``"5/6 4/6 ..."``) with :func:`yatzy.rules.parse_dice`."""
+    return parse_dice(rules, text)
 
 
 def build_position(

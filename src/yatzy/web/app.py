@@ -99,12 +99,17 @@ class EntryIn(_Strict):
 class ActionIn(EntryIn):
     """An action in the core's JSON form: ``{"roll": [kept positions]}``, ``{"score": box}``,
     ``{"scratch": box}``, ``{"inner": ..., "outer": ...}``; score pad: ``{"dice": [...]}``,
-    ``{"write": box, "points": n}``."""
+    ``{"write": box, "points": n}``; the pad's dice may also be the typed text
+    (``{"dice": "3 3 4 5 6"}``, double dice inner first ``"3/6 2/5 ..."``), read by
+    the library's dice notation."""
 
     roll: list[int] | None = Field(default=None, max_length=6)
-    dice: list[int | list[int]] | None = Field(default=None, max_length=6)
+    dice: list[int | list[int]] | str | None = Field(default=None, max_length=100)
     inner: EntryIn | None = None
     outer: EntryIn | None = None
+    undo: Literal[True] | None = Field(
+        default=None, description="take back the last write (the seat that wrote it)"
+    )
 
 
 class ActIn(_Strict):

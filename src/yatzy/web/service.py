@@ -33,13 +33,14 @@ from yatzy.game import (
     Game,
     Player,
     State,
+    Undo,
     action_from_json,
     action_to_json,
     default_rng,
     from_record,
     to_record,
 )
-from yatzy.rules import LANGUAGES, RuleSet
+from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -483,7 +484,15 @@ class GameService:
             )
         if state.is_terminal():
             raise GameOverError("the game is over; no more actions")
+        action = action_from_json(_typed_dice(state, action_data))
         to_act = state.current_player()
+        undo = isinstance(action, Undo)
+        if undo:
+            # The seat that wrote takes it back though the turn has passed on: the core
+            # decides who may (State.undo_seat) and says why not; here only the seat's
+            # token is checked.
+            undoer = state.undo_seat()
+            to_act = undoer if undoer is not None else to_act
         if seat is None:
             seat = to_act
         if not 0 <= seat < len(stored.seats):
@@ -493,10 +502,10 @@ class GameService:
         token = tokens.get(seat)
         if token is None or not self._holds(stored, seat, token):
             raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
-        if seat != to_act:
+        if seat != to_act and not undo:
             name = stored.seats[to_act].name if to_act >= 0 else "nobody"
             raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
-        return self._apply(stored, state, action_from_json(action_data), seat)
+        return self._apply(stored, state, action, seat)
 
     def _apply(self, stored: StoredGame, state: State, action: Action, seat: int) -> _Decided:
         new = state.clone()
@@ -624,3 +633,13 @@ __all__ = [
     "new_token",
     "token_hash",
 ]
+
+
+def _typed_dice(state: State, action_data: Any) -> Any:
+    """A score pad's dice as typed (``{"dice": "3 3 4 5 6"}``; double dice inner
+    first, ``"3/6 2/5 ..."``) read by the library's one dice notation, so that the
+    page never guesses at what a person wrote; any other action is left as it is."""
+    if isinstance(action_data, dict) and isinstance(action_data.get("dice"), str):
+        dice = parse_dice(state.rules, action_data["dice"])
+        return {"dice": [list(d) if isinstance(d, tuple) else d for d in dice]}
+    return action_data

@@ -13,7 +13,7 @@ from typing import Any
 
 from yatzy.errors import YatzyError
 from yatzy.game import State
-from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet, label
+from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
 from yatzy.web.i18n import ui_strings
 
@@ -33,7 +33,7 @@ def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
     return [
         {
             "id": b,
-            "name": CATEGORIES[b].name(lang),
+            "name": rules.box_name(b, lang),
             "section": CATEGORIES[b].section,
             "scratchable": rules.scratchable(b),
         }
@@ -41,9 +41,9 @@ def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
     ]
 
 
-@functools.lru_cache(maxsize=8)
-def _labels(lang: Language) -> dict[str, str]:
-    return {k: label(k, lang) for k in ROW_KEYS}
+@functools.lru_cache(maxsize=32)
+def _labels(rules: RuleSet, lang: Language) -> dict[str, str]:
+    return {k: rules.label(k, lang) for k in ROW_KEYS}
 
 
 def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
@@ -97,6 +97,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "num_dice": rules.num_dice,
         "saved_rolls_rule": rules.saved_rolls,
         "has_extra": "extra" in rules.boxes,
+        # Who may take back the last write now (until the next roll), and which box.
+        "undo": _undo(state),
         "lang": lang,
         "pad": stored.pad,
         "hints": stored.hints,
@@ -106,7 +108,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "rolloff": [[{"seat": p, "die": d} for p, d in rnd] for rnd in state.rolloff],
         "starter": state.starter,
         "boxes": _boxes(rules, lang),
-        "labels": _labels(lang),
+        "labels": _labels(rules, lang),
         "sheets": sheets,
         "totals": totals,
         "winners": state.winners(),
@@ -140,3 +142,11 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
     if words:
         view["ui"] = ui_strings(lang)
     return view
+
+
+def _undo(state: State) -> dict[str, Any] | None:
+    seat = state.undo_seat()
+    if seat is None:
+        return None
+    boxes = state.undo_boxes()
+    return {"seat": seat, "box": boxes[0], "boxes": list(boxes)}

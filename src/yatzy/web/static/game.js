@@ -469,14 +469,8 @@
   $("scratch-mode").addEventListener("change", () => render());
   $("pad-dice").addEventListener("submit", (e) => {
     e.preventDefault();
-    const raw = $("pad-dice-input").value.trim();
-    let dice;
-    if (view.double) {
-      dice = raw.split(/[\s,]+/).filter(Boolean).map((w) => w.split(/[\/-]?/).filter(Boolean).map(Number));
-    } else {
-      dice = raw.replace(/[\s,\-]+/g, "").split("").map(Number);
-    }
-    act({ dice });
+    // The server reads the text with the library's dice notation (never guessed).
+    act({ dice: $("pad-dice-input").value });
   });
   $("pad-write").addEventListener("submit", (e) => {
     e.preventDefault();
