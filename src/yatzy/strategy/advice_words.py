@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Write
-from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
+from yatzy.rules import VARIANTS, Language, RuleSet
+from yatzy.rules.dice import format_dice, format_die
 
 _WORDS: dict[str, dict[Language, str]] = {
     "roll": {"sv": "Slå", "fi": "Heitä", "en": "Roll"},
@@ -25,7 +26,7 @@ _WORDS: dict[str, dict[Language, str]] = {
     },
     "keep": {"sv": "Behåll {dice}", "fi": "Pidä {dice}", "en": "Keep {dice}"},
     "and": {"sv": "och", "fi": "ja", "en": "and"},
-    "double_legend": {"sv": "yttre/inre", "fi": "ulompi/sisempi", "en": "outer/inner"},
+    "double_legend": {"sv": "inre/yttre", "fi": "sisempi/ulompi", "en": "inner/outer"},
     "score": {
         "sv": "Skriv {points} i {box}",
         "fi": "Kirjaa {points} ruutuun {box}",
@@ -152,11 +153,6 @@ def word(key: str, lang: Language, **fields: Any) -> str:
     return _WORDS[key][lang].format(**fields)
 
 
-def box_name(box: str, lang: Language) -> str:
-    """The name of ``box`` in ``lang``, as the core names it."""
-    return CATEGORIES[box].name(lang)
-
-
 def number(x: float, lang: Language, digits: int = 1) -> str:
     """``x`` with ``digits`` decimals and the language's decimal mark (1,3 in sv/fi)."""
     text = f"{x:.{digits}f}"
@@ -197,14 +193,14 @@ def faces_words(faces: Sequence[int], lang: Language) -> str:
 
 
 def double_dice_words(dice: Sequence[Any], lang: Language) -> str:
-    """DubbelYatzy's double dice as outer/inner faces: "6/4 och 3/3 (yttre/inre)"."""
-    shown = [f"{outer}/{inner}" for outer, inner in dice]
+    """DubbelYatzy's double dice, inner face first as everywhere: "4/6 och 3/3 (inre/yttre)"."""
+    shown = [format_die(d) for d in dice]
     return f"{_join(shown, lang)} ({word('double_legend', lang)})"
 
 
 def dice_words(dice: Sequence[Any]) -> str:
-    """The dice as a short list of faces ("2 3 3 5 6"; double dice "6/4 3/3")."""
-    return " ".join(f"{d[0]}/{d[1]}" if isinstance(d, (list, tuple)) else str(d) for d in dice)
+    """The dice as a short list of faces ("2 3 3 5 6"; double dice inner first, "4/6 3/3")."""
+    return format_dice(dice)
 
 
 def _entry_points(state: State, entry: Any, layer: str) -> str:
@@ -216,7 +212,7 @@ def _entry_points(state: State, entry: Any, layer: str) -> str:
 
 
 def _double_entry(state: State, entry: Any, layer: str, lang: Language) -> str:
-    name = box_name(entry.box, lang)
+    name = state.rules.box_name(entry.box, lang)
     if isinstance(entry, Scratch):
         return word("entry_scratch", lang, box=name)
     return word("entry", lang, box=name, points=_entry_points(state, entry, layer))
@@ -241,10 +237,10 @@ def describe(state: State, action: Action, lang: Language) -> str:
             outer=_double_entry(state, action.outer, "outer", lang),
         )
     if isinstance(action, Scratch):
-        return word("scratch", lang, box=box_name(action.box, lang))
+        return word("scratch", lang, box=state.rules.box_name(action.box, lang))
     if isinstance(action, (Score, Write)):
         points = _entry_points(state, action, "all")
-        return word("score", lang, points=points, box=box_name(action.box, lang))
+        return word("score", lang, points=points, box=state.rules.box_name(action.box, lang))
     raise TypeError(f"no words for the action {action!r}")
 
 
