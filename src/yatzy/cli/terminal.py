@@ -221,7 +221,7 @@ def dice_lines(state: State, lang: Language) -> list[str]:
     if kept:
         out[-1] += f"    (* {tr('kept', lang)})"
     rolls = tr("rolls_left", lang, n=state.rolls_left(), max=state.max_rolls())
-    saved = state.sheet.saved_rolls if state.rules.saved_rolls else 0
+    saved = state.sheet.saved_rolls if state.rules.saves_rolls else 0
     if saved:
         rolls += tr("saved_rolls", lang, n=saved)
     out.append(rolls)

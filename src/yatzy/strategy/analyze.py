@@ -204,7 +204,7 @@ def value_after(state: State, action: Action) -> float:
 
     strategy = approx_for(state.rules.spec)
     fifty = sheet.points("yatzy") == 50 and strategy.proxy.has_joker
-    saved = sheet.saved_rolls if state.rules.saved_rolls else 0
+    saved = sheet.saved_rolls if state.rules.saves_rolls else 0
     return (
         sheet.total
         - sheet.bonus

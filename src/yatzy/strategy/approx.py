@@ -4,7 +4,8 @@ Both follow one recipe: an exact search inside the current turn, with the value 
 the state after the turn taken from the exact table of the nearest rule set the
 solver handles.
 
-- Maxi with saved rolls: the next state is valued by the Maxi table (the same
+- Maxi with saved rolls that accumulate (``saved_rolls=all``; ``next`` is solved
+  exactly): the next state is valued by the Maxi table (the same
   options without saved rolls) plus :data:`SAVED_ROLL_VALUE` points per roll saved
   for later.  A stop with ``j`` rolls unused saves ``j`` rolls, so the within-turn
   search (exact, :mod:`yatzy.strategy.turn`) weighs stopping early against rolling on.
@@ -57,8 +58,8 @@ def proxy_rules(rules: RuleSet) -> RuleSet:
             bonus_threshold=rules.threshold,
             bonus_points=rules.bonus,
         )
-    if rules.saved_rolls:
-        return rules.replace(saved_rolls=False)
+    if rules.saved_rolls == "all":
+        return rules.replace(saved_rolls="none")
     raise SpecError(f"{rules.spec} is solved exactly; it needs no approximation")
 
 

@@ -104,6 +104,9 @@ def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
 
     if bot not in OPTIMAL_LEVELS or not is_exact(rules):
         return None
+    if rules.last_resort or rules.saves_rolls:
+        # The kernel knows neither rule: these games play through the game state.
+        return None
 
     def runner(games: int, seed: int, workers: int, progress: bool) -> SimulationResult:
         return run_fast(rules, bot, games, seed, workers, progress)
