@@ -124,6 +124,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             "rolls_left": 0 if stored.pad else state.rolls_left(),
             "max_rolls": state.max_rolls(),
             "allowed": state.allowed_boxes(),
+            # False under last_resort while the dice score somewhere: no scratch, no 0.
+            "zero_allowed": state.zero_allowed(),
             "preview": None,
         }
         if state.dice is not None:
