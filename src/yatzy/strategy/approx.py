@@ -173,6 +173,7 @@ class ApproxStrategy:
         out: list[tuple[Action, float]] = []
         joker = rules.has_joker and len(set(dice)) == 1 and sheet.points("yatzy") == 50
         yatzy_bonus = YATZY_BONUS_POINTS if joker else 0
+        zero_ok = state.zero_allowed()  # last_resort may forbid a 0
         for f in fills(rules, sheet, allowed_boxes(state), dice):
             after = self._after(sheet, {f.box: f.points})
             value = scored + f.gain + after + SAVED_ROLL_VALUE * left
@@ -180,7 +181,7 @@ class ApproxStrategy:
                 out.append((Scratch(f.box), value))
             else:
                 out.append((Score(f.box), value))
-                if rules.scratchable(f.box):
+                if zero_ok and rules.scratchable(f.box):
                     zero = self._after(sheet, {f.box: 0}) + SAVED_ROLL_VALUE * left
                     out.append((Scratch(f.box), scored + yatzy_bonus + zero))
         if left > 0:

@@ -85,6 +85,8 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
         rules.threshold,
         rules.bonus,
         rules.max_rolls - 1,
+        int(model.saved),
+        int(model.lr_chance),
         add,
         sub,
         nsub,
@@ -103,9 +105,6 @@ def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
     from yatzy.strategy.advisor import is_exact
 
     if bot not in OPTIMAL_LEVELS or not is_exact(rules):
-        return None
-    if rules.last_resort or rules.saves_rolls:
-        # The kernel knows neither rule: these games play through the game state.
         return None
 
     def runner(games: int, seed: int, workers: int, progress: bool) -> SimulationResult:
