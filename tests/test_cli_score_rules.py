@@ -108,7 +108,8 @@ def test_rules_json_lists_every_rule_set(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert list(data) == list(VARIANTS)
     assert data["maxi"]["dice"] == 6
-    assert "saved_rolls" in data["maxi"]["options"]
+    assert "saved_rolls=none|all|next" in data["maxi"]["options"]
+    assert "last_resort" in data["maxi"]["options"] and "last_resort" in data["yatzy"]["options"]
     assert "joker=forced|free|none" in data["yahtzee"]["options"]
 
 
