@@ -282,6 +282,7 @@ def test_pad_with_dice_follows_the_rule() -> None:
     # Points written by hand are judged against the dice entered.
     assert_refused(state, lambda: state.apply(Write("chance", 24)), LastResortError)
     assert_refused(state, lambda: state.apply(Write("sixes", 0)), LastResortError, "with 0")
+    assert_refused(state, lambda: state.apply(Write("ones", 3)), LastResortError, "score 0 there")
     state.apply(Write("sixes", 18))
     assert state.sheets[0].points("sixes") == 18
 

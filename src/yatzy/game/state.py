@@ -711,6 +711,11 @@ class State:
                 f"box chance may be used only when the dice score 0 in every other box "
                 f"open now (last_resort); they score in {scoring}"
             )
+        if not zero:  # points written by hand in a box where the dice entered give 0
+            raise LastResortError(
+                f"box {box} does not take these dice: they score 0 there and score in "
+                f"{scoring} (last_resort)"
+            )
         raise LastResortError(
             f"box {box} may not be written with 0 while the dice score in {scoring} "
             f"(last_resort: 0 only when the dice score nowhere)"
