@@ -473,6 +473,8 @@ class State:
         """
         if self.phase is not Phase.TURN or self.pending:
             return False
+        if not self.rules.last_resort or self.dice is None:
+            return True  # the common case, cheaply: legal_actions asks on every action
         sheet = self.sheet
         cut = self._last_resort(self._order_boxes(sheet), sheet)
         return cut is None or cut.zero_ok
