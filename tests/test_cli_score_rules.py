@@ -137,6 +137,32 @@ def test_rules_text_shows_the_protocol(capsys: pytest.CaptureFixture[str]) -> No
     assert text[-1].strip().startswith("Final")
 
 
+@pytest.mark.parametrize(
+    ("spec", "line", "resort"),
+    [
+        (
+            "maxi+saved_rolls",
+            "6 dice, 3 rolls a turn plus every roll saved before, 20 turns",
+            False,
+        ),
+        (
+            "maxi+saved_rolls=next+last_resort",
+            "6 dice, 3 rolls a turn plus up to 2 saved in the turn before, 20 turns",
+            True,
+        ),
+        ("yatzy+last_resort", "5 dice, 3 rolls a turn, 15 turns", True),
+    ],
+)
+def test_rules_text_names_saved_rolls_and_last_resort(
+    capsys: pytest.CaptureFixture[str], spec: str, line: str, resort: bool
+) -> None:
+    code, out, _ = run(capsys, "rules", spec)
+    assert code == 0
+    text = out.splitlines()
+    assert text[1] == line
+    assert text[2].startswith("last resort: Chance only") is resort
+
+
 # -- a light start ---------------------------------------------------------------------------
 
 _HEAVY = ("numpy", "numba", "scipy", "tqdm")

@@ -35,10 +35,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     print(f"{rules.info.title[lang]} ({rules.spec})")
+    saved = {
+        "all": " plus every roll saved before",
+        "next": " plus up to 2 saved in the turn before",
+    }.get(str(rules.saved_rolls), "")
     print(
         f"{rules.num_dice} {'double dice' if rules.double else 'dice'}, "
-        f"{rules.max_rolls} rolls a turn, {rules.turns} turns"
+        f"{rules.max_rolls} rolls a turn{saved}, {rules.turns} turns"
     )
+    if rules.last_resort:
+        print("last resort: Chance only when the dice score nowhere else, 0 only when nowhere")
     width = max(len(CATEGORIES[b].name(lang)) for b in rules.boxes) + 2
     for box in rules.boxes:
         cat = CATEGORIES[box]
