@@ -687,3 +687,42 @@ def test_swedish_kak_is_not_twos(play: Run, tmp_path: Path) -> None:
     assert "ingen ruta 'kak'" in out and "menade du Kåk (13)?" in out
     state = load(record)
     assert state.log[0]["box"] == "full_house" and state.sheets[0].is_open("twos")
+
+
+def test_last_resort_marks_and_refuses_chance_and_scratches() -> None:
+    from yatzy.cli.terminal import protocol_table
+
+    state = Game("yatzy+last_resort", ["P"]).new_initial_state()
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 2, 4])
+    table = protocol_table(state, "en")
+    assert table[-1] == (
+        "(n): what the box would score, but it may not be filled now "
+        "(last resort: Chance only when nothing else scores)"
+    )
+    chance = next(ln for ln in table if re.match(r"\s*14\s+Chance", ln))
+    sixes = next(ln for ln in table if re.match(r"\s*6\s+Sixes", ln))
+    assert chance.endswith("│ (24)") and sixes.endswith("│   18")
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
+    allowed = "allowed: Twos, Fours, Sixes, One Pair, Three of a Kind"
+    with pytest.raises(PromptError, match=f"Chance may not take these dice: .*{allowed}"):
+        session.handle("s chance")
+    with pytest.raises(PromptError, match=r"Yatzy may not take these dice: .*0 only when"):
+        session.handle("x yatzy")
+    session.handle("s sixes")
+    assert state.sheets[0].points("sixes") == 18
+
+
+def test_maxi_saved_rolls_next_carry_at_most_two(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "n.json"
+    # Every turn writes after one roll: 2 carried each time, never more.
+    script = [c for n in range(1, 21) for c in ("", f"s {n}")]
+    code, out, _ = play(
+        ["--rules", "maxi+saved_rolls=next", "--seed", "2", "--save", str(record), "Mia"],
+        lines(*script),
+    )
+    assert code == 0
+    assert "Rolls left: 4 of 5 (2 saved from earlier turns)" in out
+    assert "of 7" not in out
+    state = load(record)
+    assert state.is_terminal() and state.sheets[0].saved_rolls == 2

@@ -130,7 +130,8 @@ def test_rules_json_lists_every_rule_set(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert list(data) == list(VARIANTS)
     assert data["maxi"]["dice"] == 6
-    assert "saved_rolls" in data["maxi"]["options"]
+    assert "saved_rolls=none|all|next" in data["maxi"]["options"]
+    assert "last_resort" in data["maxi"]["options"] and "last_resort" in data["yatzy"]["options"]
     assert "joker=forced|free|none" in data["yahtzee"]["options"]
 
 
@@ -156,6 +157,32 @@ def test_rules_text_shows_the_protocol(capsys: pytest.CaptureFixture[str]) -> No
     assert text[1] == "6 double dice, 8 rounds, 3 rolls a turn"
     assert any(ln.split()[:1] == ["Extra"] for ln in text)
     assert any(ln.split()[:1] == ["Final"] and "Total + Extra" in ln for ln in text)
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "resort"),
+    [
+        (
+            "maxi+saved_rolls",
+            "6 dice, 3 rolls a turn plus every roll saved before, 20 turns",
+            False,
+        ),
+        (
+            "maxi+saved_rolls=next+last_resort",
+            "6 dice, 3 rolls a turn plus up to 2 saved in the turn before, 20 turns",
+            True,
+        ),
+        ("yatzy+last_resort", "5 dice, 3 rolls a turn, 15 turns", True),
+    ],
+)
+def test_rules_text_names_saved_rolls_and_last_resort(
+    capsys: pytest.CaptureFixture[str], spec: str, line: str, resort: bool
+) -> None:
+    code, out, _ = run(capsys, "rules", spec)
+    assert code == 0
+    text = out.splitlines()
+    assert text[1] == line
+    assert text[2].startswith("last resort: Chance only") is resort
 
 
 # -- a light start ---------------------------------------------------------------------------

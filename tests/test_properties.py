@@ -147,6 +147,24 @@ def _check_order(rules: RuleSet, filled: list[list[str]]) -> None:
     assert matches, f"{rules.spec}: boxes filled as {flat}"
 
 
+def _check_last_resort(rules: RuleSet, turns: list[dict[str, Any]]) -> None:
+    """Option last_resort, from one seat's turns: Chance only when the final dice
+    scored in no other open box, 0 only when they scored in none (free order; with
+    forced order the one allowed box always takes the dice)."""
+    if rules.forced or rules.half_forced:
+        return
+    still_open = list(rules.boxes)
+    for t in turns:
+        dice = t["rolls"][-1]["dice"]
+        points = {b: rules.score(b, dice) for b in still_open}
+        box = t["box"]
+        if t["points"] == 0:
+            assert not any(points.values()), f"0 in {box} though {dice} score: {points}"
+        if box == "chance":
+            assert not any(p for b, p in points.items() if b != "chance"), (dice, points)
+        still_open.remove(box)
+
+
 def check_finished(state: State) -> None:
     """Every invariant of a finished game."""
     rules = state.rules
@@ -160,19 +178,29 @@ def check_finished(state: State) -> None:
     for k, turn in enumerate(state.log):
         assert turn["player"] == (state.starter + k) % n  # seat order from the starter
         assert len(turn["rolls"]) >= 1
-        if not rules.saved_rolls:
+        if not rules.saves_rolls:
             assert len(turn["rolls"]) <= 3
+        elif rules.saved_rolls == "next":
+            assert len(turn["rolls"]) <= 5
         _check_points(rules, turn)
 
     totals = []
     for seat, sheet in enumerate(state.sheets):
         turns = [t for t in state.log if t["player"] == seat]
         assert len(turns) == rules.turns
-        if rules.saved_rolls:  # a turn uses 3 plus the rolls saved before it
+        if rules.saved_rolls == "all":  # a turn uses 3 plus the rolls saved before it
             used = 0
             for k, t in enumerate(turns, start=1):
                 used += len(t["rolls"])
                 assert used <= 3 * k
+        if rules.saved_rolls == "next":  # at most 2 unused rolls carry into the next turn
+            carried = 0
+            for t in turns:
+                assert len(t["rolls"]) <= 3 + carried
+                carried = min(2, 3 + carried - len(t["rolls"]))
+            assert sheet.saved_rolls == carried
+        if rules.last_resort:
+            _check_last_resort(rules, turns)
         filled = [[w["box"] for w in _writes(t)] for t in turns]
         boxes = Counter(b for group in filled for b in group)
         assert boxes == Counter(rules.boxes), "every box exactly once"

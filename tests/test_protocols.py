@@ -250,6 +250,17 @@ FULL_YATZY = {
 }  # fmt: skip
 
 
+def test_hand_filled_last_resort_protocol_is_accepted(tmp_path: Path) -> None:
+    # A protocol has no dice, so last_resort cannot be checked: a scratch beside
+    # open boxes and Chance are taken as written (README: choices made).
+    f = Filled(tmp_path, "yatzy+last_resort", ["Anna"])
+    f.fill(0, FULL_YATZY)
+    state = f.read()
+    assert state.is_terminal() and state.rules.last_resort
+    assert state.sheets[0].entries["large_straight"].scratched  # type: ignore[union-attr]
+    assert state.totals() == [sum(v for v in FULL_YATZY.values() if v != "x") + 50]
+
+
 def test_hand_filled_protocol_becomes_a_finished_pad_game(tmp_path: Path) -> None:
     f = Filled(tmp_path, "yatzy", ["Anna", "Bo"])
     f.fill(0, FULL_YATZY)

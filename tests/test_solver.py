@@ -95,6 +95,18 @@ SUBGAMES: list[tuple[str, list[str], list[dict[str, int]], str | None]] = [
         "lower",
     ),
     ("maxi", ["sixes", "villa"], [{"fives": 20, "fours": 16, "threes": 12, "ones": 4}], None),
+    # last_resort: Chance only when nothing else scores, 0 only when nothing does.
+    (
+        "yatzy+last_resort",
+        ["threes", "full_house", "chance"],
+        [{"sixes": 24, "fours": 16}, {}],
+        None,
+    ),
+    ("yatzy+last_resort", ["ones", "yatzy", "small_straight"], [UPPER_LOW], None),
+    ("yatzy+last_resort+lenient+yatzy_pip_bonus", ["two_pairs", "yatzy"], [{}], None),
+    ("yatzy+last_resort+forced", ["chance", "yatzy"], [UPPER_LOW], None),
+    ("yatzy+last_resort+half_forced", ["full_house", "chance", "yatzy"], [UPPER_LOW], "upper"),
+    ("maxi+last_resort", ["twos", "maxi_yatzy"], [{}], None),
 ]
 
 
@@ -115,6 +127,56 @@ def test_fast_solver_matches_reference(
         want = reference.value(sheet)
         assert fast.value(sheet) == pytest.approx(want, abs=1e-9, rel=0)
         assert rough.value(sheet) == pytest.approx(want, abs=1e-3, rel=0)
+
+
+# (spec, open boxes, filled points): saved_rolls=next, every number of carried rolls
+SAVED_SUBGAMES: list[tuple[str, list[str], dict[str, int]]] = [
+    ("maxi+saved_rolls=next", ["sixes", "villa"], {"fives": 20, "fours": 16, "threes": 12}),
+    ("maxi+saved_rolls=next+last_resort", ["ones", "chance"], {}),
+    ("maxi+saved_rolls=next+forced", ["maxi_yatzy"], {"sixes": 30}),
+]
+
+
+@pytest.mark.parametrize(("spec", "open_boxes", "points"), SAVED_SUBGAMES)
+def test_saved_rolls_next_matches_reference(
+    spec: str, open_boxes: list[str], points: dict[str, int]
+) -> None:
+    rules = RuleSet.parse(spec)
+    reference = ReferenceSolver(rules)
+    fast = Solver(rules, open_boxes=open_boxes, dtype="float64")
+    values = []
+    for carried in (0, 1, 2):
+        sheet = sheet_of(rules, open_boxes, points)
+        sheet.saved_rolls = carried
+        want = reference.value(sheet)
+        values.append(want)
+        assert fast.value(sheet) == pytest.approx(want, abs=1e-9, rel=0)
+        assert fast.remaining(open_boxes, sheet.upper_sum, saved_rolls=carried) == (
+            pytest.approx(want - sheet.total + sheet.bonus, abs=1e-9)
+        )
+    # A roll carried in is worth something, and never costs.
+    assert values[0] < values[1] < values[2]
+
+
+def test_saved_rolls_next_advice_averages_to_the_table() -> None:
+    # Two rolls carried in: the turn has 5 rolls; the mean over first rolls of the
+    # best choice (4 rolls left) is the value before the turn.
+    rules = RuleSet.parse("maxi+saved_rolls=next")
+    open_boxes = ["fives", "full_straight"]
+    solver = Solver(rules, open_boxes=open_boxes, dtype="float64")
+    state = Game(rules, ["solo"]).new_initial_state()
+    state.sheets[0] = sheet_of(rules, open_boxes, {"sixes": 24})
+    state.sheets[0].saved_rolls = 2
+    assert state.max_rolls() == 5
+    state.apply(Roll())
+    total = 0.0
+    for roll, p in zip(all_rolls(6), dice_tables(6).roll_prob, strict=True):
+        s = state.clone()
+        s.apply_roll(list(roll))
+        assert s.rolls_left() == 4
+        advice = solver.advise(s)
+        total += p * advice.value
+    assert total == pytest.approx(solver.value(state.sheets[0]), abs=1e-9)
 
 
 @pytest.mark.parametrize("upper_sum", [0, 37, 38, 63])
@@ -270,8 +332,10 @@ def test_yatzy_bonus_advice_uses_the_joker() -> None:
 def test_bad_input_is_rejected() -> None:
     with pytest.raises(SpecError, match="DubbelYatzy"):
         Solver("dubbel")
-    with pytest.raises(SpecError, match="saved rolls"):
+    with pytest.raises(SpecError, match="saved rolls that accumulate"):
         Solver("maxi+saved_rolls")
+    with pytest.raises(YatzyError, match="saved rolls 3 are not a whole number in 0-2"):
+        Solver("maxi+saved_rolls=next", open_boxes=["ones"]).remaining(["ones"], saved_rolls=3)
     with pytest.raises(UnknownBoxError, match="villa"):
         Solver("yatzy", open_boxes=["villa"])
     with pytest.raises(YatzyError, match="cannot occur"):

@@ -92,6 +92,41 @@ def test_random_specs_round_trip(data: st.DataObject) -> None:
         assert getattr(RuleSet.parse(rules.spec), name) == value
 
 
+@pytest.mark.parametrize(
+    ("spec", "value", "canonical"),
+    [
+        # A bare saved_rolls is the old flag's meaning, rolls that accumulate.
+        ("maxi+saved_rolls", "all", "maxi+saved_rolls"),
+        ("maxi+saved_rolls=all", "all", "maxi+saved_rolls"),
+        ("maxi+saved_rolls=next", "next", "maxi+saved_rolls=next"),
+        ("maxi+saved_rolls=none", "none", "maxi"),
+        ("maxi", "none", "maxi"),
+        ("maxi+SAVED_ROLLS=Next+last_resort", "next", "maxi+last_resort+saved_rolls=next"),
+    ],
+)
+def test_saved_rolls_is_a_choice_with_a_bare_default(spec: str, value: str, canonical: str) -> None:
+    rules = RuleSet.parse(spec)
+    assert rules.saved_rolls == value
+    assert rules.spec == canonical
+    assert rules.saves_rolls == (value != "none")
+    assert rules.max_carried == (2 if value == "next" else None)
+    assert OPTIONS["saved_rolls"].usage() == "saved_rolls=none|all|next"
+
+
+def test_saved_rolls_flag_values_still_construct() -> None:
+    # The option was a flag: True and False keep meaning what they meant.
+    assert RuleSet("maxi", saved_rolls=True) == RuleSet.parse("maxi+saved_rolls")
+    assert RuleSet("maxi", saved_rolls=True).saved_rolls == "all"
+    assert RuleSet("maxi", saved_rolls=False) == RuleSet("maxi")
+    assert RuleSet("maxi", saved_rolls="next").replace(lenient=True).saved_rolls == "next"
+
+
+def test_last_resort_applies_to_yatzy_and_maxi() -> None:
+    assert RuleSet.parse("yatzy+last_resort").last_resort
+    assert RuleSet.parse("maxi+last_resort+forced").spec == "maxi+forced+last_resort"
+    assert not RuleSet("yahtzee").last_resort and not RuleSet("dubbel").last_resort
+
+
 def test_examples_of_specs() -> None:
     assert RuleSet.parse("maxi+saved_rolls") == RuleSet("maxi", saved_rolls=True)
     assert RuleSet.parse("yahtzee+joker=free").joker == "free"
@@ -120,7 +155,7 @@ def test_examples_of_specs() -> None:
         (
             "yatzy+turbo",
             r"unknown option 'turbo' for yatzy; valid: forced, half_forced, lenient, "
-            r"yatzy_pip_bonus, bonus_threshold=N, bonus_points=N",
+            r"yatzy_pip_bonus, last_resort, bonus_threshold=N, bonus_points=N",
         ),
         (
             "yahtzee+lenient",
@@ -135,6 +170,12 @@ def test_examples_of_specs() -> None:
             r"'lenient' for dubbel; valid: .*scoring=lenient\|strict\|international",
         ),
         ("yahtzee+extra=chance", r"'extra' for yahtzee"),
+        ("yahtzee+last_resort", r"'last_resort' for yahtzee"),
+        ("dubbel+last_resort", r"'last_resort' for dubbel"),
+        ("maxi+saved_rolls=some", r"saved_rolls='some' is not one of none, all, next"),
+        ("maxi+saved_rolls=", r"option 'saved_rolls' needs a value: saved_rolls=none\|all\|next"),
+        ("maxi+saved_rolls+saved_rolls=next", r"option 'saved_rolls' is given twice"),
+        ("yatzy+last_resort=yes", r"option 'last_resort' takes no value"),
         # Bad values.
         ("yahtzee+joker=maybe", r"joker='maybe' is not one of forced, free, none"),
         ("yahtzee+joker", r"option 'joker' needs a value: joker=forced\|free\|none"),

@@ -89,7 +89,16 @@ def test_positions_of_picks_matching_dice() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["yatzy", "yahtzee", "yahtzee+joker=free", "yatzy+forced", "yatzy+half_forced"]
+    "spec",
+    [
+        "yatzy",
+        "yahtzee",
+        "yahtzee+joker=free",
+        "yatzy+forced",
+        "yatzy+half_forced",
+        "yatzy+last_resort",
+        "yatzy+last_resort+half_forced",
+    ],
 )
 def test_fills_match_the_game_state(spec: str) -> None:
     rules = RuleSet.parse(spec)
@@ -145,7 +154,17 @@ def test_greedy_scratches_where_it_costs_least() -> None:
     assert GreedyStrategy().choose(state) == Scratch("ones")
 
 
-@pytest.mark.parametrize("spec", ["yatzy", "yahtzee", "maxi+saved_rolls", "dubbel+half_forced"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "yatzy",
+        "yahtzee",
+        "maxi+saved_rolls",
+        "dubbel+half_forced",
+        "yatzy+last_resort",
+        "maxi+last_resort+saved_rolls=next",
+    ],
+)
 def test_greedy_plays_whole_games(spec: str) -> None:
     from yatzy.strategy.simulate import play_solitaire
 
@@ -407,7 +426,16 @@ def test_simulation_counts_bonus_and_yatzy() -> None:
     assert chunk.yatzys <= 10 and chunk.bonuses <= 10
 
 
-@pytest.mark.parametrize("spec", ["yatzy+forced", "yahtzee+forced", "yatzy+half_forced"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "yatzy+forced",
+        "yahtzee+forced",
+        "yatzy+half_forced",
+        "yatzy+forced+last_resort",
+        "maxi+saved_rolls=next+forced",
+    ],
+)
 def test_fast_optimal_games_reach_the_solved_value(spec: str) -> None:
     from yatzy.strategy.advisor import solver_for
     from yatzy.strategy.simulate import simulate
@@ -428,6 +456,32 @@ def test_fast_path_plays_the_advisors_moves() -> None:
     fast = simulate("yatzy+forced", "optimal", 4000, seed=9, workers=1)
     assert slow.method == "states"
     assert abs(slow.mean - fast.mean) < 4 * (slow.stderr + fast.stderr)
+
+
+@pytest.mark.parametrize("spec", ["yatzy+forced+last_resort", "maxi+forced+saved_rolls=next"])
+def test_fast_path_follows_the_new_rules(spec: str) -> None:
+    # The kernel's games against games played through the state by the advisor.
+    from yatzy.strategy.simulate import simulate
+
+    slow = simulate(spec, "optimal", 60, seed=5, workers=1, fast=False)
+    fast = simulate(spec, "optimal", 3000, seed=5, workers=1)
+    assert (slow.method, fast.method) == ("states", "kernel")
+    assert abs(slow.mean - fast.mean) < 4 * (slow.stderr + fast.stderr)
+
+
+def test_exact_advice_for_the_new_rules() -> None:
+    from yatzy.strategy.advisor import advise
+
+    rules = RuleSet.parse("maxi+saved_rolls=next+last_resort")
+    sheet = {**sheet_with(rules, ["chance", "maxi_yatzy", "ones"]), "saved_rolls": 2}
+    state = build_position(rules, sheet, [6, 6, 6, 6, 6, 2], 4)
+    advice = advise(state)
+    assert advice.exact and advice.rolls_left == 4
+    boxes = {o.action.box for o in advice.options if isinstance(o.action, Score)}
+    assert boxes == {"chance"}  # nothing else scores: Chance, no scratch
+    assert not any(isinstance(o.action, Scratch) for o in advice.options)
+    # Rolling on for the Maxi-Yatzy beats Chance with 4 rolls in hand.
+    assert isinstance(advice.best, Roll)
 
 
 def test_histogram_png(tmp_path: Path) -> None:

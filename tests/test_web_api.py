@@ -530,6 +530,34 @@ def test_score_pad_refuses_impossible_points(client: TestClient) -> None:
     )
 
 
+def test_last_resort_view_and_refusals_come_from_the_core(client: TestClient) -> None:
+    gid = create(client, [{"name": "Ann", "here": True}], pad=True, rules="yatzy+last_resort")["id"]
+    v = act(client, gid, {"dice": [6, 6, 6, 2, 4]}).json()
+    assert v["last_resort"] is True
+    assert v["turn"]["allowed"] == ["twos", "fours", "sixes", "one_pair", "three_of_a_kind"]
+    assert v["turn"]["zero_allowed"] is False
+    before = stored_version(client, gid)
+    r = act(client, gid, {"score": "chance"})
+    assert r.status_code == 422 and "box chance may be used only when" in r.json()["detail"]
+    r = act(client, gid, {"scratch": "yatzy"})
+    assert r.status_code == 422 and "box yatzy may not be written with 0" in r.json()["detail"]
+    assert stored_version(client, gid) == before
+    v = act(client, gid, {"score": "sixes"}).json()
+    assert v["sheets"][0]["entries"]["sixes"]["points"] == 18
+    # Points written without dice cannot be judged: accepted.
+    v = act(client, gid, {"write": "chance", "points": 24}).json()
+    assert v["sheets"][0]["entries"]["chance"]["points"] == 24
+    assert v["turn"]["zero_allowed"] is True
+
+
+def test_saved_rolls_next_in_the_view(client: TestClient) -> None:
+    gid = create(client, [{"name": "Ann", "here": True}], rules="maxi+saved_rolls=next")["id"]
+    v = act(client, gid, {"roll": []}).json()
+    assert v["saved_rolls_rule"] is True and v["saved_rolls_mode"] == "next"
+    v = act(client, gid, {"scratch": "ones"}).json()
+    assert v["sheets"][0]["saved_rolls"] == 2 and v["turn"]["max_rolls"] == 5
+
+
 def test_score_pad_dubbel_writes_two_results(client: TestClient) -> None:
     gid = create(client, [{"name": "Ann", "here": True}], pad=True, rules="dubbel")["id"]
     r = act(

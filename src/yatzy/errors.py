@@ -53,6 +53,10 @@ class OrderError(IllegalActionError):
     """A box that the forced, half-forced or joker rules do not allow now."""
 
 
+class LastResortError(OrderError):
+    """A box or a 0 that the option ``last_resort`` does not allow for these dice."""
+
+
 class NoRollsLeftError(IllegalActionError):
     """A roll past the limit of the turn."""
 

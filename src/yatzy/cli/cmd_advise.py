@@ -28,7 +28,8 @@ def add_parser(sub: Any) -> None:
         "--sheet",
         default="",
         help="filled boxes as box=points pairs (ones=3,twos=6,yatzy=0; extra keys "
-        "yatzy_bonuses=N, saved_rolls=N), or a saved game record (.json): the position "
+        "yatzy_bonuses=N, saved_rolls=N: the rolls carried into the turn, at most 2 with "
+        "saved_rolls=next), or a saved game record (.json): the position "
         "of the player to act",
     )
     p.add_argument(

@@ -21,7 +21,8 @@ def add_parser(sub: Any) -> None:
         description="Solve one player's sheet exactly (maximum expected final score) and "
         "print the expected score at the start of a game.  The table is cached in the "
         "user's cache directory ($XDG_CACHE_HOME/yatzy) and loaded from there next time.  "
-        "Supported: yatzy and yahtzee with every option, maxi without saved_rolls.",
+        "Supported: yatzy and yahtzee with every option, maxi with every option but "
+        "saved_rolls=all (saved_rolls=next is solved with the carried rolls in the state).",
     )
     p.add_argument("spec", help="rules spec, e.g. yatzy or yahtzee+joker=free")
     p.add_argument(

@@ -43,6 +43,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
     "why_forced": {"en": "forced order", "sv": "tvång", "fi": "pakkojärjestys"},
     "why_half_forced": {"en": "half-forced order", "sv": "halvtvång", "fi": "puolipakko"},
     "why_joker": {"en": "joker rule", "sv": "jokerregeln", "fi": "jokerisääntö"},
+    "why_last_resort": {
+        "en": "last resort: Chance only when nothing else scores",
+        "sv": "sista utväg: Chans bara när inget annat ger poäng",
+        "fi": "viimeinen keino: sattuma vain kun mikään muu ei tuota pisteitä",
+    },
     "hint_first_roll": {
         "en": "{name}: press Enter to roll ({help} for help)",
         "sv": "{name}: tryck Enter för att slå ({help} för hjälp)",
@@ -278,6 +283,14 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "{box} may not be filled now; allowed: {allowed}",
         "sv": "{box} får inte fyllas nu; tillåtna: {allowed}",
         "fi": "ruutua {box} ei saa täyttää nyt; sallitut: {allowed}",
+    },
+    "last_resort": {
+        "en": "{box} may not take these dice: Chance only when they score nowhere else, "
+        "0 only when they score nowhere (last_resort); allowed: {allowed}",
+        "sv": "{box} får inte ta de här tärningarna: Chans bara när de inte ger poäng "
+        "någon annanstans, 0 bara när de inte ger poäng någonstans; tillåtna: {allowed}",
+        "fi": "ruutuun {box} ei saa kirjata näitä noppia: sattuma vain kun ne eivät tuota "
+        "pisteitä muualla, nolla vain kun ne eivät tuota missään; sallitut: {allowed}",
     },
     "not_scratchable": {
         "en": "{box} may not be scratched",

@@ -35,6 +35,7 @@ from yatzy.errors import (
     AmbiguousBoxError,
     BoxFilledError,
     KeepError,
+    LastResortError,
     NoRollsLeftError,
     OrderError,
     UnknownBoxError,
@@ -545,6 +546,9 @@ class PlaySession:
             for entry in entries:
                 if not state.sheet.is_open(entry.box):
                     return tr("box_filled", lang, box=self.state.rules.box_name(entry.box, lang))
+        if isinstance(exc, LastResortError):
+            names = " + ".join(self.state.rules.box_name(e.box, lang) for e in entries)
+            return tr("last_resort", lang, box=names, allowed=self._allowed_text())
         if isinstance(exc, OrderError):
             names = " + ".join(self.state.rules.box_name(e.box, lang) for e in entries)
             return tr("not_allowed", lang, box=names, allowed=self._allowed_text())

@@ -90,12 +90,14 @@ def _cell(sheet: Sheet, box: str) -> str:
     return str(entry.points)
 
 
-def _why_restricted(rules: RuleSet) -> str:
+def _why_restricted(rules: RuleSet) -> list[str]:
+    # Under forced order the next box always takes the dice, so last_resort adds nothing.
     if rules.forced:
-        return "why_forced"
-    if rules.half_forced:
-        return "why_half_forced"
-    return "why_joker"
+        return ["why_forced"]
+    why = ["why_half_forced"] if rules.half_forced else []
+    if rules.last_resort:
+        why.append("why_last_resort")
+    return why or ["why_joker"]
 
 
 def protocol_table(state: State, lang: Language, *, preview: bool = True) -> list[str]:
@@ -104,7 +106,7 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
     Boxes are numbered in protocol order (the numbers the ``s`` command takes);
     scratched boxes show ``x``.  The "now" column gives the current player's
     points per open box (DubbelYatzy: inner and outer); a value in parentheses
-    may not be written now because of the order or joker rules.
+    may not be written now because of the order, joker or last_resort rules.
     """
     rules = state.rules
     seats = range(state.game.num_players)
@@ -178,7 +180,8 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
     else:
         _totals(rules, sheets, lang, computed)
     if now and any(b not in allowed for b in now):
-        out.append(tr("not_allowed_legend", lang, why=tr(_why_restricted(rules), lang)))
+        why = "; ".join(tr(w, lang) for w in _why_restricted(rules))
+        out.append(tr("not_allowed_legend", lang, why=why))
     return out
 
 
@@ -211,7 +214,7 @@ def dice_lines(state: State, lang: Language) -> list[str]:
     if kept:
         out[-1] += f"    (* {tr('kept', lang)})"
     rolls = tr("rolls_left", lang, n=state.rolls_left(), max=state.max_rolls())
-    saved = state.sheet.saved_rolls if state.rules.saved_rolls else 0
+    saved = state.sheet.saved_rolls if state.rules.saves_rolls else 0
     if saved:
         rolls += tr("saved_rolls", lang, n=saved)
     out.append(rolls)

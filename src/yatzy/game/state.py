@@ -29,6 +29,7 @@ from yatzy.errors import (
     IllegalActionError,
     ImpossibleScoreError,
     KeepError,
+    LastResortError,
     NoRollsLeftError,
     NotYourTurnError,
     OrderError,
@@ -235,7 +236,7 @@ class State:
         """Rolls the current turn may use (3, plus saved rolls in Maxi)."""
         if self.phase is not Phase.TURN:
             return 0
-        extra = self.sheet.saved_rolls if self.rules.saved_rolls else 0
+        extra = self.sheet.saved_rolls if self.rules.saves_rolls else 0
         return self.rules.max_rolls + extra
 
     def rolls_left(self) -> int:
@@ -439,9 +440,8 @@ class State:
             return [tuple(self._sequence(sheet, sheet.first_section)[:k])]
         return None
 
-    def allowed_boxes(self) -> list[str]:
-        """Boxes the current player may fill now (order and joker rules applied)."""
-        sheet = self.sheet
+    def _order_boxes(self, sheet: Sheet) -> list[str]:
+        """Boxes the order and joker rules allow now (before ``last_resort``)."""
         groups = self.allowed_groups(sheet)
         if groups is None:
             boxes = sheet.open_boxes
@@ -452,6 +452,36 @@ class State:
             if self.rules.joker == "forced" and self._joker_active(faces, sheet):
                 boxes = _joker_restrict(boxes, faces, sheet, self.rules) or boxes
         return boxes
+
+    def _last_resort(self, boxes: list[str], sheet: Sheet) -> LastResort | None:
+        """``last_resort`` for the dice on the table among ``boxes`` (``None``: no cut).
+
+        It needs the dice, so a score pad entry written as points alone is not cut.
+        """
+        if not self.rules.last_resort or self.dice is None or self.pending:
+            return None
+        faces = self.layer("all")
+        return last_resort_cut(boxes, {b: self._points(b, faces, sheet) for b in boxes})
+
+    def allowed_boxes(self) -> list[str]:
+        """Boxes the current player may fill now (order, joker and last_resort rules applied)."""
+        sheet = self.sheet
+        boxes = self._order_boxes(sheet)
+        cut = self._last_resort(boxes, sheet)
+        return boxes if cut is None else list(cut.boxes)
+
+    def zero_allowed(self) -> bool:
+        """Whether 0 may be written now (a scratch, or dice that score 0 in the box).
+
+        Always, except under ``last_resort`` while the dice score somewhere.
+        """
+        if self.phase is not Phase.TURN or self.pending:
+            return False
+        if not self.rules.last_resort or self.dice is None:
+            return True  # the common case, cheaply: legal_actions asks on every action
+        sheet = self.sheet
+        cut = self._last_resort(self._order_boxes(sheet), sheet)
+        return cut is None or cut.zero_ok
 
     # -- legal actions --------------------------------------------------------------------
 
@@ -472,9 +502,10 @@ class State:
         if self.rolls_used == 0:
             return actions
         if not self.rules.double:
+            zero = self.zero_allowed()
             for box in self.allowed_boxes():
                 actions.append(Score(box))
-                if self.rules.scratchable(box):
+                if zero and self.rules.scratchable(box):
                     actions.append(Scratch(box))
             return actions
         actions.extend(self._fill2_actions())
@@ -487,17 +518,20 @@ class State:
         are too many to list and are checked by :meth:`apply`.
         """
         actions: list[Action] = []
+        zero = self.zero_allowed()
         if self.dice is not None and not self.rules.double:
             for box in self.allowed_boxes():
                 actions.append(Score(box))
-                if self.rules.scratchable(box):
+                if zero and self.rules.scratchable(box):
                     actions.append(Scratch(box))
         if self.rules.double:
             if self.dice is not None:
                 actions.extend(self._fill2_actions())
             return actions
         for box in self.allowed_boxes():
-            actions.extend(Write(box, p) for p in sorted(self.rules.possible_scores(box)))
+            actions.extend(
+                Write(box, p) for p in sorted(self.rules.possible_scores(box)) if p or zero
+            )
             if self.dice is None and self.rules.scratchable(box):
                 actions.append(Scratch(box))
         return actions
@@ -697,9 +731,12 @@ class State:
         box = self._check_fill(action, sheet)
         if isinstance(action, Score) and action.drop is not None:
             raise IllegalActionError(f"{self.rules.variant} drops no die; {action} is not possible")
-        allowed = self.allowed_boxes()
+        allowed = self._order_boxes(sheet)
         if box not in allowed:
             raise OrderError(f"box {box} may not be filled now; allowed: {', '.join(allowed)}")
+        cut = self._last_resort(allowed, sheet)
+        if cut is not None:
+            self._check_last_resort(action, cut)
         record: dict[str, Any] = {"box": box}
         if isinstance(action, Write):
             points = action.points
@@ -722,6 +759,35 @@ class State:
         sheet.entries[box] = BoxEntry(points, isinstance(action, Scratch))
         self._start_turn_log().update(record)
         self._end_turn(sheet, [box])
+
+    def _check_last_resort(self, action: Score | Scratch | Write, cut: LastResort) -> None:
+        """Refuse a fill that ``last_resort`` forbids for the dice on the table."""
+        box = action.box
+        if isinstance(action, Scratch):
+            zero = True
+        elif isinstance(action, Write):
+            zero = action.points == 0
+        else:
+            zero = cut.points[box] == 0
+        if box in cut.boxes and (cut.zero_ok or not zero):
+            return
+        scoring = ", ".join(
+            f"{b} ({p})" for b, p in cut.points.items() if p > 0 and (b != box or zero)
+        )
+        if box == "chance" and not zero:
+            raise LastResortError(
+                f"box chance may be used only when the dice score 0 in every other box "
+                f"open now (last_resort); they score in {scoring}"
+            )
+        if not zero:  # points written by hand in a box where the dice entered give 0
+            raise LastResortError(
+                f"box {box} does not take these dice: they score 0 there and score in "
+                f"{scoring} (last_resort)"
+            )
+        raise LastResortError(
+            f"box {box} may not be written with 0 while the dice score in {scoring} "
+            f"(last_resort: 0 only when the dice score nowhere)"
+        )
 
     def _apply_fill2(self, action: Fill2) -> None:
         sheet = self.sheet
@@ -778,8 +844,10 @@ class State:
     def _end_turn(self, sheet: Sheet, boxes: list[str]) -> None:
         if self.rules.half_forced and sheet.first_section is None:
             sheet.first_section = CATEGORIES[boxes[0]].section
-        if self.rules.saved_rolls and not self.game.pad:
-            sheet.saved_rolls = self.max_rolls() - self.rolls_used
+        if self.rules.saves_rolls and not self.game.pad:
+            unused = self.max_rolls() - self.rolls_used
+            limit = self.rules.max_carried
+            sheet.saved_rolls = unused if limit is None else min(unused, limit)
         self.turn_number += 1
         self.dice = None
         self.rolls_used = 0
@@ -839,6 +907,36 @@ def _deep_json(value: Any) -> Any:
     if isinstance(value, list):
         return [_deep_json(v) for v in value]
     return value
+
+
+@dataclass(frozen=True)
+class LastResort:
+    """What ``last_resort`` leaves of the allowed boxes for the dice on the table.
+
+    ``points`` gives the dice's points in every box the order allows, ``boxes`` those
+    that may take them, and ``zero_ok`` whether 0 may be written (the dice score 0 in
+    every one of them, Chance included).
+    """
+
+    points: dict[str, int]
+    boxes: tuple[str, ...]
+    zero_ok: bool
+
+
+def last_resort_cut(boxes: Sequence[str], points: dict[str, int]) -> LastResort:
+    """Option ``last_resort`` (002, 004) over the boxes the order allows now.
+
+    Chance only when the dice score 0 in every other such box; 0 (a scratch, or a
+    box where the dice score 0) only when they score 0 in every one, Chance
+    included.  Under forced order only one box is allowed, so it always takes the
+    dice (a scratch only when they score 0 there).
+    """
+    scoring = tuple(b for b in boxes if b != "chance" and points[b] > 0)
+    if scoring:
+        return LastResort(points, scoring, False)
+    if "chance" in boxes and points["chance"] > 0:
+        return LastResort(points, ("chance",), False)
+    return LastResort(points, tuple(boxes), True)
 
 
 def fills_box(turn: dict[str, Any]) -> bool:

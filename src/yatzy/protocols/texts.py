@@ -194,7 +194,17 @@ _OPTIONS: dict[str, dict[Language, str]] = {
         "fi": "Yatzy antaa 50 ja noppien summan",
         "en": "Yatzy scores 50 plus the dice",
     },
-    "saved_rolls": {"sv": "sparade slag", "fi": "säästetyt heitot", "en": "saved rolls"},
+    "last_resort": {
+        "sv": "Chans bara när inget annat ger poäng, stryk bara när inget gör det",
+        "fi": "sattuma vain kun mikään muu ei tuota pisteitä, nolla vain kun mikään ei tuota",
+        "en": "Chance only when nothing else scores, 0 only when nothing scores",
+    },
+    "saved_rolls=all": {"sv": "sparade slag", "fi": "säästetyt heitot", "en": "saved rolls"},
+    "saved_rolls=next": {
+        "sv": "högst 2 sparade slag, till nästa omgång",
+        "fi": "enintään 2 säästettyä heittoa seuraavaan vuoroon",
+        "en": "at most 2 saved rolls, for the next turn",
+    },
     "joker=forced": {
         "sv": "Yatzybonus och joker (officiella regler)",
         "fi": "Yatzy-bonus ja jokeri (viralliset säännöt)",
@@ -249,6 +259,8 @@ def option_phrases(rules: RuleSet, lang: Language) -> list[str]:
         if isinstance(value, bool):
             if value:
                 out.append(_OPTIONS[name][lang])
+        elif name == "saved_rolls" and value == "none":
+            continue  # no saved rolls: nothing to print
         elif value is not None:
             phrase = _OPTIONS[f"{name}={value}"][lang]
             # The box's own name (English Yahtzee: "Yahtzee bonus and joker").

@@ -28,6 +28,9 @@ class OptionSpec:
     kind: OptionKind
     help: str
     choices: tuple[str, ...] = ()
+    bare: str | None = None
+    """For a choice: the value meant when the option is written without one
+    (``+saved_rolls`` is ``saved_rolls=all``); the canonical spec writes it bare."""
 
     def usage(self) -> str:
         """How the option is written in a spec (``lenient``, ``joker=forced|free|none``)."""
@@ -50,12 +53,24 @@ OPTIONS: dict[str, OptionSpec] = {
         OptionSpec("lenient", "flag", "four equal count as Two Pairs, five equal as Full House"),
         OptionSpec("yatzy_pip_bonus", "flag", "Yatzy scores 50 plus the sum of the dice"),
         OptionSpec(
+            "last_resort",
+            "flag",
+            "Chance only when the dice score nowhere else; 0 only when they score nowhere",
+        ),
+        OptionSpec(
             "joker",
             "choice",
             "Yatzy bonus and joker: forced (official), free (optimal-play papers), none",
             ("forced", "free", "none"),
         ),
-        OptionSpec("saved_rolls", "flag", "unused rolls are kept for later turns"),
+        OptionSpec(
+            "saved_rolls",
+            "choice",
+            "unused rolls carry over: none, all (kept for any later turn; a bare "
+            "+saved_rolls), next (at most 2, into the next turn only)",
+            ("none", "all", "next"),
+            bare="all",
+        ),
         OptionSpec("bonus_threshold", "int", "upper-section sum that earns the bonus"),
         OptionSpec("bonus_points", "int", "points of the upper-section bonus"),
         OptionSpec(
@@ -102,7 +117,7 @@ VARIANTS: dict[str, Variant] = {
             "yatzy",
             {"sv": "Yatzy", "fi": "Yatzy", "en": "Scandinavian Yatzy"},
             5,
-            ("lenient", "yatzy_pip_bonus", *_ORDER_OPTS),
+            ("lenient", "yatzy_pip_bonus", "last_resort", *_ORDER_OPTS),
             {"bonus_threshold": 63, "bonus_points": 50},
         ),
         Variant(
@@ -116,8 +131,8 @@ VARIANTS: dict[str, Variant] = {
             "maxi",
             {"sv": "Maxi-Yatzy", "fi": "Maxi-Yatzy", "en": "Maxi Yatzy"},
             6,
-            ("lenient", "saved_rolls", *_ORDER_OPTS),
-            {"bonus_threshold": 75, "bonus_points": 50},
+            ("lenient", "last_resort", "saved_rolls", *_ORDER_OPTS),
+            {"saved_rolls": "none", "bonus_threshold": 75, "bonus_points": 50},
         ),
         Variant(
             "dubbel",
@@ -173,6 +188,8 @@ _MAXI_BOXES = (
 # The joker's fixed points in the international rules.
 JOKER_POINTS: dict[str, int] = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 YATZY_BONUS_POINTS = 100
+SAVED_NEXT_LIMIT = 2
+"""``saved_rolls=next``: the most unused rolls that carry into the next turn (000)."""
 
 
 def _nordic_scorers(lenient: bool, pip_bonus: bool) -> dict[str, sc.Scorer]:
@@ -222,9 +239,10 @@ _EXTRA_SCORERS: dict[str, sc.Scorer] = {
 class RuleSet:
     """An immutable rule set: a variant with every option resolved.
 
-    Build one with ``RuleSet("maxi", saved_rolls=True)`` or ``RuleSet.parse(spec)``;
+    Build one with ``RuleSet("maxi", saved_rolls="next")`` or ``RuleSet.parse(spec)``;
     options left as ``None`` take the variant's default, and an option that does
-    not apply to the variant raises :class:`SpecError`.
+    not apply to the variant raises :class:`SpecError`.  ``saved_rolls=True`` and
+    ``False`` are read as ``"all"`` and ``"none"`` (the option was a flag once).
     """
 
     variant: str = "yatzy"
@@ -232,8 +250,9 @@ class RuleSet:
     half_forced: bool = False
     lenient: bool = False
     yatzy_pip_bonus: bool = False
+    last_resort: bool = False
     joker: str | None = None
-    saved_rolls: bool = False
+    saved_rolls: str | bool | None = None
     bonus_threshold: int | None = None
     bonus_points: int | None = None
     extra: str | None = None
@@ -243,6 +262,8 @@ class RuleSet:
         variant = VARIANTS.get(self.variant)
         if variant is None:
             raise SpecError(f"unknown rule set {self.variant!r}; valid: {', '.join(VARIANTS)}")
+        if isinstance(self.saved_rolls, bool):
+            object.__setattr__(self, "saved_rolls", "all" if self.saved_rolls else "none")
         neutral = _neutral_values()
         for name in OPTION_ORDER:
             value = getattr(self, name)
@@ -300,7 +321,9 @@ class RuleSet:
             if key in values:
                 raise SpecError(f"option {key!r} is given twice in {spec!r}")
             opt = OPTIONS[key]
-            if opt.kind == "flag":
+            if opt.bare is not None and not eq:
+                values[key] = opt.bare
+            elif opt.kind == "flag":
                 if eq:
                     raise SpecError(f"option {key!r} takes no value (write just '+{key}')")
                 values[key] = True
@@ -324,7 +347,8 @@ class RuleSet:
                 continue
             value = getattr(self, name)
             if value != self.default(name):
-                parts.append(name if value is True else f"{name}={value}")
+                bare = value is True or value == OPTIONS[name].bare
+                parts.append(name if bare else f"{name}={value}")
         return "+".join(parts)
 
     def __str__(self) -> str:
@@ -375,6 +399,16 @@ class RuleSet:
     def max_rolls(self) -> int:
         """Rolls in a turn before saved rolls are added."""
         return 3
+
+    @property
+    def saves_rolls(self) -> bool:
+        """Whether unused rolls carry over to later turns (``saved_rolls`` all or next)."""
+        return self.saved_rolls in ("all", "next")
+
+    @property
+    def max_carried(self) -> int | None:
+        """The most saved rolls a sheet can hold: 2 for ``saved_rolls=next``, else no limit."""
+        return SAVED_NEXT_LIMIT if self.saved_rolls == "next" else None
 
     @property
     def international(self) -> bool:
@@ -531,8 +565,9 @@ def _neutral_values() -> dict[str, Any]:
         "half_forced": False,
         "lenient": False,
         "yatzy_pip_bonus": False,
+        "last_resort": False,
         "joker": "none",
-        "saved_rolls": False,
+        "saved_rolls": "none",
         "bonus_threshold": None,
         "bonus_points": None,
         "extra": None,

@@ -13,7 +13,11 @@ disk per rules spec (:mod:`yatzy.solver.cache`).  :func:`yatzy.solver.reference`
 holds a slow pure-Python solver built on the game state, which the tests compare
 with this one.
 
-Supported: ``yatzy`` and ``yahtzee`` with every option, ``maxi`` without saved rolls.
+With ``saved_rolls=next`` the state between turns also holds the rolls carried
+into the turn (0-2), in place of the Yatzy box's 50 (Maxi has no Yatzy bonus).
+
+Supported: ``yatzy`` and ``yahtzee`` with every option, ``maxi`` with every option
+but ``saved_rolls=all`` (rolls that accumulate without limit).
 """
 
 from __future__ import annotations
@@ -147,6 +151,8 @@ class Solver:
             m.hi_of_filled_upper,
             m.lo_of_open_upper,
             m.levels,
+            m.saved,
+            m.lr_chance,
             d.add,
             d.sub,
             d.nsub,
@@ -155,7 +161,8 @@ class Solver:
             # Scratch rows, one per parallel run of masks (see solve_masks).
             np.empty((runs, d.n_keeps * width), dtype=self.dtype),
             np.empty((runs, (d.n_keeps + 4) * width), dtype=self.dtype),
-            np.empty((runs, width), dtype=np.float64),
+            np.empty((runs, max(m.saved, 1) * d.n_rolls * width), dtype=self.dtype),
+            np.empty((runs, (m.saved + 1) * width), dtype=np.float64),
         )
         total = lay.masks.shape[0] - 1
         with tqdm(
@@ -183,17 +190,35 @@ class Solver:
         return self.remaining(self.model.boxes_of(self.layout.root))
 
     def remaining(
-        self, open_boxes: Sequence[str], upper_sum: int = 0, yatzy_fifty: bool = False
+        self,
+        open_boxes: Sequence[str],
+        upper_sum: int = 0,
+        yatzy_fifty: bool = False,
+        saved_rolls: int = 0,
     ) -> float:
         """Expected points still to come (boxes, bonuses) from a state between turns.
 
-        ``upper_sum`` is the sum of the filled upper boxes and ``yatzy_fifty`` whether
-        the Yatzy box holds 50 (only matters with the Yatzy bonus).
+        ``upper_sum`` is the sum of the filled upper boxes, ``yatzy_fifty`` whether
+        the Yatzy box holds 50 (only matters with the Yatzy bonus) and ``saved_rolls``
+        the rolls carried into the next turn (``saved_rolls=next``: 0-2).
         """
         mask = self.model.mask_of(list(open_boxes))
         if isinstance(upper_sum, bool) or not isinstance(upper_sum, int) or upper_sum < 0:
             raise YatzyError(f"upper sum {upper_sum!r} is not a whole number >= 0")
-        return float(self.table[self._row(mask), self._y(mask, yatzy_fifty), self._u(upper_sum)])
+        y = self._carry(saved_rolls) if self.model.saved else self._y(mask, yatzy_fifty)
+        return float(self.table[self._row(mask), y, self._u(upper_sum)])
+
+    def _carry(self, saved_rolls: int) -> int:
+        if (
+            isinstance(saved_rolls, bool)
+            or not isinstance(saved_rolls, int)
+            or not 0 <= saved_rolls <= self.model.saved
+        ):
+            raise YatzyError(
+                f"saved rolls {saved_rolls!r} are not a whole number in 0-{self.model.saved} "
+                f"({self.rules.spec})"
+            )
+        return saved_rolls
 
     def value(self, sheet: Sheet) -> float:
         """The expected final score of ``sheet`` before its next turn (optimal play)."""
@@ -231,6 +256,8 @@ class Solver:
                 f"sheet's first section {sheet.first_section!r} does not fit its open boxes"
             )
         self._row(mask)
+        if self.model.saved:
+            return mask, self._carry(sheet.saved_rolls), self._u(sheet.upper_sum)
         fifty = self.model.ybox >= 0 and sheet.points("yatzy") == 50
         return mask, self._y(mask, fifty), self._u(sheet.upper_sum)
 
@@ -246,7 +273,8 @@ class Solver:
     def turn_tables(self, sheet: Sheet) -> npt.NDArray[np.float64]:
         """Within-turn values for ``sheet``'s next turn, as final scores.
 
-        ``t[j, k]``: with ``j`` rolls left, the expected final score of keeping the
+        ``t[j, k]`` (``j`` up to 2, or 4 with ``saved_rolls=next``): with ``j`` rolls
+        left, the expected final score of keeping the
         dice of keep ``k`` (see :func:`yatzy.solver._dice.dice_tables`) and throwing
         the rest; ``t[0, r]`` scoring the best box for final roll ``r``.
         """
@@ -254,7 +282,7 @@ class Solver:
 
         mask, y, u = self._state_of(sheet)
         m, lay, d = self.model, self.layout, self.model.dice
-        out = np.full((m.levels + 1, d.n_keeps), np.nan, dtype=self.dtype)
+        out = np.full((m.levels + m.saved + 1, d.n_keeps), np.nan, dtype=self.dtype)
         _kernels.turn_tables(
             out,
             mask,
@@ -270,6 +298,8 @@ class Solver:
             m.joker_mode,
             m.lower_bits,
             m.threshold,
+            m.saved,
+            m.lr_chance,
             d.add,
             d.sub,
             d.nsub,
@@ -305,8 +335,8 @@ class Solver:
         if left > 0:
             tables = self.turn_tables(sheet)
             index = self.model.dice.index
-            # Without saved rolls a turn never has more rolls left than the model's levels.
-            level = min(left, self.model.levels)
+            # A turn never has more rolls left than the model's levels (and carried rolls).
+            level = min(left, self.model.levels + self.model.saved)
             seen: set[tuple[int, ...]] = set()
             n = len(dice)
             for size in range(n):

@@ -16,6 +16,19 @@ position.
 
 Keeps are indexed as in :mod:`yatzy.solver._dice`: rolls first, then keeps by
 decreasing size, so ``add`` points to lower indices and ``sub`` to higher ones.
+
+With ``saved_rolls=next`` (``saved`` = 2, the most rolls that carry over) the middle
+axis of ``V`` is the number of rolls carried into the turn, ``c`` = 0-2, instead of
+``y``.  A turn then has ``3 + c`` rolls, and a stop with ``j`` rolls left carries
+``min(j, saved)`` into the next turn, so the value of stopping depends on ``j``: the
+final values ``F_j`` (the best box, read from the next states with ``min(j, saved)``
+carried) replace the roll rows before every level's maximum.  The levels do not
+depend on ``c``, so one chain of ``levels + saved`` levels gives every ``c``: the
+turn with ``c`` carried is the mean of the first roll at level ``levels + c``.
+
+With ``last_resort`` (``lr_chance`` is the Chance box, else -1) a roll may go only
+to the allowed boxes where it scores, Chance only when it scores in no other, and
+0 only when it scores in none of them.
 """
 
 from __future__ import annotations
@@ -137,11 +150,17 @@ def _final_values(
     lower_bits: int,
     threshold: int,
     yatzy_face: np.ndarray,
+    lr_chance: int,
 ) -> None:
     """Rows of the rolls in ``A``: the best box for every final roll (no rolls left).
 
-    Scratching is always allowed, so every roll can reach ``Z``, the best of
-    scratching an allowed box; a roll then only needs the boxes where it scores.
+    ``y`` is the middle index of ``V`` that the next states are read at (the Yatzy
+    box's 50, or with saved rolls the rolls carried into the next turn).
+    Scratching is allowed unless ``last_resort`` forbids it, so every roll can reach
+    ``Z``, the best of scratching an allowed box; a roll then only needs the boxes
+    where it scores.  Under ``last_resort`` a roll that scores somewhere starts from
+    minus infinity instead, with only its scoring boxes (Chance alone when it scores
+    nowhere else).
     Roll by roll, box by box, the running maximum ping-pongs between spare rows of
     ``B`` (they stay in L1 cache) and the last box writes the roll's row of ``A``.
     Five of a kind under the forced joker (its own allowed boxes) starts from
@@ -182,6 +201,17 @@ def _final_values(
             boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
             extra = extra_joker
             start = t_inf
+        elif lr_chance >= 0:
+            scoring = 0
+            for b in range(n_boxes):
+                if (boxes >> b) & 1 and b != lr_chance and score[r, b] > 0:
+                    scoring |= 1 << b
+            if scoring != 0:
+                boxes = scoring
+                start = t_inf
+            elif (boxes >> lr_chance) & 1 and score[r, lr_chance] > 0:
+                boxes = 1 << lr_chance
+                start = t_inf
         count = 0
         for b in range(n_boxes):
             if (boxes >> b) & 1 and (joker or score[r, b] > 0):
@@ -364,6 +394,67 @@ def _turn_value(
             out[lane] += p * R[r, lane]
 
 
+@njit(cache=True, nogil=True)
+def _load_stops(R: np.ndarray, C: np.ndarray, first: int, n_rolls: int, lanes: int) -> None:
+    """The roll rows of ``R`` become the final values ``C[first:first + n_rolls]``."""
+    for r in range(n_rolls):
+        for lane in range(lanes):
+            R[r, lane] = C[first + r, lane]
+
+
+@njit(cache=True, nogil=True)
+def _mean_of_rolls(
+    R: np.ndarray, out: np.ndarray, at: int, roll_prob: np.ndarray, lanes: int
+) -> None:
+    """``out[at:at + lanes]``: the mean of the roll rows of ``R`` (the first roll)."""
+    for lane in range(lanes):
+        out[at + lane] = 0.0
+    for r in range(roll_prob.shape[0]):
+        p = roll_prob[r]
+        for lane in range(lanes):
+            out[at + lane] += p * R[r, lane]
+
+
+@njit(cache=True, nogil=True)
+def _saved_turn_values(
+    A: np.ndarray,
+    B: np.ndarray,
+    C: np.ndarray,
+    out: np.ndarray,
+    levels: int,
+    saved: int,
+    lanes: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    roll_prob: np.ndarray,
+) -> None:
+    """Saved rolls (next): ``out[c * lanes:]``, the turn's value with ``c`` rolls carried in.
+
+    ``A``'s roll rows hold ``F_0``; ``C`` holds ``F_1 ... F_saved`` one after the other.
+    At level ``j`` a stop carries ``min(j, saved)``, so those final values replace the
+    roll rows after the keeps have read the level below.
+    """
+    n_rolls = roll_prob.shape[0]
+    in_a = True
+    for j in range(1, levels + saved + 1):
+        stops = (min(j, saved) - 1) * n_rolls
+        if in_a:
+            _expect(A, A, add, n_rolls, lanes)
+            _load_stops(A, C, stops, n_rolls, lanes)
+            _maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
+        else:
+            _expect(A, B, add, n_rolls, lanes)
+            _load_stops(B, C, stops, n_rolls, lanes)
+            _maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
+        in_a = not in_a
+        if j >= levels:
+            if in_a:
+                _mean_of_rolls(A, out, (j - levels) * lanes, roll_prob, lanes)
+            else:
+                _mean_of_rolls(B, out, (j - levels) * lanes, roll_prob, lanes)
+
+
 @njit(cache=True, parallel=True)
 def solve_masks(
     masks: np.ndarray,
@@ -380,6 +471,8 @@ def solve_masks(
     hi_of_filled_upper: np.ndarray,
     lo_of_open_upper: np.ndarray,
     levels: int,
+    saved: int,
+    lr_chance: int,
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
@@ -387,15 +480,16 @@ def solve_masks(
     yatzy_face: np.ndarray,
     scratch_a: np.ndarray,
     scratch_b: np.ndarray,
+    scratch_c: np.ndarray,
     scratch_out: np.ndarray,
 ) -> None:
     """Fill ``V`` for ``masks`` (all with the same number of open boxes, > 0).
 
     Every state these masks lead to must be filled already.  The masks are split
     into ``scratch_a.shape[0]`` runs solved in parallel; run ``c`` works in row ``c``
-    of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width`` and
-    ``width`` values; their contents do not matter), so nothing is allocated per
-    mask.
+    of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``,
+    ``saved * n_rolls * width`` (at least 1) and ``(saved + 1) * width`` values;
+    their contents do not matter), so nothing is allocated per mask.
     """
     n_masks = masks.shape[0]
     n_runs = scratch_a.shape[0]
@@ -416,6 +510,8 @@ def solve_masks(
                 hi_of_filled_upper,
                 lo_of_open_upper,
                 levels,
+                saved,
+                lr_chance,
                 add,
                 sub,
                 nsub,
@@ -423,6 +519,7 @@ def solve_masks(
                 yatzy_face,
                 scratch_a[c],
                 scratch_b[c],
+                scratch_c[c],
                 scratch_out[c],
             )
 
@@ -443,6 +540,8 @@ def _solve_mask(
     hi_of_filled_upper: np.ndarray,
     lo_of_open_upper: np.ndarray,
     levels: int,
+    saved: int,
+    lr_chance: int,
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
@@ -450,9 +549,11 @@ def _solve_mask(
     yatzy_face: np.ndarray,
     flat_a: np.ndarray,
     flat_b: np.ndarray,
+    flat_c: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """Fill ``V``'s rows of one mask, working in the scratch rows ``flat_a``, ``flat_b``."""
+    """Fill ``V``'s rows of one mask, working in the scratch rows ``flat_a``, ``flat_b``
+    (and ``flat_c`` for the final values of saved rolls)."""
     n_keeps = add.shape[0]
     width = V.shape[2]
     idx = idx_of_mask[mask]
@@ -468,6 +569,42 @@ def _solve_mask(
     # Rows only as long as the lanes: a small working set stays in cache.
     A = flat_a[: n_keeps * lanes].reshape((n_keeps, lanes))
     B = flat_b[: (n_keeps + 4) * lanes].reshape((n_keeps + 4, lanes))
+    if saved > 0:
+        n_rolls = roll_prob.shape[0]
+        C = flat_c[: saved * n_rolls * lanes].reshape((saved * n_rolls, lanes))
+        for c in range(saved, -1, -1):
+            # F_c: the best box with c rolls carried on; F_0 stays in A's roll rows.
+            _final_values(
+                A,
+                B,
+                mask,
+                c,
+                u0,
+                lanes,
+                allowed[idx],
+                V,
+                idx_of_mask,
+                score,
+                box_face,
+                joker_pts,
+                ybox,
+                joker_mode,
+                lower_bits,
+                threshold,
+                yatzy_face,
+                lr_chance,
+            )
+            if c > 0:
+                for r in range(n_rolls):
+                    for lane in range(lanes):
+                        C[(c - 1) * n_rolls + r, lane] = A[r, lane]
+        _saved_turn_values(A, B, C, out, levels, saved, lanes, add, sub, nsub, roll_prob)
+        for c in range(saved + 1):
+            for u in range(u0):
+                V[idx, c, u] = out[c * lanes]
+            for u in range(u0, reach):
+                V[idx, c, u] = out[c * lanes + u - u0]
+        return
     ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
     for y in range(ys):
         _final_values(
@@ -488,6 +625,7 @@ def _solve_mask(
             lower_bits,
             threshold,
             yatzy_face,
+            lr_chance,
         )
         _turn_value(A, B, out, levels, lanes, add, sub, nsub, roll_prob)
         for u in range(u0):
@@ -512,6 +650,8 @@ def turn_tables(
     joker_mode: int,
     lower_bits: int,
     threshold: int,
+    saved: int,
+    lr_chance: int,
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
@@ -519,33 +659,40 @@ def turn_tables(
 ) -> None:
     """Within-turn values of one state, for the advisor.
 
-    ``out[j, k]`` (shape ``(levels + 1, n_keeps)``) is the expected remaining score
-    with ``j`` rolls left: ``out[0, r]`` after the best box for final roll ``r``;
+    ``out[j, k]`` (shape ``(levels + saved + 1, n_keeps)``) is the expected remaining
+    score with ``j`` rolls left: ``out[0, r]`` after the best box for final roll ``r``;
     for ``j >= 1`` the value of keeping the dice of keep ``k`` and throwing the rest
-    (a full keep ``r`` stands for going on with ``j - 1`` rolls left).
+    (a full keep ``r`` stands for going on with ``j - 1`` rolls left).  With saved
+    rolls, ``y`` is ignored (the next states are read with the rolls a stop carries).
     """
     n_rolls = score.shape[0]
     A = np.empty((add.shape[0], 1), dtype=V.dtype)
     B = np.empty((add.shape[0] + 4, 1), dtype=V.dtype)
-    _final_values(
-        A,
-        B,
-        mask,
-        y,
-        u,
-        1,
-        allowed,
-        V,
-        idx_of_mask,
-        score,
-        box_face,
-        joker_pts,
-        ybox,
-        joker_mode,
-        lower_bits,
-        threshold,
-        yatzy_face,
-    )
+    C = np.empty((max(saved, 1) * n_rolls, 1), dtype=V.dtype)
+    for c in range(saved, -1, -1):
+        _final_values(
+            A,
+            B,
+            mask,
+            c if saved > 0 else y,
+            u,
+            1,
+            allowed,
+            V,
+            idx_of_mask,
+            score,
+            box_face,
+            joker_pts,
+            ybox,
+            joker_mode,
+            lower_bits,
+            threshold,
+            yatzy_face,
+            lr_chance,
+        )
+        if c > 0:
+            for r in range(n_rolls):
+                C[(c - 1) * n_rolls + r, 0] = A[r, 0]
     for r in range(n_rolls):
         out[0, r] = A[r, 0]
     in_a = True
@@ -555,5 +702,7 @@ def turn_tables(
         _expect(A, R, add, n_rolls, 1)
         for k in range(A.shape[0]):
             out[j, k] = R[k, 0] if k < n_rolls else A[k, 0]
+        if saved > 0:
+            _load_stops(R, C, (min(j, saved) - 1) * n_rolls, n_rolls, 1)
         _maximize(A, R, B, R_out, sub, nsub, n_rolls, 1)
         in_a = not in_a

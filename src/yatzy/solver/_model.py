@@ -32,8 +32,11 @@ def check_supported(rules: RuleSet) -> None:
     """Raise :class:`SpecError` for rule sets the solver does not model."""
     if rules.double:
         raise SpecError(f"the solver does not handle DubbelYatzy ({rules.spec})")
-    if rules.saved_rolls:
-        raise SpecError(f"the solver does not handle saved rolls ({rules.spec})")
+    if rules.saved_rolls == "all":
+        raise SpecError(
+            f"the solver does not handle saved rolls that accumulate ({rules.spec}; "
+            "saved_rolls=next is solved)"
+        )
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,9 @@ class Model:
 
     ``threshold`` is the bonus threshold the upper sum is capped at (0 when the bonus
     is worth nothing, so the sum is not tracked); ``ys`` is 2 when the state must
-    remember whether the Yatzy box holds 50 (Yatzy bonus rules), else 1.
+    remember whether the Yatzy box holds 50 (Yatzy bonus rules), 3 with
+    ``saved_rolls=next`` (the rolls carried into the turn, 0 to ``saved``), else 1.
+    ``lr_chance`` is the Chance box's index under ``last_resort``, else -1.
     """
 
     rules: RuleSet
@@ -59,6 +64,8 @@ class Model:
     bonus: int
     ys: int
     levels: int
+    saved: int
+    lr_chance: int
     hi_of_filled_upper: IntArray
     lo_of_open_upper: IntArray
 
@@ -83,6 +90,7 @@ class Model:
         bonus = rules.bonus
         threshold = rules.threshold if bonus else 0
         n = rules.num_dice
+        saved = rules.max_carried or 0
         hi = np.array(
             [min(threshold, n * sum(f + 1 for f in range(6) if (s >> f) & 1)) for s in range(64)],
             dtype=np.int32,
@@ -110,8 +118,10 @@ class Model:
             upper_bits=63,
             threshold=threshold,
             bonus=bonus,
-            ys=2 if joker_mode != JOKER_NONE else 1,
+            ys=2 if joker_mode != JOKER_NONE else saved + 1,
             levels=rules.max_rolls - 1,
+            saved=saved,
+            lr_chance=rules.box_index["chance"] if rules.last_resort else -1,
             hi_of_filled_upper=hi,
             lo_of_open_upper=lo,
         )
@@ -147,6 +157,8 @@ class Model:
                     self.bonus,
                     self.ys,
                     self.levels,
+                    self.saved,
+                    self.lr_chance,
                     self.dice.n,
                 )
             ).encode()

@@ -70,21 +70,28 @@ class ReferenceSolver:
             sheet.upper_sum,
             sheet.points("yatzy") if "yatzy" in sheet.entries else None,
             sheet.first_section,
+            sheet.saved_rolls,
         )
         if key not in self._memo:
             self._memo[key] = self._turn(sheet)
         return self._memo[key]
 
-    def _state(self, sheet: Sheet, roll: Dice) -> State:
+    def _state(self, sheet: Sheet, roll: Dice, left: int) -> State:
+        """The turn of ``sheet`` showing ``roll`` with ``left`` rolls left, reached by
+        play: the first roll, then the last die thrown again to the same face."""
         state = self.game.new_initial_state(starter=0)
         state.sheets[0] = sheet.copy()
         state.apply(Roll())
         state.apply_roll(list(roll))
+        while state.rolls_left() > left:
+            state.apply(Roll(tuple(range(self.n - 1))))
+            state.apply_roll([roll[-1]])
         return state
 
-    def final_value(self, sheet: Sheet, roll: Dice) -> float:
-        """Best gain when ``roll`` must be scored now: max over every legal fill."""
-        state = self._state(sheet, roll)
+    def final_value(self, sheet: Sheet, roll: Dice, left: int = 0) -> float:
+        """Best gain when ``roll`` is scored with ``left`` rolls unused: max over every
+        legal fill (the rolls left matter only where they carry over)."""
+        state = self._state(sheet, roll, left)
         best = float("-inf")
         for action in state.legal_actions():
             if not isinstance(action, (Score, Scratch)):
@@ -96,8 +103,13 @@ class ReferenceSolver:
         return best
 
     def _turn(self, sheet: Sheet) -> float:
-        values = {roll: self.final_value(sheet, roll) for roll in self.rolls}
-        for _ in range(self.rules.max_rolls - 1):
+        state = self.game.new_initial_state(starter=0)
+        state.sheets[0] = sheet.copy()
+        finals = {roll: self.final_value(sheet, roll) for roll in self.rolls}
+        values = finals
+        for left in range(1, state.max_rolls()):
+            if self.rules.saves_rolls:  # elsewhere a stop's value does not depend on ``left``
+                finals = {roll: self.final_value(sheet, roll, left) for roll in self.rolls}
             keep_values = {
                 keep: sum(
                     p * values[tuple(sorted(keep + more))]
@@ -105,5 +117,8 @@ class ReferenceSolver:
                 )
                 for keep in self.keeps
             }
-            values = {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in self.rolls}
+            values = {
+                roll: max(finals[roll], *(keep_values[k] for k in _sub_keeps(roll) if k != roll))
+                for roll in self.rolls
+            }
         return sum(p * values[roll] for roll, p in _outcomes(self.n))

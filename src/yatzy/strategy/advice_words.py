@@ -51,11 +51,11 @@ _WORDS: dict[str, dict[Language, str]] = {
         "so the advice comes from a simplified strategy.",
     },
     "approximate_saved": {
-        "sv": "Ungefärligt: med sparade slag kan spelet inte räknas ut exakt, "
+        "sv": "Ungefärligt: med sparade slag som samlas kan spelet inte räknas ut exakt, "
         "så råden kommer från en förenklad strategi.",
-        "fi": "Likimääräinen: säästettyjen heittojen kanssa peliä ei voi laskea tarkasti, "
-        "joten neuvot tulevat yksinkertaistetusta strategiasta.",
-        "en": "Approximate: with saved rolls the game cannot be solved exactly, "
+        "fi": "Likimääräinen: kertyvien säästettyjen heittojen kanssa peliä ei voi "
+        "laskea tarkasti, joten neuvot tulevat yksinkertaistetusta strategiasta.",
+        "en": "Approximate: with saved rolls that accumulate the game cannot be solved exactly, "
         "so the advice comes from a simplified strategy.",
     },
     "approximate": {
@@ -248,6 +248,6 @@ def approximate_note(rules: RuleSet, lang: Language) -> str:
     """One line on why the advice for ``rules`` is approximate."""
     if rules.double:
         return word("approximate_double", lang, title=VARIANTS[rules.variant].title[lang])
-    if rules.saved_rolls:
+    if rules.saves_rolls:
         return word("approximate_saved", lang)
     return word("approximate", lang)

@@ -232,7 +232,7 @@ def pad_has_dice(turn: dict[str, Any]) -> bool:
 def _analyze_pad(state: State, text: Describer) -> Analysis:
     """Rate the box chosen for each score pad turn whose final dice were entered."""
     rules = state.rules
-    if rules.saved_rolls:
+    if rules.saves_rolls:
         raise YatzyError("a score pad does not track saved rolls, so its choices cannot be rated")
     game = Game(rules, list(state.players))
     replay = game.new_initial_state(starter=state.starter)
@@ -343,7 +343,7 @@ def value_after(state: State, action: Action) -> float:
 
     strategy = approx_for(state.rules.spec)
     fifty = sheet.points("yatzy") == 50 and strategy.proxy.has_joker
-    saved = sheet.saved_rolls if state.rules.saved_rolls else 0
+    saved = sheet.saved_rolls if state.rules.saves_rolls else 0
     return (
         sheet.total
         - sheet.bonus

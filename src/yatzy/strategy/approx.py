@@ -4,7 +4,8 @@ Both follow one recipe: an exact search inside the current turn, with the value 
 the state after the turn taken from the exact table of the nearest rule set the
 solver handles.
 
-- Maxi with saved rolls: the next state is valued by the Maxi table (the same
+- Maxi with saved rolls that accumulate (``saved_rolls=all``; ``next`` is solved
+  exactly): the next state is valued by the Maxi table (the same
   options without saved rolls) plus :data:`SAVED_ROLL_VALUE` points per roll saved
   for later.  A stop with ``j`` rolls unused saves ``j`` rolls, so the within-turn
   search (exact, :mod:`yatzy.strategy.turn`) weighs stopping early against rolling on.
@@ -57,8 +58,8 @@ def proxy_rules(rules: RuleSet) -> RuleSet:
             bonus_threshold=rules.threshold,
             bonus_points=rules.bonus,
         )
-    if rules.saved_rolls:
-        return rules.replace(saved_rolls=False)
+    if rules.saved_rolls == "all":
+        return rules.replace(saved_rolls="none")
     raise SpecError(f"{rules.spec} is solved exactly; it needs no approximation")
 
 
@@ -172,6 +173,7 @@ class ApproxStrategy:
         out: list[tuple[Action, float]] = []
         joker = rules.has_joker and len(set(dice)) == 1 and sheet.points("yatzy") == 50
         yatzy_bonus = YATZY_BONUS_POINTS if joker else 0
+        zero_ok = state.zero_allowed()  # last_resort may forbid a 0
         for f in fills(rules, sheet, allowed_boxes(state), dice):
             after = self._after(sheet, {f.box: f.points})
             value = scored + f.gain + after + SAVED_ROLL_VALUE * left
@@ -179,7 +181,7 @@ class ApproxStrategy:
                 out.append((Scratch(f.box), value))
             else:
                 out.append((Score(f.box), value))
-                if rules.scratchable(f.box):
+                if zero_ok and rules.scratchable(f.box):
                     zero = self._after(sheet, {f.box: 0}) + SAVED_ROLL_VALUE * left
                     out.append((Scratch(f.box), scored + yatzy_bonus + zero))
         if left > 0:

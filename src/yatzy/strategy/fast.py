@@ -85,6 +85,8 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
         rules.threshold,
         rules.bonus,
         rules.max_rolls - 1,
+        int(model.saved),
+        int(model.lr_chance),
         add,
         sub,
         nsub,

@@ -1,7 +1,7 @@
 """Which boxes a final roll may fill, and what each one gains (pure Python).
 
 This mirrors the core's rules for a hypothetical roll (the order rules, the joker of
-the international rules, the upper bonus) so that strategies can value every roll
+the international rules, ``last_resort``, the upper bonus) so that strategies can value every roll
 of a turn without building a game state for each.  The tests cross-check it
 against :class:`yatzy.game.State`.
 """
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yatzy.game import Sheet, State
+from yatzy.game.state import last_resort_cut
 from yatzy.rules import CATEGORIES, JOKER_POINTS, YATZY_BONUS_POINTS, RuleSet, score_table
 
 UPPER_BY_FACE = {c.face: c.id for c in CATEGORIES.values() if c.section == "upper"}
@@ -54,6 +55,8 @@ def fills(rules: RuleSet, sheet: Sheet, allowed: Sequence[str], faces: Sequence[
             lower = [b for b in rules.lower_boxes if sheet.is_open(b)]
             want = lower or [b for b in rules.upper_boxes if sheet.is_open(b)]
         boxes = [b for b in boxes if b in want] or boxes
+    if rules.last_resort:
+        boxes = list(last_resort_cut(boxes, {b: row[index[b]] for b in boxes}).boxes)
     extra = YATZY_BONUS_POINTS if joker and sheet.points("yatzy") == 50 else 0
     upper_sum = sheet.upper_sum
     out = []

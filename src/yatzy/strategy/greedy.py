@@ -107,6 +107,9 @@ class GreedyStrategy:
 def final_gains(rules: RuleSet, sheet: Sheet, allowed: Sequence[str]) -> list[int]:
     """The most a final roll can add now, per roll index (plain dice)."""
     table = score_table(rules)
+    if rules.last_resort:
+        # The boxes a roll may fill depend on the roll itself: roll by roll.
+        return [max(f.gain for f in fills(rules, sheet, allowed, roll)) for roll in table.rolls]
     upper = sheet.upper_sum
     columns = []
     for box in allowed:

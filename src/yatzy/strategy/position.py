@@ -97,11 +97,16 @@ def build_position(
             raise PositionError(f"yatzy_bonuses={bonuses} is more than the turns after the Yatzy")
         col.yatzy_bonuses = bonuses
     if saved:
-        if not rules.saved_rolls:
+        if not rules.saves_rolls:
             raise PositionError(f"{rules.spec} has no saved rolls (saved_rolls={saved})")
         if not 0 <= saved <= 2 * state.turn_number:
             raise PositionError(
                 f"saved_rolls={saved}: at most 2 a turn can be saved ({state.turn_number} turns)"
+            )
+        limit = rules.max_carried
+        if limit is not None and saved > limit:
+            raise PositionError(
+                f"saved_rolls={saved}: at most {limit} carry into a turn ({rules.spec})"
             )
         col.saved_rolls = saved
     if dice is None:
@@ -175,6 +180,6 @@ def sheet_of(state: State) -> dict[str, int]:
     entries = {b: e.points for b, e in sheet.entries.items() if e is not None}
     if sheet.yatzy_bonuses:
         entries["yatzy_bonuses"] = sheet.yatzy_bonuses
-    if state.rules.saved_rolls and sheet.saved_rolls:
+    if state.rules.saves_rolls and sheet.saved_rolls:
         entries["saved_rolls"] = sheet.saved_rolls
     return entries

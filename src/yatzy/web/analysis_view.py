@@ -45,7 +45,7 @@ def unrated(state: State, lang: Language) -> dict[str, Any] | None:
         return None
     from yatzy.strategy.analyze import pad_has_dice
 
-    if state.rules.saved_rolls:
+    if state.rules.saves_rolls:
         return _base(state, lang) | {"explanation": word("pad_saved", lang)}
     if not any(pad_has_dice(t) for t in state.log):
         return _base(state, lang) | {"explanation": word("pad_points", lang)}

@@ -95,7 +95,9 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         "variant": rules.variant,
         "double": rules.double,
         "num_dice": rules.num_dice,
-        "saved_rolls_rule": rules.saved_rolls,
+        "saved_rolls_rule": rules.saves_rolls,
+        "saved_rolls_mode": rules.saved_rolls,
+        "last_resort": rules.last_resort,
         "has_extra": "extra" in rules.boxes,
         # Who may take back the last write now (until the next roll), and which box.
         "undo": _undo(state),
@@ -124,6 +126,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             "rolls_left": 0 if stored.pad else state.rolls_left(),
             "max_rolls": state.max_rolls(),
             "allowed": state.allowed_boxes(),
+            # False under last_resort while the dice score somewhere: no scratch, no 0.
+            "zero_allowed": state.zero_allowed(),
             "preview": None,
         }
         if state.dice is not None:
