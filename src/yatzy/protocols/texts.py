@@ -140,10 +140,20 @@ OPTION_HELP: dict[str, dict[Language, str]] = {
         "fi": "Yatzy-bonus ja jokeri: forced (virallinen), free (optimipelin artikkelit), none",
         "en": "Yatzy bonus and joker: forced (official), free (optimal-play papers), none",
     },
+    "last_resort": {
+        "sv": "Chans bara när tärningarna inte ger poäng någon annanstans, stryk bara när de "
+        "inte ger poäng någonstans",
+        "fi": "Sattuma vain, kun nopat eivät tuota pisteitä muualla, nolla vain, kun ne eivät "
+        "tuota pisteitä missään",
+        "en": "Chance only when the dice score nowhere else; 0 only when they score nowhere",
+    },
     "saved_rolls": {
-        "sv": "oanvända slag sparas till senare omgångar",
-        "fi": "käyttämättömät heitot säästyvät myöhemmille kierroksille",
-        "en": "unused rolls are kept for later turns",
+        "sv": "oanvända slag sparas: none (inga), all (till vilken senare omgång som helst; "
+        "bara +saved_rolls), next (högst 2, bara till nästa omgång)",
+        "fi": "käyttämättömät heitot säästyvät: none (ei), all (mille tahansa myöhemmälle "
+        "kierrokselle; pelkkä +saved_rolls), next (enintään 2, vain seuraavalle kierrokselle)",
+        "en": "unused rolls carry over: none, all (kept for any later turn; a bare "
+        "+saved_rolls), next (at most 2, into the next turn only)",
     },
     "bonus_threshold": {
         "sv": "summan i övre delen som ger bonus",
