@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import json
 import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -466,9 +467,10 @@ def _socket_error(ref: int | None, status: int, refusal: dict[str, str]) -> byte
 
 def _quoted_ref(raw: str | bytes) -> int | None:
     """The ``ref`` of a message that did not validate, where it has a usable one."""
+    # Python's lenient parser: a message refused for a NaN elsewhere still has its ref.
     try:
-        ref = orjson.loads(raw).get("ref")
-    except (orjson.JSONDecodeError, AttributeError):
+        ref = json.loads(raw).get("ref")
+    except (ValueError, AttributeError, RecursionError):
         return None
     return (
         ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= MAX_REF else None
