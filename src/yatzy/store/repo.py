@@ -326,10 +326,6 @@ class GameRepository:
             self._log_move(conn, game_id, version, seat, {"claim": seat}, now)
         return version
 
-    def stamp(self, when: datetime) -> Any:
-        """``when`` as this database stores and compares ``updated_at``."""
-        return self._stamp(when)
-
     def write_connection(self) -> contextlib.AbstractContextManager[Any]:
         """A connection for one write transaction, queued with the other writers of
         this process (for maintenance such as :mod:`yatzy.store.retention`)."""

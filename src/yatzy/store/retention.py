@@ -60,8 +60,8 @@ def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned
     ``dry_run`` only counts them.
     """
     cutoff = cutoff_of(days)
-    stamp = repo.stamp(cutoff)
-    stale = and_(GAMES.c.finished.is_(False), GAMES.c.updated_at < stamp)
+    # SQLAlchemy's DateTime binds it as each database stores updated_at (SQLite: text)
+    stale = and_(GAMES.c.finished.is_(False), GAMES.c.updated_at < cutoff)
     if dry_run:
         with repo.engine.connect() as conn:
             count = conn.execute(select(func.count()).select_from(GAMES).where(stale)).scalar_one()
