@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -12,6 +15,8 @@ from yatzy.errors import YatzyError
 from yatzy.game import MAX_NAME, BadNameError, Game, check_name, from_record, to_record
 from yatzy.protocols import Protocol
 from yatzy.rules import RuleSet
+
+YATZY = str(Path(sys.executable).with_name("yatzy"))
 
 
 @pytest.mark.parametrize(
@@ -101,3 +106,21 @@ def test_every_string_is_either_a_clean_name_or_refused_with_an_encodable_reason
         assert category[0] in "LMNPSZ" or ch in "\u200c\u200d", repr(ch)
         assert category not in ("Zl", "Zp"), repr(ch)
     kept.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "An\x1bna", "Bo"],
+        ["protocol", "yatzy", "--players", "=1+1", "\u202eX", "-o", "{out}"],
+    ],
+)
+def test_the_terminal_front_ends_refuse_a_bad_name_in_one_line(
+    args: list[str], tmp_path: Path
+) -> None:
+    args = [a.replace("{out}", str(tmp_path / "p.xlsx")) for a in args]
+    done = subprocess.run([YATZY, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("yatzy: error: player name ")
+    assert not (tmp_path / "p.xlsx").exists()
