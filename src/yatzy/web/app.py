@@ -783,7 +783,10 @@ def create_app(
             full = TooManySocketsError(
                 f"game {game_id} has {limits.sockets_per_game} live sockets, the most it may"
             )
-            await ws.send_denial_response(_error(_status(full), full))
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                await ws.send_denial_response(_error(_status(full), full))
+            else:
+                await ws.close(code=1013, reason=str(full)[:120])
             return
         await ws.accept()
         hub.subscribe(game_id, ws)

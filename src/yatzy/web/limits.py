@@ -396,7 +396,10 @@ def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[byt
         if scope["type"] == "websocket":
             # Refused before the handshake is accepted: an HTTP answer where the
             # server supports it (uvicorn does), which the client sees as a failed
-            # opening with that status.
+            # opening with that status; elsewhere a close ("try again later").
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                await send({"type": "websocket.close", "code": 1013, "reason": str(exc)[:120]})
+                return
             await send(
                 {
                     "type": "websocket.http.response.start",
