@@ -89,3 +89,33 @@ def test_a_body_that_does_not_come_gets_408(tmp_path: Path) -> None:
             answer += chunk
         assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
         assert 0.8 < time.monotonic() - started < 5
+
+
+def test_sockets_live_per_game_cap_and_idle_close(tmp_path: Path) -> None:
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    args = ["--max-sockets-per-game", "2", "--ws-idle-timeout", "1"]
+    with Server(f"sqlite:///{tmp_path / 't.db'}", log=tmp_path / "s.log", args=args) as server:
+        gid = httpx.post(
+            server.url + "/api/games", json={"seats": [{"name": "A", "here": True}]}
+        ).json()["id"]
+        url = server.url.replace("http", "ws") + f"/api/games/{gid}/ws"
+        with connect(url, open_timeout=5) as a, connect(url, open_timeout=5) as b:
+            a.recv(timeout=5)
+            b.recv(timeout=5)
+            try:
+                with connect(url, open_timeout=5):
+                    raise AssertionError("a third socket was let in")
+            except InvalidStatus as exc:
+                assert exc.response.status_code == 429
+                assert b"2 live sockets" in exc.response.body
+            started = time.monotonic()
+            try:
+                a.recv(timeout=10)
+                raise AssertionError("the idle socket got a message")
+            except ConnectionClosed as exc:
+                assert exc.rcvd is not None and exc.rcvd.code == 4408
+            idle_closed = time.monotonic() - started
+            print(f"\nan idle socket was closed after {idle_closed:.2f} s (timeout 1 s)")
+            assert 0.8 < idle_closed < 3
