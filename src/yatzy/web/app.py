@@ -41,7 +41,7 @@ from yatzy.store.retention import prune_periodically
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.i18n import ui_strings
-from yatzy.web.inputs import StrictJSONRoute, reasons, request_validation_error
+from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
 from yatzy.web.limits import (
     ClientAddress,
     Limits,
@@ -574,6 +574,7 @@ def create_app(
         "decides every rule; the server rolls every die.",
         lifespan=lifespan,
         default_response_class=FastJSONResponse,
+        responses=REFUSALS,
         **_no_telemetry(),
     )
     app.limits = limits

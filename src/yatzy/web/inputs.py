@@ -18,6 +18,22 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
+
+
+class Refusal(BaseModel):
+    """Every refusal's body (4xx): the reason in one line, and the error's name."""
+
+    detail: str
+    error: str
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    422: {"model": Refusal, "description": "Invalid input or an illegal action: the reason"},
+    429: {"model": Refusal, "description": "Over a rate limit or cap (see Retry-After)"},
+}
+"""The refusals every route may answer, for the OpenAPI document (FastAPI's own
+422 schema describes an error list this app does not send)."""
 
 
 class StrictJSONRequest(Request):
