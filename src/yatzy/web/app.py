@@ -400,40 +400,65 @@ async def socket_session(ws: WebSocket, game_id: str) -> None:
     watch but not act (its browser would send the player's cookies along).
 
     A socket that sent nothing for :attr:`Limits.socket_idle` seconds while its
-    game did not change either is closed with code 4408 (reason ``idle``).
+    game did not change either is closed with code 4408 (reason ``idle``; see
+    :class:`_IdleWatch`).
     """
     tokens = _tokens(ws, game_id)
     owner = ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
     idle: float | None = ws.app.state.limits.socket_idle
-    loop = asyncio.get_running_loop()
-    heard = loop.time()
-    while True:
-        message = await ws.receive() if idle is None else await _receive(ws, game_id, idle, heard)
-        if message is None:
-            await ws.close(code=IDLE_CLOSE, reason="idle")
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        heard = loop.time()
-        raw = message.get("text") or message.get("bytes") or b""
-        answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
-        await ws.send_text(answer.decode())
+    watch = None if idle is None else _IdleWatch(ws.app.state.hub, game_id, idle)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if watch is not None:
+                watch.heard = watch.loop.time()
+            raw = message.get("text") or message.get("bytes") or b""
+            answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
+            await ws.send_text(answer.decode())
+    except asyncio.CancelledError:
+        if watch is None or not watch.fired:
+            raise
+        watch.task.uncancel()
+        await ws.close(code=IDLE_CLOSE, reason="idle")
+    finally:
+        if watch is not None:
+            watch.stop()
 
 
-async def _receive(ws: WebSocket, game_id: str, idle: float, heard: float) -> Any:
-    """The socket's next message, or None once neither it nor its game has done
-    anything for ``idle`` seconds (``heard``: when it last sent something)."""
-    hub: Hub = ws.app.state.hub
-    loop = asyncio.get_running_loop()
-    while True:
-        remaining = max(heard, hub.changed_at(game_id)) + idle - loop.time()
-        if remaining <= 0:
-            return None
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(remaining):
-                return await ws.receive()
+class _IdleWatch:
+    """Closes an idle socket: one timer per socket, not one per message (the socket
+    is the action path).  When neither the socket (``heard``) nor its game (the
+    hub's last update) did anything for ``idle`` seconds, it cancels the session's
+    task, which is then waiting for the socket's next message: a message is
+    answered within milliseconds, far inside any idle timeout."""
+
+    def __init__(self, hub: Hub, game_id: str, idle: float) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.task = task
+        self.loop = task.get_loop()
+        self.hub = hub
+        self.game_id = game_id
+        self.idle = idle
+        self.heard = self.loop.time()
+        self.fired = False
+        self.timer = self.loop.call_later(idle, self._check)
+
+    def _check(self) -> None:
+        due = max(self.heard, self.hub.changed_at(self.game_id)) + self.idle
+        if self.loop.time() >= due:
+            self.fired = True
+            self.task.cancel()
+        else:
+            self.timer = self.loop.call_at(due, self._check)
+
+    def stop(self) -> None:
+        """No more checks (the session ended)."""
+        self.timer.cancel()
 
 
 async def _socket_answer(
