@@ -59,14 +59,22 @@ def add_limit_options(p: Any) -> None:
     g.add_argument(
         "--no-limits",
         action="store_true",
-        help="switch off every rate limit, cap and WebSocket idle timeout (benchmarks, "
-        "trusted LANs); connection timeouts stay",
+        help="switch off every rate limit and cap, the pruning and the WebSocket idle "
+        "timeout (benchmarks, trusted LANs); the connection timeouts stay",
     )
     g.add_argument(
-        "--limit-create", type=number, default=30, metavar="N", help="games created (default 30)"
+        "--limit-create",
+        type=number,
+        default=30,
+        metavar="N",
+        help="games created (default 30, bursts of 10)",
     )
     g.add_argument(
-        "--limit-join", type=number, default=60, metavar="N", help="seats claimed (default 60)"
+        "--limit-join",
+        type=number,
+        default=60,
+        metavar="N",
+        help="seats claimed (default 60, bursts of 20)",
     )
     g.add_argument(
         "--limit-actions",
@@ -87,7 +95,7 @@ def add_limit_options(p: Any) -> None:
         type=number,
         default=120,
         metavar="N",
-        help="WebSocket connections opened (default 120)",
+        help="WebSocket connections opened (default 120, bursts of 60)",
     )
     g.add_argument(
         "--max-open-games",
