@@ -290,8 +290,11 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, allow_nan=True).encode()
 
 
+# Twice the loaded profile's examples (ci: 60 per test and backend; thorough: 1,000).
 _PROFILE = settings(
-    max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    max_examples=2 * settings.default.max_examples,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
 )
 
 
