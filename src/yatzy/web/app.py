@@ -471,6 +471,11 @@ async def _socket_answer(
 ) -> bytes:
     """The answer (JSON) to one message of :func:`socket_session`."""
     try:
+        # every message counts, as every POST does: garbage is no way around the rate
+        ws.app.state.limiter.check("act", client_of(ws.scope))
+    except RateLimitedError as exc:
+        return _socket_error(_quoted_ref(raw), _status(exc), _refusal(exc))
+    try:
         parsed = SocketActIn.model_validate_json(raw)
     except ValidationError as exc:
         invalid = {"detail": reasons(exc.errors(include_url=False)), "error": "ValidationError"}
@@ -479,7 +484,6 @@ async def _socket_answer(
         refusal = SeatError("a page of another origin may not act on this game")
         return _socket_error(parsed.ref, _status(refusal), _refusal(refusal))
     try:
-        ws.app.state.limiter.check("act", client_of(ws.scope))
         game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
     except YatzyError as exc:
         return _socket_error(parsed.ref, _status(exc), _refusal(exc))
