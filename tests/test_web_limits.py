@@ -268,3 +268,16 @@ def test_limits_travel_to_the_worker_processes_as_json() -> None:
     limits = Limits(create=Rate(5, 2), trusted_proxies=parse_networks(["10.0.0.0/8"]))
     assert Limits.from_json(limits.to_json()) == limits
     assert Limits.from_json(Limits.off().to_json()) == Limits.off()
+
+
+def test_the_open_games_table_stays_bounded() -> None:
+    from yatzy.web.limits import OpenGames
+
+    table = OpenGames(cap=2, max_clients=3)
+    for i in range(10):
+        table.created(f"10.0.0.{i}", f"g{i}")
+    assert list(table.games) == ["10.0.0.7", "10.0.0.8", "10.0.0.9"]
+    table.created("10.0.0.9", "h")
+    assert table.full("10.0.0.9") and not table.full("10.0.0.8")
+    table.admit("10.0.0.9", lambda ids: ["h"])  # one finished: room again
+    assert table.games["10.0.0.9"] == ["h"]

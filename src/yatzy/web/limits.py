@@ -363,10 +363,16 @@ class OpenGames:
                 "finish some, or wait until abandoned games are pruned"
             )
 
+    max_clients: int = 50_000
+    """Clients remembered; past that the longest-known one is forgotten (memory stays
+    bounded when very many addresses create games)."""
+
     def created(self, key: str, game_id: str) -> None:
         """Count a game ``key`` has just created."""
         if self.cap is not None:
             self.games.setdefault(key, []).append(game_id)
+            if len(self.games) > self.max_clients:
+                del self.games[next(iter(self.games))]
 
 
 # -- the ASGI layer ---------------------------------------------------------------------------
