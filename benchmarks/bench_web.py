@@ -67,7 +67,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(url: str, workers: int) -> Any:
+def serve(url: str, workers: int, limits: bool = False) -> Any:
     port = free_port()
     proc = subprocess.Popen(
         [
@@ -83,6 +83,9 @@ def serve(url: str, workers: int) -> Any:
             "warning",
             "--bot-delay",
             "0",
+            # One load generator is one client address acting 1,000+ times a second:
+            # far over a public server's per-client limits, which are lifted here.
+            *([] if limits else ["--no-limits"]),
         ],
         start_new_session=True,
     )
@@ -447,6 +450,12 @@ def main() -> int:
         help="comma-separated: 'max' (every game acts as soon as it has its answer) and/or "
         "a paced total rate in actions/s, each measured separately (default max,1000)",
     )
+    ap.add_argument(
+        "--limits",
+        action="store_true",
+        help="keep yatzy serve's default abuse limits (default: --no-limits, since the "
+        "load comes from one address; the connection timeouts stay either way)",
+    )
     args = ap.parse_args()
     print(
         f"{args.games} concurrent games, {args.seconds:g} s, {args.workers} server process(es), "
@@ -466,7 +475,7 @@ def _measure(backend: str, args: argparse.Namespace, rate: float | None) -> None
         ctx: Any = _sqlite_database()
     else:
         ctx = _pg_database(args.pg)
-    with ctx as url, serve(url, args.workers) as (base, pid):
+    with ctx as url, serve(url, args.workers, args.limits) as (base, pid):
         r = uvloop.run(
             run(base, pid, args.games, args.seconds, rate, args.lockstep, args.via == "socket")
         )

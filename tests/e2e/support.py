@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``yatzy serve`` in a child process (its own process group, killed at the end)."""
+    """``yatzy serve`` in a child process (its own process group, killed at the end);
+    ``args`` are further options of ``yatzy serve``."""
 
     def __init__(
         self,
@@ -60,8 +61,10 @@ class Server:
         bot_delay: float = 0.0,
         port: int | None = None,
         log: Path | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.database_url = database_url
+        self.args = list(args)
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log = log
@@ -87,6 +90,7 @@ class Server:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
+                *self.args,
             ],
             stdout=out,
             stderr=out,

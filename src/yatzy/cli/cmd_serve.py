@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
+
+from yatzy.errors import YatzyError
 
 
 def add_parser(sub: Any) -> None:
@@ -33,7 +36,177 @@ def add_parser(sub: Any) -> None:
         help="server processes (default 1; more need PostgreSQL, which carries live updates)",
     )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    add_limit_options(p)
     p.set_defaults(run=run)
+
+
+def number(text: str) -> float:
+    """A finite number >= 0 (argparse names the type by this function in errors)."""
+    value = float(text)
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(text)
+    return value
+
+
+def add_limit_options(p: Any) -> None:
+    """The abuse limits and timeouts of a public server (see yatzy.web.limits)."""
+    g = p.add_argument_group(
+        "abuse limits",
+        "Per client (its address; behind a proxy, see --trusted-proxies), per server "
+        "process.  A rate is events per minute, refused with 429 and Retry-After; 0 "
+        "switches a limit off.",
+    )
+    g.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="switch off every rate limit and cap, the pruning and the WebSocket idle "
+        "timeout (benchmarks, trusted LANs); the connection timeouts stay",
+    )
+    g.add_argument(
+        "--limit-create",
+        type=number,
+        default=30,
+        metavar="N",
+        help="games created (default 30, bursts of 10)",
+    )
+    g.add_argument(
+        "--limit-join",
+        type=number,
+        default=60,
+        metavar="N",
+        help="seats claimed (default 60, bursts of 20)",
+    )
+    g.add_argument(
+        "--limit-actions",
+        type=number,
+        default=1200,
+        metavar="N",
+        help="actions, HTTP and WebSocket (default 1200, bursts of 200)",
+    )
+    g.add_argument(
+        "--limit-guesses",
+        type=number,
+        default=10,
+        metavar="N",
+        help="refused seat tokens and invite codes (default 10, bursts of 20)",
+    )
+    g.add_argument(
+        "--limit-sockets",
+        type=number,
+        default=120,
+        metavar="N",
+        help="WebSocket connections opened (default 120, bursts of 60)",
+    )
+    g.add_argument(
+        "--max-open-games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="unfinished games one client may have created (default 100)",
+    )
+    g.add_argument(
+        "--max-sockets-per-game",
+        type=int,
+        default=64,
+        metavar="N",
+        help="live WebSockets per game (default 64)",
+    )
+    g.add_argument(
+        "--trusted-proxies",
+        default="",
+        metavar="ADDR[,ADDR...]",
+        help="addresses or networks of reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (default none: the peer is the client)",
+    )
+    g.add_argument(
+        "--retention-days",
+        type=number,
+        default=30,
+        metavar="DAYS",
+        help="prune unfinished games untouched this many days, hourly (default 30; "
+        "finished games are kept)",
+    )
+    t = p.add_argument_group("timeouts", "In seconds.")
+    t.add_argument(
+        "--header-timeout",
+        type=number,
+        default=10,
+        metavar="S",
+        help="for a request's line and headers, from the connection or the request's "
+        "first byte (default 10)",
+    )
+    t.add_argument(
+        "--body-timeout",
+        type=number,
+        default=10,
+        metavar="S",
+        help="for a request body (default 10)",
+    )
+    t.add_argument(
+        "--keep-alive-timeout",
+        type=int,
+        default=5,
+        metavar="S",
+        help="an idle connection between requests is closed (default 5)",
+    )
+    t.add_argument(
+        "--ws-idle-timeout",
+        type=number,
+        default=1800,
+        metavar="S",
+        help="a WebSocket that sends nothing while its game does not change is closed "
+        "(code 4408; default 1800)",
+    )
+    t.add_argument(
+        "--ws-ping-interval",
+        type=number,
+        default=20,
+        metavar="S",
+        help="WebSocket pings (default 20)",
+    )
+    t.add_argument(
+        "--ws-ping-timeout",
+        type=number,
+        default=20,
+        metavar="S",
+        help="a socket whose pong is this late is closed (default 20)",
+    )
+    t.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="connections and tasks per process before new requests get 503 (default 2000)",
+    )
+
+
+def limits_of(args: argparse.Namespace) -> Any:
+    """The :class:`yatzy.web.limits.Limits` the options ask for."""
+    from yatzy.web.limits import Limits, Rate, parse_networks
+
+    proxies = parse_networks(p for p in args.trusted_proxies.split(",") if p.strip())
+    if args.max_open_games < 0 or args.max_sockets_per_game < 0:
+        raise YatzyError("--max-open-games and --max-sockets-per-game may not be negative")
+    body = args.body_timeout or None
+    if args.no_limits:
+        return replace(Limits.off(), trusted_proxies=proxies, body_timeout=body)
+
+    def rate(per_minute: float, burst: int) -> Rate | None:
+        return Rate(per_minute, max(burst, 1)) if per_minute else None
+
+    return Limits(
+        create=rate(args.limit_create, 10),
+        join=rate(args.limit_join, 20),
+        act=rate(args.limit_actions, 200),
+        guess=rate(args.limit_guesses, 20),
+        socket=rate(args.limit_sockets, 60),
+        open_games=args.max_open_games or None,
+        sockets_per_game=args.max_sockets_per_game or None,
+        trusted_proxies=proxies,
+        socket_idle=args.ws_idle_timeout or None,
+        body_timeout=body,
+        retention_days=args.retention_days or None,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +215,6 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from yatzy.errors import YatzyError
     from yatzy.store.db import database_url
 
     if not 0 < args.port < 65536:
@@ -51,12 +223,17 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError(f"bot delay {args.bot_delay} is negative")
     if args.workers < 1:
         raise YatzyError(f"workers {args.workers} is less than 1")
+    if args.limit_concurrency < 1 or args.keep_alive_timeout < 1 or args.header_timeout <= 0:
+        raise YatzyError("--limit-concurrency, --keep-alive-timeout, --header-timeout must be > 0")
+    limits = limits_of(args)
     url = database_url(args.database_url)
     if args.workers > 1 and not url.startswith("postgresql"):
         # Live updates cross processes through PostgreSQL LISTEN/NOTIFY only.
         raise YatzyError("--workers above 1 needs --database-url postgresql://...")
     os.environ["YATZY_DATABASE_URL"] = url
     os.environ["YATZY_BOT_DELAY"] = str(args.bot_delay)
+    os.environ["YATZY_LIMITS"] = limits.to_json()
+    os.environ["YATZY_HEADER_TIMEOUT"] = str(args.header_timeout)
     print(f"yatzy: serving http://{args.host}:{args.port}/ (database {_redact(url)})", flush=True)
     uvicorn.run(
         "yatzy.web.app:app_from_env",
@@ -69,6 +246,16 @@ def run(args: argparse.Namespace) -> int:
         # each line's fields for it.
         access_log=args.log_level.lower() in ("trace", "debug", "info"),
         ws="websockets-sansio",
+        # The request line and headers get a deadline (uvicorn has none for them).
+        http="yatzy.web.security:HeaderTimeoutProtocol",
+        # The client's address is decided by the app (yatzy.web.limits.ClientAddress,
+        # --trusted-proxies) alone: uvicorn would otherwise believe X-Forwarded-For
+        # from 127.0.0.1 by default.
+        proxy_headers=False,
+        timeout_keep_alive=args.keep_alive_timeout,
+        limit_concurrency=args.limit_concurrency,
+        ws_ping_interval=args.ws_ping_interval or None,
+        ws_ping_timeout=args.ws_ping_timeout or None,
         # Game views are a few kB of JSON: compressing every live update cost more CPU
         # per action than any other single step (measured), for little bandwidth.
         ws_per_message_deflate=False,

@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "export",
     "import",
     "serve",
+    "prune",
     "advise",
     "simulate",
     "analyze",

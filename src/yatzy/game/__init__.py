@@ -14,13 +14,16 @@ from yatzy.game.actions import (
     action_from_json,
     action_to_json,
 )
+from yatzy.game.names import MAX_NAME, BadNameError, check_name
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.game.state import CHANCE, TERMINAL, Die, Game, Phase, Player, State, default_rng
 
 __all__ = [
     "CHANCE",
+    "MAX_NAME",
     "TERMINAL",
     "Action",
+    "BadNameError",
     "BoxEntry",
     "Die",
     "Fill2",
@@ -37,6 +40,7 @@ __all__ = [
     "Write",
     "action_from_json",
     "action_to_json",
+    "check_name",
     "default_rng",
 ]
 

@@ -36,6 +36,7 @@ from yatzy.errors import (
     YatzyError,
 )
 from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
+from yatzy.game.names import check_name
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
 from yatzy.rules import scoring as sc
@@ -92,11 +93,7 @@ class Game:
             player = Player(p) if isinstance(p, str) else p
             if not isinstance(player, Player) or not isinstance(player.name, str):
                 raise YatzyError(f"a player is a name, not {p!r}")
-            name = player.name.strip()
-            if not name:
-                raise YatzyError("a player name may not be empty")
-            if len(name) > 40:
-                raise YatzyError(f"player name {name[:40]!r}... is longer than 40 characters")
+            name = check_name(player.name)
             if any(s.name.casefold() == name.casefold() for s in seats):
                 raise YatzyError(f"player name {name!r} is given twice")
             seats.append(Player(name, player.bot))

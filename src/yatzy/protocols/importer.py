@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yatzy.errors import YatzyError
-from yatzy.game import Fill2, Game, Scratch, State, Write
+from yatzy.game import Fill2, Game, Scratch, State, Write, check_name
 from yatzy.protocols.layout import Row, canonical, possible_entries, protocol_rows, row_label
 from yatzy.protocols.texts import SCRATCH_ALIASES
 from yatzy.protocols.xlsx import FORMAT, META_SHEET, SHEET, VERSION
@@ -113,6 +113,26 @@ def _name(rules: RuleSet, box: str) -> str:
     return row_label(Row(box, "box" if box in CATEGORIES else "entry"), "en", rules)
 
 
+def _is_formula(cell: Any) -> bool:
+    """Whether ``cell`` holds a formula (plain, array or data table), not a value."""
+    return bool(cell.data_type == "f" or hasattr(cell.value, "text") or hasattr(cell.value, "ref"))
+
+
+def _shown(value: Any) -> str:
+    """A formula as its text, shortened for a one-line problem."""
+    text = getattr(value, "text", None) or str(value)
+    return repr(text if len(text) <= 60 else text[:60] + "...")
+
+
+def _name_fault(name: str) -> str | None:
+    """Why ``name`` is no player name (:func:`check_name`'s reason), or None."""
+    try:
+        check_name(name)
+    except YatzyError as exc:
+        return str(exc)
+    return None
+
+
 class _Reader:
     """Reads one protocol sheet; collects problems instead of stopping at the first."""
 
@@ -186,7 +206,15 @@ class _Reader:
 
     def _read_column(self, column: int, header: int) -> _Player | None:
         name_cell = _address(column, header)
-        raw = self.ws.cell(header, column).value
+        cell = self.ws.cell(header, column)
+        raw = cell.value
+        if _is_formula(cell):
+            # A formula is not a name: taking its text would hide what it does, and
+            # its cached result may be anything the formula's author chose.
+            self.problems.append(
+                f"{name_cell}: the name is a formula ({_shown(raw)}); write the name as text"
+            )
+            raw = None
         name = "" if raw is None else str(raw).strip()
         player = _Player(column, name, name_cell)
         for row in self.rows:
@@ -206,8 +234,12 @@ class _Reader:
 
     def _read_cell(self, row: Row, column: int, rn: int) -> _Entry | None:
         cell = _address(column, rn)
-        value = self.ws.cell(rn, column).value
+        source = self.ws.cell(rn, column)
+        value = source.value
         what = _name(self.rules, row.key)
+        if _is_formula(source):
+            self.problems.append(f"{cell}: a formula ({_shown(value)}) is not a score")
+            return None
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
         if isinstance(value, str):
@@ -243,8 +275,8 @@ class _Reader:
         for p in players:
             if not p.name:
                 self.problems.append(f"{p.name_cell}: this column has scores but no player name")
-            elif len(p.name) > 40:
-                self.problems.append(f"{p.name_cell}: the name is longer than 40 characters")
+            elif (fault := _name_fault(p.name)) is not None:
+                self.problems.append(f"{p.name_cell}: {fault}")
             elif p.name.casefold() in seen:
                 self.problems.append(
                     f"{p.name_cell}: the name {p.name!r} is already in {seen[p.name.casefold()]}"

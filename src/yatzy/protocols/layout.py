@@ -16,7 +16,7 @@ from functools import cache
 from typing import Literal
 
 from yatzy.errors import YatzyError
-from yatzy.game import State
+from yatzy.game import State, check_name
 from yatzy.protocols.texts import word
 from yatzy.rules import YATZY_BONUS_POINTS, Language, RuleSet
 
@@ -161,12 +161,7 @@ class Protocol:
         lang: Language = "en",
     ) -> Protocol:
         """An empty protocol with a column per player (``columns`` sets how many, at least)."""
-        names = [p.strip() for p in players]
-        if any(not n for n in names):
-            raise YatzyError("a player name may not be empty")
-        if any(len(n) > 40 for n in names):
-            long = next(n for n in names if len(n) > 40)
-            raise YatzyError(f"player name {long[:40]!r}... is longer than 40 characters")
+        names = [check_name(p) for p in players]
         if columns is None:
             columns = max(len(names), 1) if names else 4
         if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:

@@ -219,7 +219,9 @@ def build_workbook(protocol: Protocol) -> Workbook:
         c = FIRST_COLUMN + i
         letter = get_column_letter(c)
         ws.column_dimensions[letter].width = 13
-        name_cell = ws.cell(HEADER_ROW, c, column.name or None)
+        name_cell = ws.cell(HEADER_ROW, c)
+        if column.name:
+            _text(name_cell, column.name)
         name_cell.font = Font(bold=True)
         name_cell.alignment = _CENTER
         name_cell.border = _BORDER
@@ -291,6 +293,20 @@ def build_workbook(protocol: Protocol) -> Workbook:
         meta.cell(k, 1, key)
         meta.cell(k, 2, value)
     return wb
+
+
+def _text(cell: Any, text: str) -> None:
+    """Put text a person chose (a player's name) into ``cell`` as a string, never a
+    formula.
+
+    openpyxl stores any string that starts with ``=`` as a formula, so a name like
+    ``=HYPERLINK(...)`` would run in the spreadsheet of everyone who opens the
+    protocol.  The cell's type is set to string after the value, and the quote
+    prefix (Excel's leading apostrophe) keeps it text when someone edits it there.
+    """
+    cell.value = text
+    cell.data_type = "s"
+    cell.quotePrefix = True
 
 
 def write_xlsx(protocol: Protocol, target: str | os.PathLike[str] | IO[bytes]) -> None:

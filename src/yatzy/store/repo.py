@@ -326,6 +326,11 @@ class GameRepository:
             self._log_move(conn, game_id, version, seat, {"claim": seat}, now)
         return version
 
+    def write_connection(self) -> contextlib.AbstractContextManager[Any]:
+        """A connection for one write transaction, queued with the other writers of
+        this process (for maintenance such as :mod:`yatzy.store.retention`)."""
+        return self._write()
+
     def _stamp(self, now: datetime) -> Any:
         # SQLite keeps times as text in SQLAlchemy's own format ("%Y-%m-%d %H:%M:%S.%f",
         # here without strftime's cost); PostgreSQL takes datetimes.
@@ -495,6 +500,18 @@ class GameRepository:
                     .group_by(GAMES.c.id)
                 )
             ]
+
+    def unfinished_among(self, game_ids: Sequence[str]) -> list[str]:
+        """Those of ``game_ids`` that are stored and not finished."""
+        if not game_ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(GAMES.c.id).where(
+                    and_(GAMES.c.id.in_(list(game_ids)), GAMES.c.finished.is_(False))
+                )
+            )
+            return [r[0] for r in rows]
 
     def count(self) -> int:
         """How many games are stored."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import json
 import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -22,6 +23,7 @@ from urllib.parse import urlsplit
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -35,9 +37,24 @@ from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
 from yatzy.rules import LANGUAGES, OPTIONS, VARIANTS
 from yatzy.store import ConflictError, GameRepository, NotFoundError, UnavailableError
 from yatzy.store.db import database_url as normalise_url
+from yatzy.store.retention import prune_periodically
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.i18n import ui_strings
+from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
+from yatzy.web.limits import (
+    ClientAddress,
+    Limits,
+    OpenGames,
+    RateLimitedError,
+    RateLimiter,
+    RateLimits,
+    TooManyGamesError,
+    TooManySocketsError,
+    client_of,
+    retry_after,
+)
+from yatzy.web.security import BodyTimeout, SecurityHeaders
 from yatzy.web.service import (
     GameService,
     InviteError,
@@ -53,6 +70,8 @@ OWNER_COOKIE = "yz_owner"
 COOKIE_AGE = 400 * 24 * 3600
 GAME_ID = r"^[0-9a-f]{32}$"
 MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
+IDLE_CLOSE = 4408
+"""The close code of a WebSocket closed for being idle (see :func:`socket_session`)."""
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's 128-bit id (hex)")]
 Lang = Literal["sv", "fi", "en"]
@@ -154,7 +173,8 @@ def _refusal(exc: Exception) -> dict[str, str]:
 
 
 def _error(status: int, exc: Exception) -> JSONResponse:
-    return FastJSONResponse(_refusal(exc), status_code=status)
+    headers = {"Retry-After": retry_after(exc)} if isinstance(exc, RateLimitedError) else None
+    return FastJSONResponse(_refusal(exc), status_code=status, headers=headers)
 
 
 def _status(exc: YatzyError) -> int:
@@ -164,6 +184,8 @@ def _status(exc: YatzyError) -> int:
         return 403
     if isinstance(exc, UnavailableError):
         return 503
+    if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
+        return 429
     if isinstance(exc, ConflictError | GameOverError | NotYourTurnError):
         return 409
     return 422
@@ -382,18 +404,67 @@ async def socket_session(ws: WebSocket, game_id: str) -> None:
     which nothing changed.  The seats it acts for are those of the cookies and
     ``X-Seat-Token`` of the socket's opening request; a page of another origin may
     watch but not act (its browser would send the player's cookies along).
+
+    A socket that sent nothing for :attr:`Limits.socket_idle` seconds while its
+    game did not change either is closed with code 4408 (reason ``idle``; see
+    :class:`_IdleWatch`).
     """
     tokens = _tokens(ws, game_id)
     owner = ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text") or message.get("bytes") or b""
-        answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
-        await ws.send_text(answer.decode())
+    idle: float | None = ws.app.state.limits.socket_idle
+    watch = None if idle is None else _IdleWatch(ws.app.state.hub, game_id, idle)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if watch is not None:
+                watch.heard = watch.loop.time()
+            raw = message.get("text") or message.get("bytes") or b""
+            answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
+            await ws.send_text(answer.decode())
+    except asyncio.CancelledError:
+        if watch is None or not watch.fired:
+            raise
+        watch.task.uncancel()
+        await ws.close(code=IDLE_CLOSE, reason="idle")
+    finally:
+        if watch is not None:
+            watch.stop()
+
+
+class _IdleWatch:
+    """Closes an idle socket: one timer per socket, not one per message (the socket
+    is the action path).  When neither the socket (``heard``) nor its game (the
+    hub's last update) did anything for ``idle`` seconds, it cancels the session's
+    task, which is then waiting for the socket's next message: a message is
+    answered within milliseconds, far inside any idle timeout."""
+
+    def __init__(self, hub: Hub, game_id: str, idle: float) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.task = task
+        self.loop = task.get_loop()
+        self.hub = hub
+        self.game_id = game_id
+        self.idle = idle
+        self.heard = self.loop.time()
+        self.fired = False
+        self.timer = self.loop.call_later(idle, self._check)
+
+    def _check(self) -> None:
+        due = max(self.heard, self.hub.changed_at(self.game_id)) + self.idle
+        if self.loop.time() >= due:
+            self.fired = True
+            self.task.cancel()
+        else:
+            self.timer = self.loop.call_at(due, self._check)
+
+    def stop(self) -> None:
+        """No more checks (the session ended)."""
+        self.timer.cancel()
 
 
 async def _socket_answer(
@@ -406,9 +477,14 @@ async def _socket_answer(
 ) -> bytes:
     """The answer (JSON) to one message of :func:`socket_session`."""
     try:
+        # every message counts, as every POST does: garbage is no way around the rate
+        ws.app.state.limiter.check("act", client_of(ws.scope))
+    except RateLimitedError as exc:
+        return _socket_error(_quoted_ref(raw), _status(exc), _refusal(exc))
+    try:
         parsed = SocketActIn.model_validate_json(raw)
     except ValidationError as exc:
-        invalid = {"detail": _reasons(exc), "error": "ValidationError"}
+        invalid = {"detail": reasons(exc.errors(include_url=False)), "error": "ValidationError"}
         return _socket_error(_quoted_ref(raw), 422, invalid)
     if foreign:
         refusal = SeatError("a page of another origin may not act on this game")
@@ -426,32 +502,36 @@ def _socket_error(ref: int | None, status: int, refusal: dict[str, str]) -> byte
 
 def _quoted_ref(raw: str | bytes) -> int | None:
     """The ``ref`` of a message that did not validate, where it has a usable one."""
+    # Python's lenient parser: a message refused for a NaN elsewhere still has its ref.
     try:
-        ref = orjson.loads(raw).get("ref")
-    except (orjson.JSONDecodeError, AttributeError):
+        ref = json.loads(raw).get("ref")
+    except (ValueError, AttributeError, RecursionError):
         return None
     return (
         ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= MAX_REF else None
     )
 
 
-def _reasons(exc: ValidationError) -> str:
-    """A one-line reason from a validation error: where and what, for each of the
-    first few faults."""
-    parts = []
-    for error in exc.errors(include_url=False)[:3]:
-        where = ".".join(str(part) for part in error["loc"])
-        parts.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
-    return "; ".join(parts)
-
-
 class _App(FastAPI):
     """FastAPI with :class:`ActionFastPath` in front of its whole middleware stack
-    (FastAPI's own error, telemetry and body-size layers included)."""
+    (FastAPI's own error, telemetry and body-size layers included), and before
+    that the security headers, the client's address, the body's deadline and
+    size, and the rate limits (see :mod:`yatzy.web.limits`)."""
+
+    limits: Limits = Limits.off()
+    limiter: RateLimiter | None = None
 
     def build_middleware_stack(self) -> Any:
-        """The usual stack behind the body limit and the action fast path."""
-        return BodyLimit(ActionFastPath(super().build_middleware_stack()))
+        """The usual stack behind the outer layers (those switched off are left out)."""
+        stack: Any = ActionFastPath(super().build_middleware_stack())
+        if self.limiter is not None and self.limiter.buckets:
+            stack = RateLimits(stack, self.limiter)
+        stack = BodyLimit(stack)
+        if self.limits.body_timeout is not None:
+            stack = BodyTimeout(stack, self.limits.body_timeout)
+        if self.limits.trusted_proxies:
+            stack = ClientAddress(stack, self.limits.trusted_proxies)
+        return SecurityHeaders(stack)
 
 
 # -- the app ------------------------------------------------------------------------------------
@@ -472,13 +552,20 @@ def create_app(
     bot_delay: float = 0.6,
     secure_cookies: bool = False,
     server_gc: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
     ``server_gc`` tunes the garbage collector of the process for serving (see
     :func:`_tune_gc`); the server process sets it, tests and embedders need not.
+    ``limits`` are the abuse limits (:class:`Limits`; ``yatzy serve`` passes its
+    defaults and options); left out, nothing is limited, as suits tests and
+    embedding.  Cookies are ``Secure`` with ``secure_cookies`` or whenever the
+    request came over HTTPS (as a trusted proxy reports it).
     """
     url = normalise_url(database_url)
+    limits = limits or Limits.off()
+    open_games = OpenGames(limits.open_games)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     @contextlib.asynccontextmanager
@@ -493,12 +580,21 @@ def create_app(
             listener = asyncio.get_running_loop().create_task(hub.listen_postgres(repo.asyncpg_dsn))
         for game_id in await run_in_threadpool(repo.unfinished_with_bots):
             bots.kick(game_id)  # resume bots of games interrupted by a restart
+        pruner = None
+        if limits.retention_days is not None:
+            pruner = asyncio.get_running_loop().create_task(
+                prune_periodically(repo, limits.retention_days)
+            )
         if server_gc:
             _tune_gc()
         try:
             yield
         finally:
             await bots.stop()
+            if pruner is not None:
+                pruner.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pruner
             if listener is not None:
                 listener.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -513,8 +609,16 @@ def create_app(
         "decides every rule; the server rolls every die.",
         lifespan=lifespan,
         default_response_class=FastJSONResponse,
+        responses=REFUSALS,
         **_no_telemetry(),
     )
+    app.limits = limits
+    app.limiter = RateLimiter(limits)
+    app.state.limiter = app.limiter
+    app.state.limits = limits
+    # Bodies parsed by orjson: NaN, Infinity, 1e400 and lone surrogates are not JSON.
+    app.router.route_class = StrictJSONRoute
+    app.add_exception_handler(RequestValidationError, request_validation_error)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(YatzyError)
@@ -527,6 +631,9 @@ def create_app(
 
     def owner_of(request: Request) -> str | None:
         return request.cookies.get(OWNER_COOKIE)
+
+    def secure(request: Request) -> bool:
+        return secure_cookies or request.url.scheme == "https"
 
     # -- API -------------------------------------------------------------------------------
 
@@ -558,8 +665,14 @@ def create_app(
 
     @app.post("/api/games", status_code=201, tags=["api"])
     async def create_game(request: Request, body: CreateGameIn) -> JSONResponse:
-        """Create a game; seats marked ``here`` are claimed by this browser."""
+        """Create a game; seats marked ``here`` are claimed by this browser.
+
+        429 when this client holds as many unfinished games as it may."""
         owner = owner_of(request)
+        client = client_of(request.scope)
+        if open_games.full(client):
+            unfinished = service(request).repo.unfinished_among
+            await run_in_threadpool(open_games.admit, client, unfinished)
         created = await service(request).create_async(
             body.rules,
             body.lang,
@@ -569,6 +682,7 @@ def create_app(
             owner=owner,
         )
         gid = created.game_id
+        open_games.created(client, gid)
         view = await service(request).created_view_async(created)
         base = str(request.base_url).rstrip("/")
         payload = {
@@ -581,9 +695,9 @@ def create_app(
         }
         response = FastJSONResponse(payload, status_code=201)
         for seat, token in created.tokens.items():
-            _set_seat_cookie(response, gid, seat, token, secure_cookies)
+            _set_seat_cookie(response, gid, seat, token, secure(request))
         if owner is None:
-            _set_cookie(response, OWNER_COOKIE, created.owner, secure_cookies)
+            _set_cookie(response, OWNER_COOKIE, created.owner, secure(request))
         turn = view["turn"]
         if turn is not None and view["players"][turn["seat"]]["bot"]:
             request.app.state.bots.kick(gid)
@@ -612,9 +726,9 @@ def create_app(
         tokens = {**_tokens(request, game_id), body.seat: token}
         view = await run_in_threadpool(service(request).view, game_id, tokens, new_owner)
         response = FastJSONResponse(view)
-        _set_seat_cookie(response, game_id, body.seat, token, secure_cookies)
+        _set_seat_cookie(response, game_id, body.seat, token, secure(request))
         if owner is None:
-            _set_cookie(response, OWNER_COOKIE, new_owner, secure_cookies)
+            _set_cookie(response, OWNER_COOKIE, new_owner, secure(request))
         return response
 
     @app.post("/api/games/{game_id}/actions", tags=["api"])
@@ -712,8 +826,17 @@ def create_app(
         except NotFoundError:
             await ws.close(code=4404)
             return
-        await ws.accept()
         hub: Hub = ws.app.state.hub
+        if limits.sockets_per_game is not None and hub.count(game_id) >= limits.sockets_per_game:
+            full = TooManySocketsError(
+                f"game {game_id} has {limits.sockets_per_game} live sockets, the most it may"
+            )
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                await ws.send_denial_response(_error(_status(full), full))
+            else:
+                await ws.close(code=1013, reason=str(full)[:120])
+            return
+        await ws.accept()
         hub.subscribe(game_id, ws)
         try:
             await ws.send_text(orjson.dumps({"type": "state", "game": view}).decode())
@@ -823,11 +946,14 @@ def _tune_gc() -> None:
 
 
 def app_from_env() -> FastAPI:
-    """The app configured by ``YATZY_DATABASE_URL`` and ``YATZY_BOT_DELAY`` (for uvicorn)."""
+    """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY`` and
+    ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults), for uvicorn."""
     import os
 
+    limits = os.environ.get("YATZY_LIMITS")
     return create_app(
         os.environ.get("YATZY_DATABASE_URL") or None,
         bot_delay=float(os.environ.get("YATZY_BOT_DELAY", "0.6")),
         server_gc=True,
+        limits=Limits.from_json(limits) if limits else Limits(),
     )

@@ -37,6 +37,17 @@ class Hub:
         self.sockets: dict[str, set[WebSocket]] = defaultdict(set)
         self.sent: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._changed: dict[str, float] = {}
+
+    def count(self, game_id: str) -> int:
+        """How many sockets of this process follow the game."""
+        group = self.sockets.get(game_id)
+        return 0 if group is None else len(group)
+
+    def changed_at(self, game_id: str) -> float:
+        """When (the event loop's clock) this process last sent the game's sockets an
+        update; 0 if never."""
+        return self._changed.get(game_id, 0.0)
 
     def subscribe(self, game_id: str, ws: WebSocket) -> None:
         """Send the game's updates to ``ws`` from now on."""
@@ -51,6 +62,7 @@ class Hub:
                 del self.sockets[game_id]
                 self.sent.pop(game_id, None)
                 self._locks.pop(game_id, None)
+                self._changed.pop(game_id, None)
 
     async def announce(
         self,
@@ -74,6 +86,7 @@ class Hub:
                 view = await self.service.public_view_async(game_id)
                 version, view_json = view["version"], orjson.dumps(view)
             self.sent[game_id] = version
+            self._changed[game_id] = asyncio.get_running_loop().time()
             # {"type": "state", "game": view}, around the view's JSON as it is
             text = (b'{"type":"state","game":' + view_json + b"}").decode()
             for ws in list(self.sockets.get(game_id, ())):

@@ -1,0 +1,473 @@
+"""Abuse limits of a server on the open internet: who the client is, and how much it may do.
+
+* **The client's address** is decided here and only here (:class:`ClientAddress`):
+  the peer's address, or — when the peer is one of the configured trusted proxies —
+  the nearest untrusted address of its ``X-Forwarded-For`` (and the scheme of its
+  ``X-Forwarded-Proto``).  uvicorn's own proxy-header handling is switched off by
+  ``yatzy serve`` so that no second mechanism trusts those headers.  IPv6 clients
+  count by their /64 network, which one subscriber usually holds whole.
+* **Rates** (:class:`RateLimiter`): token buckets per client and kind — games
+  created, seats joined, actions, WebSocket openings, and failed seat-token or
+  invite guesses — answered with 429 and ``Retry-After``.
+* **Caps**: unfinished games created per client (:class:`OpenGames`), sockets per
+  game (the hub), connections (uvicorn's ``limit_concurrency``).
+
+The buckets and counts live in the process: with several server processes each
+keeps its own, so a client gets up to that many times the rate (see the README).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from yatzy.errors import YatzyError
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class RateLimitedError(YatzyError):
+    """Too many requests of one kind from one client: try again after ``retry_after`` s."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyGamesError(YatzyError):
+    """A client holds as many unfinished games as it may (finish or leave some first)."""
+
+
+class TooManySocketsError(YatzyError):
+    """A game has as many live sockets as it may."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A sustained rate (events per minute) with a burst allowed on top."""
+
+    per_minute: float
+    burst: int
+
+    def __post_init__(self) -> None:
+        if not (self.per_minute > 0 and math.isfinite(self.per_minute)) or self.burst < 1:
+            raise YatzyError(f"rate {self.per_minute!r}/min, burst {self.burst!r} is not positive")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every abuse limit of the server; ``None`` switches one off.
+
+    The defaults suit a public server: a person creates a few games a minute and
+    acts a few times a second; a hotseat table of 8 and a busy NAT stay well within.
+    """
+
+    create: Rate | None = Rate(30, 10)
+    """Games created per client."""
+    join: Rate | None = Rate(60, 20)
+    """Seats claimed per client."""
+    act: Rate | None = Rate(1200, 200)
+    """Actions per client (HTTP and WebSocket together)."""
+    guess: Rate | None = Rate(10, 20)
+    """Refused seat tokens and invite codes per client; once spent, every request
+    that presents a token or an invite is refused until the bucket refills."""
+    socket: Rate | None = Rate(120, 60)
+    """WebSocket openings per client."""
+    open_games: int | None = 100
+    """Unfinished games per client (created by it through this process)."""
+    sockets_per_game: int | None = 64
+    """Live WebSockets per game in this process."""
+    trusted_proxies: tuple[Network, ...] = ()
+    """Peers whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed."""
+    socket_idle: float | None = 1800.0
+    """Seconds after which a socket that sent nothing, and whose game did not
+    change, is closed."""
+    body_timeout: float | None = 10.0
+    """Seconds a request body may take to arrive, in all."""
+    retention_days: float | None = 30.0
+    """Unfinished games untouched this many days are pruned (hourly)."""
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No rate limit, cap or timeout (tests, benchmarks, embedding)."""
+        return cls(
+            create=None,
+            join=None,
+            act=None,
+            guess=None,
+            socket=None,
+            open_games=None,
+            sockets_per_game=None,
+            socket_idle=None,
+            body_timeout=None,
+            retention_days=None,
+        )
+
+    def to_json(self) -> str:
+        """The limits as JSON (how ``yatzy serve`` hands them to its worker processes)."""
+        data: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, Rate):
+                value = [value.per_minute, value.burst]
+            elif name == "trusted_proxies":
+                value = [str(n) for n in value]
+            data[name] = value
+        return orjson.dumps(data).decode()
+
+    @classmethod
+    def from_json(cls, text: str) -> Limits:
+        """The limits :meth:`to_json` wrote."""
+        data = orjson.loads(text)
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name in ("create", "join", "act", "guess", "socket"):
+                values[name] = None if value is None else Rate(value[0], int(value[1]))
+            elif name == "trusted_proxies":
+                values[name] = parse_networks(value)
+            else:
+                values[name] = value
+        return replace(cls(), **values)
+
+
+def parse_networks(items: Iterable[str]) -> tuple[Network, ...]:
+    """Addresses or networks (``10.0.0.1``, ``10.0.0.0/8``, ``::1``) as networks."""
+    out = []
+    for item in items:
+        try:
+            out.append(ipaddress.ip_network(item.strip(), strict=False))
+        except ValueError:
+            raise YatzyError(f"{item!r} is not an IP address or network") from None
+    return tuple(out)
+
+
+def client_key(address: str) -> str:
+    """The key a client's limits are kept under: its address, an IPv6 one by its /64."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an IP (a test client, a Unix socket): itself
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+# -- the client's address ------------------------------------------------------------------
+
+
+def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in proxies)
+
+
+def resolve_client(
+    peer: str, forwarded_for: str | None, proxies: tuple[Network, ...]
+) -> tuple[str, bool]:
+    """The client's address, and whether a trusted proxy stands between.
+
+    ``X-Forwarded-For`` lists the addresses a request passed, the nearest last; each
+    proxy appends the peer it got the request from.  Walking it from the right, the
+    first address that is not a trusted proxy is the client (anything left of it
+    could be forged by that client).
+    """
+    if not proxies or not _trusted(peer, proxies):
+        return peer, False
+    if not forwarded_for:
+        return peer, True
+    hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, proxies):
+            try:
+                return str(ipaddress.ip_address(hop)), True
+            except ValueError:
+                return peer, True  # garbage: count it against the proxy's own address
+    return (hops[0] if hops else peer), True
+
+
+class ClientAddress:
+    """ASGI middleware: sets ``scope["client"]`` to the real client and
+    ``scope["scheme"]`` to what a trusted proxy says the client used."""
+
+    def __init__(self, app: ASGIApp, proxies: tuple[Network, ...]) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Rewrite the scope when the peer is a trusted proxy, then go on."""
+        if self.proxies and scope["type"] in ("http", "websocket"):
+            client = scope.get("client")
+            peer = client[0] if client else ""
+            if _trusted(peer, self.proxies):
+                headers = dict(scope["headers"])
+                forwarded = headers.get(b"x-forwarded-for")
+                address, _ = resolve_client(
+                    peer, forwarded.decode("latin-1") if forwarded else None, self.proxies
+                )
+                scope = dict(scope)
+                scope["client"] = (address, 0)
+                proto = headers.get(b"x-forwarded-proto", b"").split(b",")[0].strip().lower()
+                if proto == b"https":
+                    scope["scheme"] = "wss" if scope["type"] == "websocket" else "https"
+                elif proto == b"http":
+                    scope["scheme"] = "ws" if scope["type"] == "websocket" else "http"
+        await self.app(scope, receive, send)
+
+
+def client_of(scope: Scope) -> str:
+    """The limits key of the client of ``scope`` (after :class:`ClientAddress`)."""
+    client = scope.get("client")
+    return client_key(client[0]) if client else "unknown"
+
+
+# -- rates ----------------------------------------------------------------------------------
+
+
+class Buckets:
+    """Token buckets of one kind, one per client key.
+
+    A bucket holds up to ``burst`` tokens and gains ``per_minute / 60`` a second;
+    each event takes one.  The table forgets full buckets when it grows past
+    ``max_keys``, so a flood of addresses cannot grow it without bound.
+    """
+
+    def __init__(self, rate: Rate, max_keys: int = 100_000) -> None:
+        self.capacity = float(rate.burst)
+        self.per_second = rate.per_minute / 60.0
+        self.max_keys = max_keys
+        self._state: dict[str, tuple[float, float]] = {}
+
+    def _level(self, key: str, now: float) -> float:
+        tokens, stamp = self._state.get(key, (self.capacity, now))
+        return min(self.capacity, tokens + (now - stamp) * self.per_second)
+
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key`` has a token (0: it has one now); takes nothing."""
+        now = time.monotonic() if now is None else now
+        tokens = self._level(key, now)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.per_second
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """Take a token for ``key``: 0 if there was one, else the seconds to wait
+        (and nothing is taken)."""
+        now = time.monotonic() if now is None else now
+        tokens = self._level(key, now)
+        if tokens < 1:
+            self._state[key] = (tokens, now)
+            return (1 - tokens) / self.per_second
+        self._state[key] = (tokens - 1, now)
+        if len(self._state) > self.max_keys:
+            self._sweep(now)
+        return 0.0
+
+    def _sweep(self, now: float) -> None:
+        self._state = {
+            k: (t, s)
+            for k, (t, s) in self._state.items()
+            if t + (now - s) * self.per_second < self.capacity
+        }
+        if len(self._state) > self.max_keys:  # still full of busy clients: start over
+            self._state.clear()
+
+
+_WHAT = {
+    "create": "games created",
+    "join": "seats claimed",
+    "act": "actions",
+    "guess": "refused seat tokens or invite codes",
+    "socket": "WebSocket connections",
+}
+
+
+class RateLimiter:
+    """The buckets of every kind of :class:`Limits` that has a rate."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.buckets: dict[str, Buckets] = {}
+        for kind in _WHAT:
+            rate = getattr(limits, kind)
+            if rate is not None:
+                self.buckets[kind] = Buckets(rate)
+
+    def check(self, kind: str, key: str, *, spend: bool = True) -> None:
+        """Raise :class:`RateLimitedError` if ``key`` is over its rate of ``kind``;
+        otherwise take a token (unless ``spend`` is false)."""
+        buckets = self.buckets.get(kind)
+        if buckets is None:
+            return
+        wait = buckets.take(key) if spend else buckets.wait(key)
+        if wait > 0:
+            rate = getattr(self.limits, kind)
+            raise RateLimitedError(
+                f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
+                f"try again in {math.ceil(wait)} s",
+                wait,
+            )
+
+    def spend(self, kind: str, key: str) -> None:
+        """Take a token of ``kind`` for ``key`` if there is one (a refused guess)."""
+        buckets = self.buckets.get(kind)
+        if buckets is not None:
+            buckets.take(key)
+
+
+def retry_after(exc: RateLimitedError) -> str:
+    """The ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(exc.retry_after)))
+
+
+# -- open games -----------------------------------------------------------------------------
+
+
+@dataclass
+class OpenGames:
+    """The unfinished games each client created through this process, capped.
+
+    Only a client at its cap costs a query: which of its games are still
+    unfinished (``unfinished``, given the ids).
+    """
+
+    cap: int | None
+    games: dict[str, list[str]] = field(default_factory=dict)
+
+    def full(self, key: str) -> bool:
+        """Whether ``key`` has created as many games as it may hold (some of which
+        may have finished since: :meth:`admit` finds out)."""
+        return self.cap is not None and len(self.games.get(key, ())) >= self.cap
+
+    def admit(self, key: str, unfinished: Callable[[list[str]], list[str]]) -> None:
+        """Raise :class:`TooManyGamesError` if ``key`` may not create another game."""
+        if self.cap is None:
+            return
+        held = self.games.get(key, [])
+        if len(held) < self.cap:
+            return
+        still = unfinished(held)
+        self.games[key] = still
+        if len(still) >= self.cap:
+            raise TooManyGamesError(
+                f"{key} has {len(still)} unfinished games, the most one client may have; "
+                "finish some, or wait until abandoned games are pruned"
+            )
+
+    max_clients: int = 50_000
+    """Clients remembered; past that the longest-known one is forgotten (memory stays
+    bounded when very many addresses create games)."""
+
+    def created(self, key: str, game_id: str) -> None:
+        """Count a game ``key`` has just created."""
+        if self.cap is not None:
+            self.games.setdefault(key, []).append(game_id)
+            if len(self.games) > self.max_clients:
+                del self.games[next(iter(self.games))]
+
+
+# -- the ASGI layer ---------------------------------------------------------------------------
+
+GAME_ROUTE = re.compile(r"/api/games/([0-9a-f]{32})/(join|actions|ws)")
+
+
+def _kind(scope: Scope) -> str | None:
+    """Which rate a request counts against (None: none)."""
+    path = scope["path"]
+    if scope["type"] == "websocket":
+        return "socket" if path.startswith("/api/games/") else None
+    if scope["method"] != "POST" or not path.startswith("/api/games"):
+        return None
+    if path == "/api/games":
+        return "create"
+    match = GAME_ROUTE.fullmatch(path)
+    if match is None:
+        return None
+    return "join" if match.group(2) == "join" else "act"
+
+
+def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[bytes, bytes]]) -> Any:
+    body = orjson.dumps({"detail": str(exc), "error": type(exc).__name__})
+
+    async def answer(receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # Refused before the handshake is accepted: an HTTP answer where the
+            # server supports it (uvicorn does), which the client sees as a failed
+            # opening with that status; elsewhere a close ("try again later").
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                await send({"type": "websocket.close", "code": 1013, "reason": str(exc)[:120]})
+                return
+            await send(
+                {
+                    "type": "websocket.http.response.start",
+                    "status": status,
+                    "headers": [(b"content-type", b"application/json"), *headers],
+                }
+            )
+            await send({"type": "websocket.http.response.body", "body": body})
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *headers,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    return answer
+
+
+class RateLimits:
+    """ASGI middleware: 429 with ``Retry-After`` for a client over one of its rates.
+
+    Games created, seats joined, actions by ``POST`` and WebSocket openings are
+    counted here (WebSocket actions by :func:`yatzy.web.app.socket_session`).
+    Joins and actions carry seat tokens or invite codes: each one refused (403)
+    spends a guess, and a client out of guesses is refused before its token is
+    even looked at, so secrets cannot be tried at speed.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Count the request against its client's rate, or refuse it."""
+        kind = _kind(scope) if scope["type"] in ("http", "websocket") else None
+        if kind is None:
+            await self.app(scope, receive, send)
+            return
+        key = client_of(scope)
+        try:
+            if kind in ("join", "act"):
+                self.limiter.check("guess", key, spend=False)
+            self.limiter.check(kind, key)
+        except RateLimitedError as exc:
+            headers = [(b"retry-after", retry_after(exc).encode())]
+            await _refusal(scope, 429, exc, headers)(receive, send)
+            return
+        if kind not in ("join", "act"):
+            await self.app(scope, receive, send)
+            return
+        limiter = self.limiter
+
+        async def counting(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 403:
+                limiter.spend("guess", key)
+            await send(message)
+
+        await self.app(scope, receive, counting)

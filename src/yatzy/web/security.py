@@ -1,0 +1,195 @@
+"""Security headers on every answer, and timeouts for clients that send too slowly.
+
+* :class:`SecurityHeaders`: a Content-Security-Policy that allows only this
+  origin's scripts, styles and sockets (no inline script or ``style=``
+  attribute, no framing), ``X-Content-Type-Options: nosniff`` and a
+  ``Referrer-Policy`` that keeps invite links (their code is a secret) from
+  leaking to other sites.
+* :class:`BodyTimeout`: a request body must arrive within a deadline (a client
+  that sends its headers and then a byte a minute would hold its connection and
+  task forever); 408 otherwise.
+* :class:`HeaderTimeoutProtocol`: uvicorn's httptools protocol with a deadline
+  for the request line and headers.  uvicorn closes a connection that is idle
+  *between* requests (``timeout_keep_alive``) but waits forever for the first
+  bytes of a new connection or the rest of a half-sent header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "manifest-src 'self'",
+    ]
+)
+"""The Content-Security-Policy of every answer.  ``connect-src 'self'`` covers the
+page's same-origin WebSocket (CSP Level 3 maps ws/wss to the page's http/https)."""
+
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to its answer's start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                # no route sets these itself: appended, not merged
+                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+_TIMEOUT_BODY = b'{"detail":"the request body did not arrive in time","error":"Timeout"}'
+
+
+class BodyTimeout:
+    """ASGI middleware: a request body must have come within ``seconds`` of the
+    request's start, or the client gets 408 and the request ends.
+
+    One timer per request that has a body, cancelled as soon as its last part is
+    in (:class:`yatzy.web.app.BodyLimit`, behind this, reads the body before
+    anything else runs, so the timer can only catch the request waiting for it);
+    when it fires it cancels the request's task.  Measured: a few microseconds,
+    where an ``asyncio.timeout`` around each read cost 20-30.
+    """
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the request with a deadline on its body."""
+        if scope["type"] != "http" or not _has_body(scope):
+            await self.app(scope, receive, send)
+            return
+        task = asyncio.current_task()
+        assert task is not None
+        expired: list[bool] = []
+
+        def expire() -> None:
+            expired.append(True)
+            task.cancel()
+
+        timer = task.get_loop().call_later(self.seconds, expire)
+
+        async def timed_receive() -> Message:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                timer.cancel()
+            return message
+
+        try:
+            await self.app(scope, timed_receive, send)
+        except asyncio.CancelledError:
+            if not expired:
+                raise
+            task.uncancel()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 408,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(_TIMEOUT_BODY)).encode()),
+                        (b"connection", b"close"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": _TIMEOUT_BODY})
+        finally:
+            timer.cancel()
+
+
+def _has_body(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return bool(value != b"0")
+        if name == b"transfer-encoding":
+            return True
+    return False
+
+
+class HeaderTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, closing a connection whose request line and
+    headers have not all come within :attr:`header_timeout` seconds of the
+    connection or of the request's first byte."""
+
+    header_timeout = float(os.environ.get("YATZY_HEADER_TIMEOUT") or 10.0)
+    """Seconds, from ``YATZY_HEADER_TIMEOUT`` (set by ``yatzy serve --header-timeout``):
+    uvicorn names the protocol class by its import path, and each worker process
+    imports it anew."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the clock for the first request's headers."""
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the clock."""
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        """A request begins: its headers must complete in time."""
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        """The headers are in: no more deadline (the body has its own)."""
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        """Between requests, uvicorn's keep-alive timeout watches the connection."""
+        self._disarm()
+        super().on_response_complete()

@@ -1,0 +1,283 @@
+"""Abuse limits of a public server: rates (429 + Retry-After), caps, the client's
+address behind trusted proxies, security headers, Secure cookies, WebSocket caps and
+idle timeouts.  In-process through the test client; see test_web_timeouts.py for the
+connection timeouts of a live server and test_web_retention.py for pruning."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketDenialResponse
+    from starlette.websockets import WebSocketDisconnect
+
+from tests.e2e.support import next_action
+from yatzy.web.app import create_app
+from yatzy.web.limits import Limits, Rate, client_key, parse_networks, resolve_client
+from yatzy.web.security import CSP
+
+SOLO = {"rules": "yatzy", "seats": [{"name": "Ann", "here": True}]}
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> Iterator[Any]:
+    """Start an app with the given limits (a fresh SQLite database each)."""
+    clients: list[TestClient] = []
+
+    def start(limits: Limits, client: tuple[str, int] = ("203.0.113.7", 5000)) -> TestClient:
+        app = create_app(f"sqlite:///{tmp_path / f'{len(clients)}.db'}", limits=limits)
+        c = TestClient(app, client=client)
+        c.__enter__()
+        clients.append(c)
+        return c
+
+    yield start
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+def _off(**kw: Any) -> Limits:
+    return Limits(**{**Limits.off().__dict__, **kw})
+
+
+def _refused(r: Any, retry: bool = True) -> str:
+    assert r.status_code == 429, r.text
+    if retry:
+        assert int(r.headers["retry-after"]) >= 1
+    detail: str = r.json()["detail"]
+    return detail
+
+
+# -- 5. rates and caps ----------------------------------------------------------------------
+
+
+def test_the_default_limits_stop_a_client_creating_games_in_bulk(make: Any) -> None:
+    client = make(Limits())
+    codes = [client.post("/api/games", json=SOLO).status_code for _ in range(15)]
+    assert codes[:10] == [201] * 10  # the burst
+    assert set(codes[10:]) == {429}
+    detail = _refused(client.post("/api/games", json=SOLO))
+    assert "too many games created from 203.0.113.7" in detail
+    # another client is not held up by this one
+    other = TestClient(client.app, client=("198.51.100.1", 1))
+    assert other.post("/api/games", json=SOLO).status_code == 201
+
+
+def test_a_bucket_refills_at_its_rate(make: Any) -> None:
+    client = make(_off(create=Rate(600, 2)))  # 10 a second
+    assert [client.post("/api/games", json=SOLO).status_code for _ in range(3)] == [201, 201, 429]
+    time.sleep(0.15)
+    assert client.post("/api/games", json=SOLO).status_code == 201
+
+
+def test_actions_are_limited_over_http_and_over_the_socket(make: Any) -> None:
+    client = make(_off(act=Rate(60, 3)))
+    gid = client.post("/api/games", json={**SOLO, "rules": "maxi"}).json()["id"]
+    url = f"/api/games/{gid}/actions"
+    assert client.post(url, json={"action": {"roll": []}}).status_code == 200
+    assert client.post(url, json={"action": {"roll": []}}).status_code == 200
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "act", "ref": 1, "action": {"roll": []}})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "act", "ref": 2, "action": {"roll": []}})
+        answer = ws.receive_json()
+        assert (answer["type"], answer["status"], answer["ref"]) == ("error", 429, 2)
+        assert "too many actions" in answer["detail"]
+        ws.send_text('{"type": "garbage", "ref": 3}')  # counted too, before it is read
+        answer = ws.receive_json()
+        assert (answer["status"], answer["ref"]) == (429, 3)
+    version = client.get(f"/api/games/{gid}").json()["version"]
+    _refused(client.post(url, json={"action": {"score": "chance"}}))
+    assert client.get(f"/api/games/{gid}").json()["version"] == version  # nothing changed
+
+
+def test_refused_seat_tokens_and_invites_run_out_of_guesses(make: Any) -> None:
+    client = make(_off(guess=Rate(60, 3)))
+    game = client.post(
+        "/api/games", json={"seats": [{"name": "A", "here": True}, {"name": "B"}]}
+    ).json()
+    gid = game["id"]
+    client.cookies.clear()
+    for _ in range(2):
+        r = client.post(f"/api/games/{gid}/join", json={"invite": "wrong", "seat": 1})
+        assert r.status_code == 403
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": {"roll": []}},
+        headers={"x-seat-token": "0:guessed"},
+    )
+    assert r.status_code == 403
+    # out of guesses: even the right invite waits now, and is not even looked at
+    r = client.post(f"/api/games/{gid}/join", json={"invite": game["invite"], "seat": 1})
+    assert "refused seat tokens or invite codes" in _refused(r)
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": {"roll": []}},
+        headers={"x-seat-token": "0:guessed again"},
+    )
+    _refused(r)
+
+
+def test_a_client_may_hold_only_so_many_unfinished_games(make: Any) -> None:
+    client = make(_off(open_games=2))
+    first = client.post("/api/games", json=SOLO).json()["id"]
+    assert client.post("/api/games", json=SOLO).status_code == 201
+    detail = _refused(client.post("/api/games", json=SOLO), retry=False)
+    assert "2 unfinished games" in detail
+    # finishing one makes room
+    for _ in range(100):
+        view = client.get(f"/api/games/{first}").json()
+        if view["finished"]:
+            break
+        r = client.post(f"/api/games/{first}/actions", json={"action": next_action(view)})
+        assert r.status_code == 200, r.text
+    assert client.post("/api/games", json=SOLO).status_code == 201
+    assert client.post("/api/games", json=SOLO).status_code == 429
+
+
+def test_a_game_takes_only_so_many_sockets(make: Any) -> None:
+    client = make(_off(sockets_per_game=2))
+    gid = client.post("/api/games", json=SOLO).json()["id"]
+    with (
+        client.websocket_connect(f"/api/games/{gid}/ws") as a,
+        client.websocket_connect(f"/api/games/{gid}/ws") as b,
+    ):
+        a.receive_json()
+        b.receive_json()
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/api/games/{gid}/ws"),
+        ):
+            pass
+        assert denied.value.status_code == 429
+        assert "2 live sockets" in denied.value.json()["detail"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as c:  # room again
+        assert c.receive_json()["type"] == "state"
+
+
+def test_socket_openings_are_limited(make: Any) -> None:
+    client = make(_off(socket=Rate(60, 2)))
+    gid = client.post("/api/games", json=SOLO).json()["id"]
+    for _ in range(2):
+        with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.receive_json()
+    with (
+        pytest.raises(WebSocketDenialResponse) as denied,
+        client.websocket_connect(f"/api/games/{gid}/ws"),
+    ):
+        pass
+    assert denied.value.status_code == 429
+
+
+def test_an_idle_socket_is_closed_but_one_whose_game_moves_is_not(make: Any) -> None:
+    client = make(_off(socket_idle=0.6))
+    gid = client.post("/api/games", json={**SOLO, "rules": "maxi"}).json()["id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        started = time.monotonic()
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408 and closed.value.reason == "idle"
+        assert 0.5 < time.monotonic() - started < 3
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        for action in [{"roll": []}, {"roll": []}, {"score": "chance"}, {"roll": []}]:
+            time.sleep(0.35)  # the socket says nothing, but its game moves
+            r = client.post(f"/api/games/{gid}/actions", json={"action": action})
+            assert r.status_code == 200, r.text
+            assert ws.receive_json()["type"] == "state"
+
+
+# -- the client's address -------------------------------------------------------------------
+
+
+def test_the_client_is_found_behind_trusted_proxies_only() -> None:
+    proxies = parse_networks(["10.0.0.0/8", "::1"])
+    assert resolve_client("10.1.2.3", "198.51.100.9, 10.9.9.9", proxies) == ("198.51.100.9", True)
+    # what the client put in front of its own address is not believed
+    assert resolve_client("10.1.2.3", "1.1.1.1, 198.51.100.9", proxies) == ("198.51.100.9", True)
+    assert resolve_client("198.51.100.9", "1.1.1.1", proxies) == ("198.51.100.9", False)
+    assert resolve_client("10.1.2.3", "garbage", proxies) == ("10.1.2.3", True)
+    assert resolve_client("10.1.2.3", None, ()) == ("10.1.2.3", False)
+    assert client_key("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert client_key("::ffff:192.0.2.1") == "192.0.2.1"
+
+
+def test_forwarded_for_counts_only_from_a_trusted_proxy(make: Any) -> None:
+    limits = _off(create=Rate(60, 1), trusted_proxies=parse_networks(["127.0.0.1"]))
+    behind_proxy = make(limits, client=("127.0.0.1", 1))
+    for i in range(3):  # each forwarded client has its own bucket
+        r = behind_proxy.post("/api/games", json=SOLO, headers={"x-forwarded-for": f"192.0.2.{i}"})
+        assert r.status_code == 201
+    r = behind_proxy.post("/api/games", json=SOLO, headers={"x-forwarded-for": "192.0.2.0"})
+    assert "from 192.0.2.0" in _refused(r)
+    direct = TestClient(behind_proxy.app, client=("198.51.100.5", 1))
+    for i, status in enumerate([201, 429, 429]):  # a forged header changes nothing
+        r = direct.post("/api/games", json=SOLO, headers={"x-forwarded-for": f"192.0.2.{50 + i}"})
+        assert r.status_code == status
+
+
+# -- headers and cookies --------------------------------------------------------------------
+
+
+def test_every_answer_has_the_security_headers(make: Any) -> None:
+    client = make(_off(create=Rate(60, 1)))
+    gid = client.post("/api/games", json=SOLO).json()["id"]
+    answers = [
+        client.get("/"),
+        client.get(f"/g/{gid}"),
+        client.get("/api/rules"),
+        client.get("/static/game.js"),
+        client.post(f"/api/games/{gid}/actions", json={"action": {"roll": []}}),  # fast path
+        client.post(f"/api/games/{gid}/actions", json={"action": {"roll": "x"}}),  # 422
+        client.get("/api/games/" + "0" * 32),  # 404
+        client.post("/api/games", json=SOLO),  # 429
+    ]
+    for r in answers:
+        assert r.headers["content-security-policy"] == CSP, r.url
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "same-origin"
+    assert "script-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
+    assert "unsafe-inline" not in CSP
+
+
+def test_cookies_are_secure_when_a_trusted_proxy_says_https(make: Any) -> None:
+    limits = _off(trusted_proxies=parse_networks(["127.0.0.1"]))
+    client = make(limits, client=("127.0.0.1", 1))
+    r = client.post("/api/games", json=SOLO, headers={"x-forwarded-proto": "https"})
+    cookies = r.headers.get_list("set-cookie")
+    assert cookies and all("; secure" in c.lower() for c in cookies)
+    assert r.json()["url"].startswith("https://")
+    r = client.post("/api/games", json=SOLO, headers={"x-forwarded-proto": "http"})
+    assert not any("secure" in c.lower() for c in r.headers.get_list("set-cookie"))
+    untrusted = TestClient(client.app, client=("198.51.100.5", 1))
+    r = untrusted.post("/api/games", json=SOLO, headers={"x-forwarded-proto": "https"})
+    assert not any("secure" in c.lower() for c in r.headers.get_list("set-cookie"))
+
+
+def test_limits_travel_to_the_worker_processes_as_json() -> None:
+    limits = Limits(create=Rate(5, 2), trusted_proxies=parse_networks(["10.0.0.0/8"]))
+    assert Limits.from_json(limits.to_json()) == limits
+    assert Limits.from_json(Limits.off().to_json()) == Limits.off()
+
+
+def test_the_open_games_table_stays_bounded() -> None:
+    from yatzy.web.limits import OpenGames
+
+    table = OpenGames(cap=2, max_clients=3)
+    for i in range(10):
+        table.created(f"10.0.0.{i}", f"g{i}")
+    assert list(table.games) == ["10.0.0.7", "10.0.0.8", "10.0.0.9"]
+    table.created("10.0.0.9", "h")
+    assert table.full("10.0.0.9") and not table.full("10.0.0.8")
+    table.admit("10.0.0.9", lambda ids: ["h"])  # one finished: room again
+    assert table.games["10.0.0.9"] == ["h"]
