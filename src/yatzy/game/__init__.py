@@ -16,7 +16,8 @@ from yatzy.game.actions import (
 )
 from yatzy.game.names import MAX_NAME, BadNameError, check_name
 from yatzy.game.sheet import BoxEntry, Sheet
-from yatzy.game.state import CHANCE, TERMINAL, Die, Game, Phase, Player, State, default_rng
+from yatzy.game.state import CHANCE, TERMINAL, Game, Phase, Player, State, default_rng
+from yatzy.game.turnlog import Die
 
 __all__ = [
     "CHANCE",

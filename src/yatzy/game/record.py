@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
 from yatzy.game.actions import Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
-from yatzy.game.state import Game, Phase, Player, State, fills_box
+from yatzy.game.state import Game, Phase, Player, State
+from yatzy.game.turnlog import fills_box
 from yatzy.rules import RuleSet
 
 FORMAT = "yatzy-record"

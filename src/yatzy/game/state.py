@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -37,7 +37,15 @@ from yatzy.errors import (
 )
 from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
 from yatzy.game.names import check_name
+from yatzy.game.order import (
+    UPPER_BY_FACE,
+    LastResort,
+    allowed_groups,
+    joker_restrict,
+    last_resort_cut,
+)
 from yatzy.game.sheet import BoxEntry, Sheet
+from yatzy.game.turnlog import Die, copy_turn, deep_json, dice_json, fills_box, is_face
 from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
 from yatzy.rules import scoring as sc
 
@@ -46,8 +54,6 @@ CHANCE = -1
 TERMINAL = -4
 """``current_player()`` once the game is over."""
 
-Die = int | tuple[int, int]
-"""A die's face, or a double die's ``(outer, inner)`` faces."""
 
 _FACE_P = Fraction(1, 6)
 _PAIR_P = Fraction(1, 36)
@@ -154,7 +160,7 @@ class State:
         other.pending = list(self.pending)
         other.rolloff = [list(r) for r in self.rolloff]
         # Only the current (last) turn of the log ever changes: the finished ones are shared.
-        other.log = [*self.log[:-1], _copy_turn(self.log[-1])] if self.log else []
+        other.log = [*self.log[:-1], copy_turn(self.log[-1])] if self.log else []
         other.starter = self.starter
         other.phase = self.phase
         other._before_write = self._before_write
@@ -268,11 +274,11 @@ class State:
             if (
                 isinstance(outcome, (tuple, list))
                 and len(outcome) == 2
-                and all(_is_face(x) for x in outcome)
+                and all(is_face(x) for x in outcome)
             ):
                 return (int(outcome[0]), int(outcome[1]))
             raise DiceError(f"double die {outcome!r} is not an (outer, inner) pair of 1-6")
-        if not _is_face(outcome):
+        if not is_face(outcome):
             raise DiceError(f"die {outcome!r} is not in 1-6")
         return int(outcome)
 
@@ -287,7 +293,7 @@ class State:
         assert self.dice is not None
         self.dice[self.pending.pop(0)] = die
         if not self.pending:
-            self.log[-1]["rolls"][-1]["dice"] = _dice_json(self.dice)
+            self.log[-1]["rolls"][-1]["dice"] = dice_json(self.dice)
 
     def _rolloff_die(self, face: int) -> None:
         contenders = self.contenders()
@@ -335,7 +341,7 @@ class State:
                 else:
                     self.dice[i] = rng.randint(1, 6)
             self.pending = []
-            self.log[-1]["rolls"][-1]["dice"] = _dice_json(self.dice)
+            self.log[-1]["rolls"][-1]["dice"] = dice_json(self.dice)
             return
         while self.is_chance_node():
             if self._die_kind() == "pair":
@@ -362,7 +368,7 @@ class State:
         table = self.game.table
         points = table.row(faces)[self.rules.box_index[box]]
         if box in JOKER_POINTS and self._joker_active(faces, sheet):
-            upper = CATEGORIES[_UPPER_BY_FACE[faces[0]]].id
+            upper = CATEGORIES[UPPER_BY_FACE[faces[0]]].id
             if not sheet.is_open(upper):
                 return JOKER_POINTS[box]
         return points
@@ -408,34 +414,10 @@ class State:
 
     # -- order rules ----------------------------------------------------------------------
 
-    def _sequence(self, sheet: Sheet, first: str | None) -> list[str]:
-        rules = self.rules
-        extra = [b for b in rules.boxes if b == "extra"]
-        if first == "lower":
-            order = [*rules.lower_boxes, *rules.upper_boxes, *extra]
-        else:
-            order = list(rules.boxes)
-        return [b for b in order if sheet.is_open(b)]
-
     def allowed_groups(self, sheet: Sheet | None = None) -> list[tuple[str, ...]] | None:
-        """The sets of boxes the order rules allow for this turn's results.
-
-        ``None`` means any open boxes; otherwise one result fills a box of a group
-        (each group has one box), DubbelYatzy's two results fill both boxes of one
-        group.
-        """
-        sheet = sheet or self.sheet
-        k = self.rules.results_per_turn
-        if self.rules.forced:
-            return [tuple(self._sequence(sheet, None)[:k])]
-        if self.rules.half_forced:
-            if sheet.first_section is None:
-                return [
-                    tuple(self._sequence(sheet, "upper")[:k]),
-                    tuple(self._sequence(sheet, "lower")[:k]),
-                ]
-            return [tuple(self._sequence(sheet, sheet.first_section)[:k])]
-        return None
+        """The sets of boxes the order rules allow for this turn's results (see
+        :func:`yatzy.game.order.allowed_groups`); ``sheet`` defaults to the player's."""
+        return allowed_groups(self.rules, sheet or self.sheet)
 
     def _order_boxes(self, sheet: Sheet) -> list[str]:
         """Boxes the order and joker rules allow now (before ``last_resort``)."""
@@ -447,7 +429,7 @@ class State:
         if not self.rules.double and self.dice is not None and not self.pending:
             faces = self.layer("all")
             if self.rules.joker == "forced" and self._joker_active(faces, sheet):
-                boxes = _joker_restrict(boxes, faces, sheet, self.rules) or boxes
+                boxes = joker_restrict(boxes, faces, sheet, self.rules) or boxes
         return boxes
 
     def _last_resort(self, boxes: list[str], sheet: Sheet) -> LastResort | None:
@@ -628,7 +610,7 @@ class State:
         # how many rolls (the player may roll on after the undo), or a pad's dice.
         if self.game.pad:
             if before.dice is not None:
-                taken["dice"] = _dice_json(before.dice)
+                taken["dice"] = dice_json(before.dice)
         else:
             taken["after_rolls"] = before.rolls_used
         restored = before.clone()
@@ -637,7 +619,7 @@ class State:
         if last is None or fills_box(last) or last["player"] != seat:
             last = {"player": seat}
             log.append(last)
-        last["undone"] = [*last.get("undone", []), _deep_json(taken)]
+        last["undone"] = [*last.get("undone", []), deep_json(taken)]
         self.__dict__.update(restored.__dict__)
         self._before_write = None
 
@@ -661,7 +643,7 @@ class State:
         turn = self._start_turn_log()
         self.dice = dice
         self.rolls_used = 1
-        turn["dice"] = _dice_json(dice)
+        turn["dice"] = dice_json(dice)
 
     def _apply_roll(self, action: Roll) -> None:
         if self.game.pad:
@@ -822,7 +804,7 @@ class State:
             drop = entry.drop
             if drop is None:
                 drop = self._best_drop(entry.box, faces)
-            elif not _is_face(drop) or drop not in faces:
+            elif not is_face(drop) or drop not in faces:
                 raise IllegalActionError(
                     f"dropped face {drop!r} is not among the {layer} dice {list(faces)}"
                 )
@@ -879,80 +861,3 @@ class State:
             f"{self.players[self.player].name} to act, dice {self.dice}, "
             f"roll {self.rolls_used}/{self.max_rolls()}"
         )
-
-
-_UPPER_BY_FACE = {c.face: c.id for c in CATEGORIES.values() if c.section == "upper"}
-
-
-def _joker_restrict(
-    boxes: Iterable[str], faces: tuple[int, ...], sheet: Sheet, rules: RuleSet
-) -> list[str]:
-    """The official (forced) joker: matching upper box, else a lower box, else upper."""
-    boxes = list(boxes)
-    upper = _UPPER_BY_FACE[faces[0]]
-    if sheet.is_open(upper):
-        want = [upper]
-    else:
-        lower = [b for b in rules.lower_boxes if sheet.is_open(b)]
-        want = lower or [b for b in rules.upper_boxes if sheet.is_open(b)]
-    return [b for b in boxes if b in want]
-
-
-def _deep_json(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _deep_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep_json(v) for v in value]
-    return value
-
-
-@dataclass(frozen=True)
-class LastResort:
-    """What ``last_resort`` leaves of the allowed boxes for the dice on the table.
-
-    ``points`` gives the dice's points in every box the order allows, ``boxes`` those
-    that may take them, and ``zero_ok`` whether 0 may be written (the dice score 0 in
-    every one of them, Chance included).
-    """
-
-    points: dict[str, int]
-    boxes: tuple[str, ...]
-    zero_ok: bool
-
-
-def last_resort_cut(boxes: Sequence[str], points: dict[str, int]) -> LastResort:
-    """Option ``last_resort`` (002, 004) over the boxes the order allows now.
-
-    Chance only when the dice score 0 in every other such box; 0 (a scratch, or a
-    box where the dice score 0) only when they score 0 in every one, Chance
-    included.  Under forced order only one box is allowed, so it always takes the
-    dice (a scratch only when they score 0 there).
-    """
-    scoring = tuple(b for b in boxes if b != "chance" and points[b] > 0)
-    if scoring:
-        return LastResort(points, scoring, False)
-    if "chance" in boxes and points["chance"] > 0:
-        return LastResort(points, ("chance",), False)
-    return LastResort(points, tuple(boxes), True)
-
-
-def fills_box(turn: dict[str, Any]) -> bool:
-    """Whether a turn of the game log has written its box (or its two boxes)."""
-    return any(k in turn for k in ("box", "inner", "outer"))
-
-
-def _is_face(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
-
-
-def _dice_json(dice: Sequence[Die]) -> list[Any]:
-    return [list(d) if isinstance(d, tuple) else d for d in dice]
-
-
-def _copy_turn(turn: dict[str, Any]) -> dict[str, Any]:
-    out = dict(turn)
-    if "rolls" in out:
-        out["rolls"] = [dict(r) for r in out["rolls"]]
-    if "undone" in out:
-        out["undone"] = list(out["undone"])
-    return out

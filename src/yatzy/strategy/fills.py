@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yatzy.game import Sheet, State
-from yatzy.game.state import last_resort_cut
+from yatzy.game.order import last_resort_cut
 from yatzy.rules import CATEGORIES, JOKER_POINTS, YATZY_BONUS_POINTS, RuleSet, score_table
 
 UPPER_BY_FACE = {c.face: c.id for c in CATEGORIES.values() if c.section == "upper"}
