@@ -32,6 +32,12 @@ def add_parser(sub: Any) -> None:
         default=1,
         help="server processes (default 1; more need PostgreSQL, which carries live updates)",
     )
+    p.add_argument(
+        "--root-path",
+        default="",
+        help="path prefix the app is served under behind a reverse proxy that strips "
+        "it, e.g. /yatzy (default: none)",
+    )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.set_defaults(run=run)
 
@@ -51,13 +57,19 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError(f"bot delay {args.bot_delay} is negative")
     if args.workers < 1:
         raise YatzyError(f"workers {args.workers} is less than 1")
+    root = args.root_path.rstrip("/")
+    if root and (not root.startswith("/") or any(c in root for c in "?#\"' <>")):
+        raise YatzyError(f"root path {args.root_path!r} is not a path such as /yatzy")
     url = database_url(args.database_url)
     if args.workers > 1 and not url.startswith("postgresql"):
         # Live updates cross processes through PostgreSQL LISTEN/NOTIFY only.
         raise YatzyError("--workers above 1 needs --database-url postgresql://...")
     os.environ["YATZY_DATABASE_URL"] = url
     os.environ["YATZY_BOT_DELAY"] = str(args.bot_delay)
-    print(f"yatzy: serving http://{args.host}:{args.port}/ (database {_redact(url)})", flush=True)
+    print(
+        f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
+        flush=True,
+    )
     uvicorn.run(
         "yatzy.web.app:app_from_env",
         factory=True,
@@ -65,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        root_path=root,
         # Below "info" the access log prints nothing, but uvicorn would still format
         # each line's fields for it.
         access_log=args.log_level.lower() in ("trace", "debug", "info"),
