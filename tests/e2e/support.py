@@ -60,8 +60,10 @@ class Server:
         bot_delay: float = 0.0,
         port: int | None = None,
         log: Path | None = None,
+        root_path: str = "",
     ) -> None:
         self.database_url = database_url
+        self.root_path = root_path
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log = log
@@ -87,6 +89,7 @@ class Server:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
+                *(["--root-path", self.root_path] if self.root_path else []),
             ],
             stdout=out,
             stderr=out,

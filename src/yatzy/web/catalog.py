@@ -222,7 +222,7 @@ def house_rules(variant: str, lang: Language) -> list[dict[str, Any]]:
 
 # -- bot levels -----------------------------------------------------------------------------
 
-BOT_WORDS: dict[str, tuple[Words, float | None]] = {
+BOT_WORDS: dict[str, tuple[Words, float]] = {
     # level: (name, mean points lost per game against optimal play: README's calibration)
     "optimal": (("Perfekt", "Täydellinen", "Perfect"), 0.0),
     "strong": (("Stark", "Vahva", "Strong"), 4.4),
@@ -243,13 +243,23 @@ LOSS_WORDS: Words = (
 )
 
 
+PERFECT_WORDS: Words = (
+    "spelar perfekt: bästa möjliga val varje gång",
+    "pelaa täydellisesti: paras mahdollinen valinta joka kerta",
+    "plays perfectly: the best possible choice every time",
+)
+
+
 def bot_choices(levels: list[str], lang: Language) -> list[dict[str, Any]]:
     """The offered bot levels (those of ``levels`` with words), strongest first."""
     out = []
     for level, (name, loss) in BOT_WORDS.items():
         if level not in levels:
             continue
-        strength = "" if loss is None else pick(LOSS_WORDS, lang).format(n=_number(loss, lang))
+        if not loss:
+            strength = pick(PERFECT_WORDS, lang)
+        else:
+            strength = pick(LOSS_WORDS, lang).format(n=_number(loss, lang))
         out.append({"level": level, "name": pick(name, lang), "strength": strength})
     return out
 

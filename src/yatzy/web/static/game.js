@@ -723,6 +723,21 @@ function rollNow() {
   act({ roll: keep });
 }
 
+// A rematch is a new game with the same rules and seats (bots keep their level); the
+// seats of this browser are claimed again here, the others get a new invite link.
+async function rematch() {
+  const body = {
+    rules: view.rules, lang: view.lang, pad: view.pad, hints: view.hints,
+    seats: view.players.map((p) => (p.bot ? { name: p.name, bot: p.bot } : { name: p.name, here: you.seats.includes(p.seat) })),
+  };
+  try {
+    const data = await api("POST", "api/games", body);
+    try { localStorage.setItem("yatzy-invite-" + data.id, data.invite); } catch (e) { /* private mode */ }
+    window.location.href = url(`g/${data.id}`).href;
+  } catch (e) { $("error").textContent = explain(e); }
+}
+
+$("rematch").addEventListener("click", rematch);
 $("roll").addEventListener("click", rollNow);
 $("scratch-mode").addEventListener("click", () => { scratching = !scratching; render(); $("scratch-mode").focus(); });
 $("undo").addEventListener("click", () => { if (view.undo) act({ undo: true }, view.undo.seat); });
