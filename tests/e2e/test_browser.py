@@ -234,7 +234,9 @@ def test_invite_a_friend_and_a_spectator(
         links.locator("summary").click()  # folded on a phone
     invite = host.page.locator("#invite-link").input_value()
     assert "?invite=" in invite
-    assert host.page.locator("img.qr").evaluate("i => i.complete && i.naturalWidth > 0")
+    host.page.wait_for_function(
+        "() => { const i = document.querySelector('img.qr'); return i.complete && i.naturalWidth > 0; }"
+    )
     assert host.page.locator("#waiting-join").inner_text() == words(
         lang, "still_to_join", players="Bo"
     )
@@ -244,7 +246,7 @@ def test_invite_a_friend_and_a_spectator(
     friend.page.goto(invite)
     friend.page.locator("button.join").click()
     friend.page.wait_for_function("document.getElementById('join').hidden")
-    host.page.wait_for_selector("#waiting-join[hidden]")
+    host.page.wait_for_selector("#waiting-join[hidden]", state="attached")
     # a spectator follows with the plain link: no Roll, no scratch, but the dice
     watcher.page.goto(host.page.url.split("?")[0])
     watcher.page.wait_for_selector("#protocol thead th")

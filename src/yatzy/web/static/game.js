@@ -818,7 +818,9 @@ document.addEventListener("keydown", (e) => {
   const tag = (e.target.tagName || "").toLowerCase();
   if (tag === "input" || tag === "select" || tag === "textarea") return;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  const onControl = e.target.closest && e.target.closest("button, a, summary");
+  // Space rolls unless it presses another control (on Roll it presses Roll; a die is
+  // toggled by 1-6 or Enter).
+  const onControl = e.target.closest && e.target.closest("button:not(.die), a, summary");
   if (/^[1-6]$/.test(key) && view.turn && view.turn.dice && Number(key) <= view.num_dice) {
     e.preventDefault();
     toggleKeep(Number(key) - 1);
