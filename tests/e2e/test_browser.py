@@ -235,7 +235,8 @@ def test_invite_a_friend_and_a_spectator(
     invite = host.page.locator("#invite-link").input_value()
     assert "?invite=" in invite
     host.page.wait_for_function(
-        "() => { const i = document.querySelector('img.qr'); return i.complete && i.naturalWidth > 0; }"
+        "() => { const i = document.querySelector('img.qr');"
+        " return i.complete && i.naturalWidth > 0; }"
     )
     assert host.page.locator("#waiting-join").inner_text() == words(
         lang, "still_to_join", players="Bo"
