@@ -504,6 +504,7 @@ function renderLinks() {
   const inviteUrl = invite && free ? `${base}?invite=${invite}` : null;
   const drawn = `${inviteUrl}|${base}|${view.finished}`;
   details.hidden = false;
+  root.classList.toggle("inviting", Boolean(inviteUrl));
   if (drawn === linksDrawn) return;
   const firstTime = linksDrawn === "";
   linksDrawn = drawn;
