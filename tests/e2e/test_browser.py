@@ -251,8 +251,10 @@ def test_invite_a_friend_and_a_spectator(
     # a spectator follows with the plain link: no Roll, no scratch, but the dice
     watcher.page.goto(host.page.url.split("?")[0])
     watcher.page.wait_for_selector("#protocol thead th")
+    posts: list[str] = []
     for page in (host.page, friend.page, watcher.page):
         page.wait_for_selector("#game[data-socket=open]")
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     for _ in range(4):
         mover = host.page if host.page.get_attribute("#game", "data-mine") == "1" else friend.page
         if mover.get_attribute("#game", "data-mine") != "1":
@@ -275,6 +277,7 @@ def test_invite_a_friend_and_a_spectator(
         mover.locator(f'button.choose[data-box="{box}"]').click()
         confirm_if_asked(mover)
         wait_change(mover, seen)
+    assert posts == [], "every action went over the pages' WebSockets"
     assert_accessible(watcher.page)
     assert_accessible(friend.page)
     watcher.page.screenshot(path=str(shots / f"spectator_{lang}_{size}.png"))

@@ -12,7 +12,6 @@ const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const BOX_KEYS = "abcdefghijklmnopqstvwyz"; // r rolls, u undoes, x scratches
 const params = new URLSearchParams(window.location.search);
 const url = (path) => new URL(path, document.baseURI);
-const wide = window.matchMedia("(min-width: 760px)");
 
 let view = null;
 let prev = null; // the view before the latest one, to say what changed
@@ -506,7 +505,7 @@ function renderLinks() {
   details.hidden = false;
   root.classList.toggle("inviting", Boolean(inviteUrl));
   if (drawn === linksDrawn) return;
-  const firstTime = linksDrawn === "";
+  const wasInviting = linksDrawn.startsWith("http");
   linksDrawn = drawn;
   const body = $("links-body");
   body.replaceChildren();
@@ -518,7 +517,9 @@ function renderLinks() {
   const spect = el("input", { readonly: true, value: base, id: "spectate-link", "aria-label": t("spectate"), class: "link" });
   body.append(el("p", { class: "link-row" }, el("span", {}, t("spectate")), spect, copyButton(spect)));
   $("links-summary").textContent = inviteUrl ? t("invite") : t("share");
-  if (firstTime) details.open = Boolean(inviteUrl) && wide.matches;
+  // open while friends are to join, folded away once everyone is in
+  if (inviteUrl) details.open = true;
+  else if (wasInviting) details.open = false;
 }
 
 function renderWaitingJoin() {

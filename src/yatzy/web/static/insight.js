@@ -5,10 +5,10 @@ export function renderHint(container, hint, strings) {
   if (!hint) return;
   if (hint.pending) { container.textContent = strings.hint_pending || ""; return; }
   const list = document.createElement("ol");
-  for (const option of hint.options || []) {
+  for (const option of hint.options || hint.choices || []) {
     const item = document.createElement("li");
     item.tabIndex = 0;
-    item.textContent = option.loss > 0 ? `${option.text} (−${option.loss.toFixed(1)})` : option.text;
+    item.textContent = option.loss > 0 ? `${option.text} (−${option.loss.toFixed(1)})` : String(option.text || "");
     if (option.keep) item.dataset.keep = option.keep.join(",");
     if (option.box) item.dataset.box = option.box;
     if (option.inner) item.dataset.inner = option.inner;

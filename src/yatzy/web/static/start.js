@@ -80,7 +80,7 @@ yourName.addEventListener("change", () => {
 function seatList(which) {
   const level = document.getElementById("bot-level");
   if (which === "bot") {
-    const botName = level.selectedOptions[0].textContent.split(" — ")[0];
+    const botName = level.selectedOptions[0].textContent;
     return [{ name: you(), here: true }, { name: `${form.dataset.computer} (${botName})`, bot: level.value }];
   }
   if (which === "solo") return [{ name: you(), here: true }];
@@ -128,6 +128,9 @@ async function start(which) {
 
 form.addEventListener("change", (e) => {
   if (e.target.name === "preset") showPreset();
+  if (e.target.id === "bot-level") {
+    document.getElementById("bot-strength").textContent = e.target.selectedOptions[0].dataset.strength;
+  }
 });
 form.querySelectorAll("button[data-mode][aria-controls]").forEach((b) => {
   b.addEventListener("click", () => openSetup(b.dataset.mode, b));
@@ -138,7 +141,7 @@ document.getElementById("add-person").addEventListener("click", () => {
 document.getElementById("add-bot").addEventListener("click", () => {
   if (seats.children.length >= 8) return;
   const level = document.getElementById("bot-level");
-  const botName = level.selectedOptions[0].textContent.split(" — ")[0];
+  const botName = level.selectedOptions[0].textContent;
   addSeat(`${form.dataset.computer} (${botName})`, level.value).querySelector(".seat-name").focus();
 });
 form.addEventListener("submit", (event) => {
