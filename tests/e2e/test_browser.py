@@ -129,6 +129,10 @@ def test_against_the_computer_to_the_end(
     roll(page, " ")
     assert page.locator(".die.held").count() == 2  # the kept dice look different
     assert focus_is_in_play(page)
+    page.keyboard.press("ArrowDown")  # arrows step through the open boxes
+    first_box = page.evaluate("document.activeElement.dataset.box")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.box") not in (None, first_box)
     box, points = best_box(page)
     assert score_by_keyboard(page, box) == 2
     cell = page.locator(f'tr[data-row="{box}"] td').first
@@ -332,6 +336,16 @@ def test_score_pad_refuses_bad_entries(
     page.locator('button.choose[data-box="full_house"]').click()
     wait_change(page, seen)
     assert page.locator('tr[data-row="full_house"] td').first.inner_text().strip() == "22"
+    # a Yatzy gets its moment, said to screen readers too
+    seen = version(page)
+    page.fill("#pad-dice-input", "55555")
+    page.locator("#pad-dice-btn").click()
+    wait_change(page, seen)
+    seen = version(page)
+    page.locator('button.choose[data-box="yatzy"]').click()
+    wait_change(page, seen)
+    assert "party" in (page.get_attribute("#game", "class") or "")
+    assert "50" in page.locator("#announce").inner_text()
     w.assert_clean()
     context.close()
 
@@ -436,6 +450,34 @@ def test_rules_history_and_language_switch(browser: Any, server: Server, lang: s
     page.goto(server.url + "/history")
     assert_accessible(page)
     w.assert_clean()
+    context.close()
+
+
+def test_the_page_says_when_the_server_is_away_and_carries_on(tmp_path: Path, browser: Any) -> None:
+    db = f"sqlite:///{tmp_path / 'away.db'}"
+    first = Server(db, bot_delay=0.01).start()
+    context = _context(browser, "sv", "phone")
+    w = Watched(context)
+    page = w.page
+    try:
+        page.goto(first.url + "/")
+        page.locator("#play-solo").click()
+        page.wait_for_url(GAME_URL)
+        page.wait_for_selector("#game[data-socket=open]")
+        first.stop()
+        page.wait_for_selector("#net:not([hidden])")
+        assert page.locator("#net").inner_text() == words("sv", "unreachable_retrying")
+        again = Server(db, bot_delay=0.01, port=first.port).start()
+        try:
+            page.wait_for_selector("#game[data-socket=open]", timeout=20_000)
+            assert page.locator("#net").is_hidden()
+            roll(page)
+        finally:
+            again.stop()
+    finally:
+        first.stop()
+    # the browser logs the refused connections while the server is away; nothing else
+    assert all("ERR_CONNECTION_REFUSED" in e or "WebSocket" in e for e in w.errors), w.errors
     context.close()
 
 
