@@ -107,10 +107,12 @@ def test_start_page_speaks_plain_words(client: TestClient, lang: str) -> None:
         assert catalog.pick(preset.name, lang) in text
         assert catalog.pick(preset.summary, lang) in text
     # bot levels in words with their measured strength; perfect and optimal shown once
-    levels = re.findall(r'<option value="([a-z]+)"[^>]*>[^<]+ — ', html)
+    levels = re.findall(r'<option value="([a-z]+)" data-strength=', html)
     assert "perfect" not in levels and levels.count("optimal") <= 1
     assert {"strong", "casual", "beginner", "greedy", "random"} <= set(levels)
-    assert catalog.pick(catalog.LOSS_WORDS, lang).format(n="4.4" if lang == "en" else "4,4") in text
+    assert catalog.pick(catalog.LOSS_WORDS, lang).format(n="4.4" if lang == "en" else "4,4") in html
+    casual = catalog.pick(catalog.LOSS_WORDS, lang).format(n="15.5" if lang == "en" else "15,5")
+    assert casual in text  # the chosen level's strength is shown
     assert catalog.DEFAULT_NAMES[lang][0] in html
 
 
@@ -330,3 +332,21 @@ def test_serve_refuses_a_bad_root_path(capsys: pytest.CaptureFixture[str]) -> No
 
     assert main(["serve", "--root-path", "yatzy", "--database-url", "sqlite:///x.db"]) == 2
     assert "'yatzy'" in capsys.readouterr().err
+
+
+def test_a_game_page_speaks_the_viewers_language(client: TestClient) -> None:
+    client.cookies.clear()
+    game = client.post(
+        "/api/games",
+        json={
+            "rules": "yatzy",
+            "lang": "sv",
+            "seats": [{"name": "A", "here": True}, {"name": "B"}],
+        },
+    ).json()
+    own = client.get(f"/g/{game['id']}").text
+    assert '<html lang="sv">' in own and "Ettor" in own  # the game's language by default
+    other = client.get(f"/g/{game['id']}?lang=fi&invite={game['invite']}").text
+    assert '<html lang="fi">' in other and "Kakkoset" in other and "Ettor" not in other
+    # the language switch keeps the invite
+    assert f"invite={game['invite']}&amp;lang=en" in other

@@ -68,16 +68,23 @@ def prefix_proxy(target_port: int, prefix: str) -> Iterator[str]:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target_port)
         await asyncio.gather(_requests(prefix, reader, up_writer), _pipe(up_reader, writer))
 
-    async def serve() -> asyncio.Server:
-        server = await asyncio.start_server(handle, "127.0.0.1", port)
+    servers: list[asyncio.Server] = []
+
+    async def serve() -> None:
+        servers.append(await asyncio.start_server(handle, "127.0.0.1", port))
         ready.set()
-        return server
+
+    async def shut() -> None:
+        servers[0].close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def run() -> None:
         asyncio.set_event_loop(loop)
-        server = loop.run_until_complete(serve())
+        loop.run_until_complete(serve())
         loop.run_forever()
-        server.close()
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -85,5 +92,7 @@ def prefix_proxy(target_port: int, prefix: str) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}{prefix}"
     finally:
+        asyncio.run_coroutine_threadsafe(shut(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+        loop.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
@@ -18,11 +19,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, parse_spec
+from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
 from yatzy.web.service import bot_levels
+from yatzy.web.views import ROW_KEYS
 
 HERE = Path(__file__).parent
 LANG_COOKIE = "yz_lang"
@@ -70,6 +72,9 @@ def _page(request: Request, template: str, lang: Language, **context: Any) -> HT
     """Render ``template`` with the words and links every page has; remember a
     language chosen by ``?lang=``."""
     root = root_of(request)
+    path = request.url.path[len(root) :].lstrip("/")
+    query = {k: v for k, v in request.query_params.items() if k != "lang"}
+    lang_links = {other: f"{path}?{urlencode({**query, 'lang': other})}" for other in LANGUAGES}
     response = templates.TemplateResponse(
         request,
         template,
@@ -80,7 +85,8 @@ def _page(request: Request, template: str, lang: Language, **context: Any) -> HT
             "languages": LANGUAGES,
             "language_names": LANGUAGE_NAMES,
             "theme": THEME,
-            "page_path": request.url.path[len(root) :].lstrip("/"),
+            "page_path": path,
+            "lang_links": lang_links,
             **context,
         },
     )
@@ -125,16 +131,29 @@ async def index(request: Request) -> HTMLResponse:
 async def game_page(
     request: Request, game_id: Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")]
 ) -> Response:
-    """A game: play, watch or join (``?invite=``)."""
+    """A game: play, watch or join (``?invite=``).
+
+    The page speaks the viewer's language (``?lang=`` or the remembered choice),
+    else the game's; the names of its boxes and rows come with the page in that
+    language, so players of one game may each read their own.
+    """
     stored = await run_in_threadpool(request.app.state.service.repo.get, game_id)
-    lang: Language = stored.lang
+    chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    lang: Language = chosen if chosen in LANGUAGES else stored.lang
+    rules = parse_spec(stored.rules)
+    boxes = {
+        b: {"name": CATEGORIES[b].name(lang), "help": catalog.box_help(rules, b, lang)}
+        for b in rules.boxes
+    }
     return _page(
         request,
         "game.html",
         lang,
         game_id=game_id,
-        variant=parse_spec(stored.rules).variant,
+        variant=rules.variant,
         rules_words=catalog.rules_name(stored.rules, lang),
+        boxes=boxes,
+        labels={k: label(k, lang) for k in ROW_KEYS},
     )
 
 

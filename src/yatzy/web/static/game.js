@@ -7,6 +7,9 @@ import { renderHint, renderAnalysis } from "./insight.js";
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const words = JSON.parse(root.dataset.words);
+// The boxes' and rows' names in the page's language (the viewer's, maybe not the game's).
+const boxWords = JSON.parse(root.dataset.boxes);
+const rowWords = JSON.parse(root.dataset.labels);
 const $ = (id) => document.getElementById(id);
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const BOX_KEYS = "abcdefghijklmnopqstvwyz"; // r rolls, u undoes, x scratches
@@ -43,7 +46,10 @@ function el(tag, attrs, ...children) {
 }
 
 const seatName = (seat) => view.players[seat].name;
-const boxOf = (id) => view.boxes.find((b) => b.id === id) || { id, name: id };
+const boxOf = (id) => {
+  const box = view.boxes.find((b) => b.id === id) || { id, name: id };
+  return Object.assign({}, box, boxWords[id] || {});
+};
 const signed = (n) => (n > 0 ? "+" + n : String(n));
 const mine = () => Boolean(view && view.turn && you.seats.includes(view.turn.seat));
 const spectator = () => you.seats.length === 0;
@@ -433,7 +439,8 @@ function renderProtocol() {
     body.append(tr);
   };
   const sheets = view.sheets;
-  const boxRow = (b, index) => {
+  const boxRow = (original, index) => {
+    const b = boxOf(original.id);
     const key = mine() && !view.finished ? BOX_KEYS[index] : null;
     const help = el("span", { id: `help-${b.id}`, class: "box-help", hidden: true }, b.help || "");
     const name = el("button", {
@@ -455,16 +462,16 @@ function renderProtocol() {
     body.append(tr);
   };
   view.boxes.forEach((b, i) => { if (b.section === "upper") boxRow(b, i); });
-  row(view.labels.sum, sheets.map((s) => String(s.upper_sum)), "computed");
-  row(view.labels.bonus, sheets.map((s) => String(s.bonus)), "computed");
-  row(view.labels.par, sheets.map((s) => signed(s.bonus_par)), "computed par");
+  row(rowWords.sum, sheets.map((s) => String(s.upper_sum)), "computed");
+  row(rowWords.bonus, sheets.map((s) => String(s.bonus)), "computed");
+  row(rowWords.par, sheets.map((s) => signed(s.bonus_par)), "computed par");
   view.boxes.forEach((b, i) => { if (b.section === "lower") boxRow(b, i); });
-  if (view.variant === "yahtzee") row(view.labels.yatzy_bonus, sheets.map((s) => String(s.yatzy_bonus)), "computed");
-  row(view.labels.total, sheets.map((s) => String(s.total)), "computed total");
+  if (view.variant === "yahtzee") row(rowWords.yatzy_bonus, sheets.map((s) => String(s.yatzy_bonus)), "computed");
+  row(rowWords.total, sheets.map((s) => String(s.total)), "computed total");
   const extra = view.boxes.map((b, i) => [b, i]).filter(([b]) => b.section === "extra");
   if (extra.length) {
     extra.forEach(([b, i]) => boxRow(b, i));
-    row(view.labels.final, sheets.map((s) => String(s.final)), "computed total");
+    row(rowWords.final, sheets.map((s) => String(s.final)), "computed total");
   }
   table.append(body);
 }
@@ -626,7 +633,7 @@ function renderPlay() {
   $("pad-layer-wrap").hidden = !view.double;
   const select = $("pad-box");
   const current = select.value;
-  select.replaceChildren(...view.boxes.filter((b) => turn.allowed.includes(b.id)).map((b) => el("option", { value: b.id }, b.name)));
+  select.replaceChildren(...view.boxes.filter((b) => turn.allowed.includes(b.id)).map((b) => el("option", { value: b.id }, boxOf(b.id).name)));
   if (turn.allowed.includes(current)) select.value = current;
   const choice = $("dubbel-choice");
   if (view.double && me && turn.dice) {
@@ -698,7 +705,6 @@ function keepFocus(before) {
 
 function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
-  document.documentElement.lang = view.lang;
   root.dataset.version = String(view.version);
   root.dataset.mine = mine() ? "1" : "0";
   root.dataset.variant = view.variant;
