@@ -26,7 +26,7 @@ let scratching = false;
 let busy = false;
 let handedTo = null; // hotseat: the seat the device was last handed to
 let lastWrite = null; // {seat, box}: the cell written last, marked in the sheet
-let fresh = false; // the dice just came from a roll (animate them)
+let freshUntil = 0; // until when the dice on the table count as just rolled (they tumble in)
 
 const t = (key, vars) => {
   let text = words[key] || key;
@@ -94,6 +94,11 @@ function explain(e, action) {
 
 function accept(game, mineNow) {
   if (view && game.version < view.version) return;
+  const before = view && view.turn;
+  const now = game.turn;
+  if (now && now.dice && (!before || !before.dice || before.rolls_used !== now.rolls_used || before.seat !== now.seat)) {
+    freshUntil = performance.now() + 450;
+  }
   if (mineNow) you = Object.assign({}, you, mineNow);
   prev = view;
   view = game;
@@ -158,7 +163,6 @@ async function act(action, seat) {
         data = await post();
       }
     } else data = await post();
-    if ("roll" in action) fresh = true;
     scratching = false;
     accept(data, data.you);
   } catch (e) {
@@ -303,7 +307,7 @@ function renderDice() {
     const classes = ["die"];
     if (kept.has(i)) classes.push("kept");
     if (heldBefore.has(i)) classes.push("held");
-    else if (fresh) classes.push("fresh");
+    else if (performance.now() < freshUntil) classes.push("fresh");
     const attrs = {
       class: classes.join(" "), "aria-label": dieLabel(i, d), "data-pos": i, "data-focus": `die-${i}`,
     };
@@ -317,7 +321,6 @@ function renderDice() {
       tray.append(el("span", attrs, face));
     }
   });
-  fresh = false;
 }
 
 function toggleKeep(i) {
