@@ -25,7 +25,7 @@ let pick = { inner: null, outer: null }; // DubbelYatzy's two results being chos
 let scratching = false;
 let busy = false;
 let handedTo = null; // hotseat: the seat the device was last handed to
-let lastWrite = null; // {seat, box}: the cell written last, marked in the sheet
+const lastWrite = new Map(); // seat -> the box it wrote last: marked in the sheet
 let freshUntil = 0; // until when the dice on the table count as just rolled (they tumble in)
 
 const t = (key, vars) => {
@@ -263,7 +263,7 @@ function announceChanges() {
   view.sheets.forEach((sheet, seat) => {
     for (const [box, entry] of Object.entries(sheet.entries)) {
       if (!entry || (prev.sheets[seat] && prev.sheets[seat].entries[box])) continue;
-      lastWrite = { seat, box };
+      lastWrite.set(seat, box);
       const name = boxOf(box).name;
       said.push(entry.scratched
         ? t("said_scratch", { player: seatName(seat), box: name })
@@ -334,7 +334,7 @@ function toggleKeep(i) {
 }
 
 function entryCell(entry, seat, boxId) {
-  const just = lastWrite && lastWrite.seat === seat && lastWrite.box === boxId;
+  const just = lastWrite.get(seat) === boxId;
   const cls = just ? "just" : "";
   if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})` }, "–");
   const text = String(entry.points);
