@@ -36,6 +36,7 @@ from tests.e2e.helpers import (
     words,
 )
 from tests.e2e.support import Server
+from yatzy.web.catalog import DEFAULT_NAMES
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
@@ -345,7 +346,9 @@ def test_score_pad_refuses_bad_entries(
     page.locator('button.choose[data-box="yatzy"]').click()
     wait_change(page, seen)
     assert "party" in (page.get_attribute("#game", "class") or "")
-    assert "50" in page.locator("#announce").inner_text()
+    player = DEFAULT_NAMES[lang][0]
+    said = page.locator("#announce").inner_text()
+    assert said.startswith(words(lang, "yatzy_moment", player=player)) and "50" in said
     w.assert_clean()
     context.close()
 

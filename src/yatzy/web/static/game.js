@@ -260,6 +260,7 @@ function beep(freqs, length) {
 function announceChanges() {
   if (!prev || prev.id !== view.id) return;
   const said = [];
+  let party = null;
   view.sheets.forEach((sheet, seat) => {
     for (const [box, entry] of Object.entries(sheet.entries)) {
       if (!entry || (prev.sheets[seat] && prev.sheets[seat].entries[box])) continue;
@@ -268,17 +269,24 @@ function announceChanges() {
       said.push(entry.scratched
         ? t("said_scratch", { player: seatName(seat), box: name })
         : t("said_score", { player: seatName(seat), points: entry.points, box: name }));
-      if ((box === "yatzy" || box === "maxi_yatzy") && entry.points > 0) celebrate(seat);
+      if ((box === "yatzy" || box === "maxi_yatzy") && !entry.scratched && entry.points > 0) {
+        said.unshift(t("yatzy_moment", { player: seatName(seat) }));
+        party = seat;
+      }
     }
   });
-  if (said.length) $("announce").textContent = said.join(" ");
+  if (!said.length) return;
+  $("announce").textContent = said.join(" ");
+  if (party !== null) celebrate();
+  else root.classList.remove("party"); // the next write ends the moment
 }
 
-function celebrate(seat) {
+let partyTimer = null;
+function celebrate() {
   root.classList.add("party");
-  $("announce").dataset.party = t("yatzy_moment", { player: seatName(seat) });
   beep([523, 659, 784, 1047], 0.35);
-  setTimeout(() => root.classList.remove("party"), 2400);
+  clearTimeout(partyTimer);
+  partyTimer = setTimeout(() => root.classList.remove("party"), 2400);
 }
 
 // -- rendering ------------------------------------------------------------------------------
