@@ -64,7 +64,7 @@ def shoot(browser: Any, url: str, lang: str, size: str, out: Path) -> None:
         if value == common:
             page.keyboard.press(str(i + 1))
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(600)  # the roll's animation
+    page.wait_for_timeout(2600)  # the roll's animation and any Yatzy moment
     page.screenshot(path=str(out))
     page.close()
 
