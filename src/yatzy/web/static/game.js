@@ -3,6 +3,7 @@
 // server; this module only draws it, keeps the dice the player picks until the roll,
 // and asks before a zero that the dice would not need.
 import { renderHint, renderAnalysis } from "./insight.js";
+import { beep, confirmAsk, el, parsePadDice } from "./widgets.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -34,16 +35,6 @@ const t = (key, vars) => {
   return text;
 };
 
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 const seatName = (seat) => view.players[seat].name;
 const boxOf = (id) => {
@@ -235,26 +226,6 @@ function restoreKept() {
   } catch (e) { /* nothing saved */ }
 }
 
-// -- sound (off unless the player turns it on) -----------------------------------------------
-
-let audio = null;
-function beep(freqs, length) {
-  if (!$("sound").checked) return;
-  try {
-    audio = audio || new AudioContext();
-    freqs.forEach((f, i) => {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.frequency.value = f;
-      gain.gain.setValueAtTime(0.08, audio.currentTime + i * 0.09);
-      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + i * 0.09 + length);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(audio.currentTime + i * 0.09);
-      osc.stop(audio.currentTime + i * 0.09 + length);
-    });
-  } catch (e) { /* no audio here */ }
-}
-
 // -- what changed: the written cell, said aloud to everyone ---------------------------------
 
 function announceChanges() {
@@ -400,24 +371,6 @@ async function writeBox(box, action, points) {
   act(action);
 }
 
-function confirmAsk(question) {
-  const dialog = $("confirm");
-  $("confirm-text").textContent = question;
-  return new Promise((resolve) => {
-    const done = (answer) => {
-      $("confirm-yes").onclick = null;
-      $("confirm-no").onclick = null;
-      dialog.onclose = null;
-      if (dialog.open) dialog.close();
-      resolve(answer);
-    };
-    $("confirm-yes").onclick = () => done(true);
-    $("confirm-no").onclick = () => done(false);
-    dialog.onclose = () => done(false);
-    dialog.showModal();
-    $("confirm-no").focus();
-  });
-}
 
 function choose(layer, entry, boxId) {
   pick[layer] = pick[layer] && pick[layer].box === boxId ? null : { box: boxId, entry };
@@ -785,21 +738,10 @@ function highlightHint(target) {
   }
 }
 
-function parsePadDice(raw) {
-  const n = view.num_dice;
-  if (view.double) {
-    const pairs = raw.trim().split(/[\s,]+/).filter(Boolean);
-    if (pairs.length !== n || !pairs.every((p) => /^[1-6][\/-]?[1-6]$/.test(p))) return null;
-    return pairs.map((p) => p.replace(/[\/-]/, "").split("").map(Number));
-  }
-  const digits = raw.replace(/[\s,\-]+/g, "");
-  if (digits.length !== n || !/^[1-6]+$/.test(digits)) return null;
-  return digits.split("").map(Number);
-}
 
 $("pad-dice").addEventListener("submit", (e) => {
   e.preventDefault();
-  const dice = parsePadDice($("pad-dice-input").value);
+  const dice = parsePadDice($("pad-dice-input").value, view.num_dice, view.double);
   if (!dice) {
     $("error").textContent = view.double ? t("pad_dice_bad_double", { n: view.num_dice }) : t("pad_dice_bad", { n: view.num_dice });
     $("pad-dice-input").focus();
