@@ -506,3 +506,63 @@ def test_behind_a_reverse_proxy_under_a_path_prefix(tmp_path: Path, browser: Any
         assert seat.startswith("/yatzy/api/games/")
         w.assert_clean()
         context.close()
+
+
+def test_undo_button_follows_the_views_undo(browser: Any, server: Server) -> None:
+    """The page's side of the undo contract: the view's ``undo`` (here added to the
+    server's messages, until the core offers it) shows an Undo button for that seat,
+    and the button and the U key send ``{"undo": true}`` with that seat."""
+    import json
+
+    context = _context(browser, "en", "desktop")
+    w = Watched(context)
+    page = w.page
+    sent: list[dict[str, Any]] = []
+
+    def with_undo(text: str) -> str:
+        message = json.loads(text)
+        game = message.get("game")
+        if game and game["sheets"][0]["entries"].get("chance"):
+            game["undo"] = {"seat": 0, "box": "chance"}
+        return json.dumps(message)
+
+    def route(ws: Any) -> None:
+        real = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            real.send(message)
+
+        ws.on_message(to_server)
+        real.on_message(lambda m: ws.send(with_undo(m) if isinstance(m, str) else m))
+
+    page.route_web_socket(re.compile(r".*/ws$"), route)
+    page.goto(server.url + "/?lang=en")
+    page.locator("#play-solo").click()
+    page.wait_for_url(GAME_URL)
+    page.wait_for_selector("#game[data-socket=open]")
+    assert page.locator("#undo").is_hidden()
+    roll(page)
+    seen = version(page)
+    page.locator('button.choose[data-box="chance"]').click()
+    wait_change(page, seen)
+    undo = page.locator("#undo")
+    assert undo.is_visible() and undo.inner_text() == "Undo Chance"
+    answered = (
+        "([v]) => document.getElementById('error').textContent !== ''"
+        " || Number(document.getElementById('game').dataset.version) > v"
+    )
+    for press in (lambda: page.keyboard.press("u"), undo.click):
+        seen = version(page)
+        press()
+        page.wait_for_function(answered, arg=[seen])
+        assert sent[-1]["action"] == {"undo": True} and sent[-1]["seat"] == 0
+        if version(page) > seen:  # the core took the write back: write it again
+            assert page.locator('tr[data-row="chance"] button.choose').count() == 1
+            seen = version(page)
+            page.locator('button.choose[data-box="chance"]').click()
+            wait_change(page, seen)
+        page.evaluate("document.getElementById('error').textContent = ''")
+    assert len([m for m in sent if m["action"] == {"undo": True}]) == 2
+    w.assert_clean()
+    context.close()
