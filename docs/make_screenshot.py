@@ -1,54 +1,87 @@
-"""Make docs/screenshot.png: a person and a bot some turns into a Yatzy game.
+"""Make the README's screenshots: a game against the computer some turns in, on a
+laptop (1280×800) and on a phone (390×844), in Swedish and English.
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py``.
+Writes ``docs/screenshot-{desktop,phone}-{sv,en}.png`` and ``docs/screenshot.png``
+(the English laptop one, shown first in the README).
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e.helpers import (  # noqa: E402
+    DESKTOP,
+    PHONE,
+    best_box,
+    confirm_if_asked,
+    version,
+    wait_change,
+    wait_mine,
+)
 from tests.e2e.support import Server  # noqa: E402
+
+NAMES = {"sv": "Anna", "en": "Alice", "fi": "Aino"}
+
+
+def shoot(browser: Any, url: str, lang: str, size: str, out: Path) -> None:
+    """Six turns against the computer, then a roll with two dice kept."""
+    page = browser.new_page(
+        viewport=DESKTOP if size == "desktop" else PHONE,
+        locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
+    )
+    page.goto(f"{url}/?lang={lang}")
+    page.locator("#your-name").fill(NAMES[lang])
+    page.locator("#play-bot").click()
+    page.wait_for_url("**/g/*")
+    for _ in range(6):
+        wait_mine(page)
+        seen = version(page)
+        page.keyboard.press("r")
+        wait_change(page, seen)
+        box, _ = best_box(page)
+        seen = version(page)
+        page.locator(f'button.choose[data-box="{box}"]').click()
+        confirm_if_asked(page)
+        wait_change(page, seen)
+    wait_mine(page)
+    seen = version(page)
+    page.keyboard.press("r")
+    wait_change(page, seen)
+    faces = page.eval_on_selector_all(".die", "ds => ds.map(d => d.getAttribute('aria-label'))")
+    values = [label.rsplit(" ", 1)[-1] for label in faces]
+    common = max(set(values), key=values.count)
+    for i, value in enumerate(values):
+        if value == common:
+            page.keyboard.press(str(i + 1))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(2600)  # the roll's animation and any Yatzy moment
+    page.screenshot(path=str(out))
+    page.close()
 
 
 def main() -> None:
-    """Play six turns through the page, keep two dice, and take the picture."""
+    """Take every screenshot."""
     db = Path(tempfile.mkdtemp()) / "shot.db"
+    docs = ROOT / "docs"
+    langs = sys.argv[1:] or ["sv", "en"]
     with Server(f"sqlite:///{db}", bot_delay=0.05) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 900, "height": 1300})
-        page.goto(server.url + "/?lang=en")
-        page.locator("#seats li").nth(0).locator(".seat-name").fill("Anna")
-        page.locator("#create-btn").click()
-        page.wait_for_url("**/g/*")
-        turns = 0
-        while True:
-            page.wait_for_function("document.getElementById('game').dataset.mine === '1'")
-            version = page.get_attribute("#game", "data-version")
-            page.keyboard.press("r")
-            page.wait_for_function(
-                "([v]) => document.getElementById('game').dataset.version !== v", arg=[version]
-            )
-            if turns == 6:
-                break
-            texts = page.locator("button.choose").all_inner_texts()
-            best = max(range(len(texts)), key=lambda i: int(texts[i]))
-            page.locator("button.choose").nth(best).click()
-            page.wait_for_function(
-                "document.getElementById('game').dataset.mine === '0'"
-                " || !document.querySelector('button.choose')"
-            )
-            turns += 1
-        page.keyboard.press("1")
-        page.keyboard.press("3")
-        page.screenshot(path=str(ROOT / "docs" / "screenshot.png"), full_page=True)
+        for lang in langs:
+            for size in ("desktop", "phone"):
+                shoot(browser, server.url, lang, size, docs / f"screenshot-{size}-{lang}.png")
         browser.close()
+    if "en" in langs:
+        shutil.copy(docs / "screenshot-desktop-en.png", docs / "screenshot.png")
 
 
 if __name__ == "__main__":

@@ -62,5 +62,7 @@ def test_protocol_downloads_refuse_bad_input(client: TestClient) -> None:
 def test_game_page_links_both_downloads(client: TestClient) -> None:
     gid = create(client, lang="fi")["id"]
     page = client.get(f"/g/{gid}").text
-    assert f"/api/games/{gid}/protocol.pdf" in page and f"/api/games/{gid}/protocol.xlsx" in page
+    # relative to the page's <base href>, so they work under a path prefix too
+    assert f'href="api/games/{gid}/protocol.pdf?lang=fi"' in page
+    assert f'href="api/games/{gid}/protocol.xlsx?lang=fi"' in page
     assert "Pöytäkirja" in page

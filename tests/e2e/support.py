@@ -62,9 +62,11 @@ class Server:
         port: int | None = None,
         log: Path | None = None,
         args: Sequence[str] = (),
+        root_path: str = "",
     ) -> None:
         self.database_url = database_url
         self.args = list(args)
+        self.root_path = root_path
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log = log
@@ -91,6 +93,7 @@ class Server:
                 "--log-level",
                 "warning",
                 *self.args,
+                *(["--root-path", self.root_path] if self.root_path else []),
             ],
             stdout=out,
             stderr=out,

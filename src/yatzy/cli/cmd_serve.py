@@ -35,6 +35,12 @@ def add_parser(sub: Any) -> None:
         default=1,
         help="server processes (default 1; more need PostgreSQL, which carries live updates)",
     )
+    p.add_argument(
+        "--root-path",
+        default="",
+        help="path prefix the app is served under behind a reverse proxy that strips "
+        "it, e.g. /yatzy (default: none)",
+    )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     add_limit_options(p)
     p.set_defaults(run=run)
@@ -226,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
     if args.limit_concurrency < 1 or args.keep_alive_timeout < 1 or args.header_timeout <= 0:
         raise YatzyError("--limit-concurrency, --keep-alive-timeout, --header-timeout must be > 0")
     limits = limits_of(args)
+    root = args.root_path.rstrip("/")
+    if root and (not root.startswith("/") or any(c in root for c in "?#\"' <>")):
+        raise YatzyError(f"root path {args.root_path!r} is not a path such as /yatzy")
     url = database_url(args.database_url)
     if args.workers > 1 and not url.startswith("postgresql"):
         # Live updates cross processes through PostgreSQL LISTEN/NOTIFY only.
@@ -234,7 +243,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_BOT_DELAY"] = str(args.bot_delay)
     os.environ["YATZY_LIMITS"] = limits.to_json()
     os.environ["YATZY_HEADER_TIMEOUT"] = str(args.header_timeout)
-    print(f"yatzy: serving http://{args.host}:{args.port}/ (database {_redact(url)})", flush=True)
+    print(
+        f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
+        flush=True,
+    )
     uvicorn.run(
         "yatzy.web.app:app_from_env",
         factory=True,
@@ -242,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        root_path=root,
         # Below "info" the access log prints nothing, but uvicorn would still format
         # each line's fields for it.
         access_log=args.log_level.lower() in ("trace", "debug", "info"),

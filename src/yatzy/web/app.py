@@ -24,9 +24,8 @@ import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
@@ -40,7 +39,6 @@ from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
-from yatzy.web.i18n import ui_strings
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
 from yatzy.web.limits import (
     ClientAddress,
@@ -54,6 +52,8 @@ from yatzy.web.limits import (
     client_of,
     retry_after,
 )
+from yatzy.web.pages import root_of
+from yatzy.web.pages import router as pages_router
 from yatzy.web.security import BodyTimeout, SecurityHeaders
 from yatzy.web.service import (
     GameService,
@@ -217,10 +217,14 @@ def _set_cookie(response: Response, name: str, value: str, secure: bool, path: s
     )
 
 
-def _set_seat_cookie(response: Response, game_id: str, seat: int, token: str, secure: bool) -> None:
-    # Scoped to the game's API: a browser sends it only there, so the cookies of all
-    # the games it ever played do not ride along with every request.
-    _set_cookie(response, f"yz_{game_id}_{seat}", token, secure, path=f"/api/games/{game_id}")
+def _set_seat_cookie(
+    response: Response, game_id: str, seat: int, token: str, secure: bool, root: str = ""
+) -> None:
+    # Scoped to the game's API (under the app's path prefix, ``root``): a browser sends
+    # it only there, so the cookies of all the games it ever played do not ride along
+    # with every request.
+    path = f"{root}/api/games/{game_id}"
+    _set_cookie(response, f"yz_{game_id}_{seat}", token, secure, path=path)
 
 
 def _action_json(action: ActionIn) -> dict[str, Any]:
@@ -327,7 +331,11 @@ class ActionFastPath:
     ) -> None:
         match = None
         if scope["type"] == "http" and scope["method"] == "POST":
-            match = ACTIONS_PATH.fullmatch(scope["path"])
+            path = scope["path"]
+            root = scope.get("root_path", "")
+            if root and path.startswith(root):
+                path = path[len(root) :]  # the ASGI path includes the app's prefix
+            match = ACTIONS_PATH.fullmatch(path)
         if match is None:
             await self.app(scope, receive, send)
             return
@@ -566,7 +574,6 @@ def create_app(
     url = normalise_url(database_url)
     limits = limits or Limits.off()
     open_games = OpenGames(limits.open_games)
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -620,6 +627,7 @@ def create_app(
     app.router.route_class = StrictJSONRoute
     app.add_exception_handler(RequestValidationError, request_validation_error)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(pages_router)
 
     @app.exception_handler(YatzyError)
     async def _yatzy_error(_request: Request, exc: YatzyError) -> JSONResponse:
@@ -695,9 +703,11 @@ def create_app(
         }
         response = FastJSONResponse(payload, status_code=201)
         for seat, token in created.tokens.items():
-            _set_seat_cookie(response, gid, seat, token, secure(request))
+            _set_seat_cookie(response, gid, seat, token, secure(request), root_of(request))
         if owner is None:
-            _set_cookie(response, OWNER_COOKIE, created.owner, secure(request))
+            _set_cookie(
+                response, OWNER_COOKIE, created.owner, secure(request), root_of(request) + "/"
+            )
         turn = view["turn"]
         if turn is not None and view["players"][turn["seat"]]["bot"]:
             request.app.state.bots.kick(gid)
@@ -726,9 +736,9 @@ def create_app(
         tokens = {**_tokens(request, game_id), body.seat: token}
         view = await run_in_threadpool(service(request).view, game_id, tokens, new_owner)
         response = FastJSONResponse(view)
-        _set_seat_cookie(response, game_id, body.seat, token, secure(request))
+        _set_seat_cookie(response, game_id, body.seat, token, secure(request), root_of(request))
         if owner is None:
-            _set_cookie(response, OWNER_COOKIE, new_owner, secure(request))
+            _set_cookie(response, OWNER_COOKIE, new_owner, secure(request), root_of(request) + "/")
         return response
 
     @app.post("/api/games/{game_id}/actions", tags=["api"])
@@ -848,50 +858,6 @@ def create_app(
             pass
         finally:
             hub.unsubscribe(game_id, ws)
-
-    # -- pages -------------------------------------------------------------------------------
-
-    def lang_of(request: Request) -> Literal["sv", "fi", "en"]:
-        lang = request.query_params.get("lang", "")
-        if lang in LANGUAGES:
-            return lang
-        accept = request.headers.get("accept-language", "")[:2].lower()
-        return accept if accept in LANGUAGES else "en"
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index(request: Request) -> HTMLResponse:
-        lang = lang_of(request)
-        return templates.TemplateResponse(
-            request,
-            "index.html",
-            {
-                "lang": lang,
-                "t": ui_strings(lang),
-                "variants": VARIANTS,
-                "options": OPTIONS,
-                "bots": bot_levels(),
-                "hints": advisor_available(),
-                "languages": LANGUAGES,
-            },
-        )
-
-    @app.get("/g/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def game_page(request: Request, game_id: GameId) -> HTMLResponse:
-        stored = await run_in_threadpool(service(request).repo.get, game_id)
-        lang: Any = stored.lang
-        return templates.TemplateResponse(
-            request,
-            "game.html",
-            {"lang": lang, "t": ui_strings(lang), "game_id": game_id},
-        )
-
-    @app.get("/history", response_class=HTMLResponse, include_in_schema=False)
-    async def history_page(request: Request) -> HTMLResponse:
-        lang = lang_of(request)
-        games = await history(request, lang)
-        return templates.TemplateResponse(
-            request, "history.html", {"lang": lang, "t": ui_strings(lang), "games": games}
-        )
 
     @app.exception_handler(404)
     async def _not_found(request: Request, exc: Exception) -> Response:

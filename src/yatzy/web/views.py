@@ -15,6 +15,7 @@ from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
+from yatzy.web.catalog import box_help
 from yatzy.web.i18n import ui_strings
 
 ROW_KEYS = ("sum", "bonus", "yatzy_bonus", "total", "final", "par")
@@ -36,6 +37,7 @@ def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
             "name": rules.box_name(b, lang),
             "section": CATEGORIES[b].section,
             "scratchable": rules.scratchable(b),
+            "help": box_help(rules, b, lang),
         }
         for b in rules.boxes
     ]
@@ -44,6 +46,25 @@ def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
 @functools.lru_cache(maxsize=32)
 def _labels(rules: RuleSet, lang: Language) -> dict[str, str]:
     return {k: rules.label(k, lang) for k in ROW_KEYS}
+
+
+def _kept(state: State) -> list[int]:
+    """The dice positions the player kept at the latest roll of this turn (the others
+    were just rolled): every viewer sees which dice are new."""
+    if state.dice is None or not state.log or "rolls" not in state.log[-1]:
+        return []
+    rolls = state.log[-1]["rolls"]
+    return list(rolls[-1].get("keep", [])) if rolls else []
+
+
+def _joker(state: State) -> bool:
+    """Whether the dice on the table are a joker (Yahtzee: five equal with the Yatzy
+    box already filled), so the page can explain why the boxes score as they do."""
+    dice = state.dice
+    if not state.rules.has_joker or dice is None or state.rules.double:
+        return False
+    faces = tuple(d for d in dice if isinstance(d, int))
+    return len(faces) == len(dice) and state._joker_active(faces, state.sheet)
 
 
 def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
@@ -129,6 +150,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             # False under last_resort while the dice score somewhere: no scratch, no 0.
             "zero_allowed": state.zero_allowed(),
             "preview": None,
+            "kept": _kept(state),
+            "joker": False,
         }
         if state.dice is not None:
             try:
@@ -138,6 +161,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             turn["preview"] = {
                 b: (list(p) if isinstance(p, tuple) else p) for b, p in preview.items()
             }
+            turn["joker"] = _joker(state)
         if stored.hints:
             from yatzy.web.hints import hint
 

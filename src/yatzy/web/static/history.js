@@ -74,7 +74,7 @@ function chart(rows) {
 async function load() {
   const body = document.getElementById("stats-body");
   try {
-    const response = await fetch(`/api/stats?lang=${encodeURIComponent(lang)}`, { credentials: "same-origin" });
+    const response = await fetch(new URL(`api/stats?lang=${encodeURIComponent(lang)}`, document.baseURI), { credentials: "same-origin" });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const data = await response.json();
     if (!data.variants.length) { body.replaceChildren(el("p", { id: "no-stats" }, words.no_stats)); return; }

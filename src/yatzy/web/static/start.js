@@ -1,0 +1,158 @@
+// The start page: ways to play, the rules preset and its house rules, the seats.
+// The server checks the rules spec and the seats; this module only builds the request.
+const form = document.getElementById("start");
+const setup = document.getElementById("setup");
+const seats = document.getElementById("seats");
+const rowTemplate = document.getElementById("seat-row");
+const error = document.getElementById("error");
+const names = form.dataset.names.split(",");
+const words = JSON.parse(form.dataset.words);
+let mode = null;
+
+const preset = () => form.querySelector('input[name="preset"]:checked');
+const variant = () => preset().dataset.variant;
+const options = () => form.querySelector(`.opts[data-variant="${variant()}"]`);
+
+// The preset's options are shown ticked in "more rules"; the spec is read back from them.
+function showPreset() {
+  const flags = new Set(preset().dataset.spec.split("+").slice(1));
+  form.querySelectorAll(".opts").forEach((div) => { div.hidden = div.dataset.variant !== variant(); });
+  options().querySelectorAll('input[type="checkbox"][data-opt]').forEach((box) => { box.checked = flags.has(box.dataset.opt); });
+  document.getElementById("rules-link").setAttribute("href", `rules/${variant()}`);
+  try { localStorage.setItem("yatzy-preset", preset().value); } catch (e) { /* private mode */ }
+}
+
+function spec() {
+  let s = variant();
+  options().querySelectorAll("[data-opt]").forEach((input) => {
+    const name = input.dataset.opt;
+    if (input.type === "checkbox") {
+      if (input.checked) s += "+" + name;
+    } else if (input.value !== "" && String(input.value) !== String(input.dataset.default)) {
+      s += `+${name}=${input.value}`;
+    }
+  });
+  return s;
+}
+
+function addSeat(name, kind) {
+  const node = rowTemplate.content.firstElementChild.cloneNode(true);
+  const input = node.querySelector(".seat-name");
+  const select = node.querySelector(".seat-kind");
+  input.value = name;
+  select.value = kind;
+  const label = () => node.querySelector(".seat-remove").setAttribute("aria-label", `${words.remove} ${input.value}`);
+  input.addEventListener("input", label);
+  label();
+  if (mode === "pad") select.querySelectorAll("option").forEach((o) => { o.hidden = o.value !== "here"; });
+  if (mode === "hotseat") select.querySelector('option[value="remote"]').hidden = true;
+  node.querySelector(".seat-remove").addEventListener("click", () => {
+    if (seats.children.length > 1) { node.remove(); document.getElementById("add-person").focus(); }
+  });
+  seats.append(node);
+  return node;
+}
+
+function nextName() {
+  const taken = new Set([...seats.querySelectorAll(".seat-name")].map((i) => i.value));
+  return names.find((n) => !taken.has(n)) || names[0];
+}
+
+function openSetup(which, button) {
+  mode = which;
+  seats.replaceChildren();
+  document.getElementById("setup-h").textContent = button.textContent;
+  form.querySelectorAll("[data-mode][aria-expanded]").forEach((b) => b.setAttribute("aria-expanded", String(b === button)));
+  if (which === "invite") { addSeat(you() || names[0], "here"); addSeat(nextName(), "remote"); }
+  else { addSeat(you() || names[0], "here"); addSeat(nextName(), "here"); }
+  document.getElementById("add-bot").hidden = which === "pad";
+  setup.hidden = false;
+  document.getElementById("setup-h").focus();
+}
+
+const yourName = document.getElementById("your-name");
+const you = () => yourName.value.trim();
+try { yourName.value = localStorage.getItem("yatzy-name") || yourName.value; } catch (e) { /* private mode */ }
+yourName.addEventListener("change", () => {
+  try { localStorage.setItem("yatzy-name", you()); } catch (e) { /* private mode */ }
+});
+
+function seatList(which) {
+  const level = document.getElementById("bot-level");
+  if (which === "bot") {
+    const botName = level.selectedOptions[0].textContent;
+    return [{ name: you(), here: true }, { name: `${form.dataset.computer} (${botName})`, bot: level.value }];
+  }
+  if (which === "solo") return [{ name: you(), here: true }];
+  return [...seats.children].map((li) => {
+    const kind = li.querySelector(".seat-kind").value;
+    const name = li.querySelector(".seat-name").value.trim();
+    if (kind === "here" || kind === "remote") return { name, here: kind === "here" };
+    return { name, bot: kind };
+  });
+}
+
+function explain(response, data) {
+  if (response.status === 422 && Array.isArray(data.detail)) return words.bad_form;
+  if (typeof data.detail === "string") return `${words.refused} ${data.detail}`;
+  return words.refused;
+}
+
+async function start(which) {
+  error.textContent = "";
+  const list = seatList(which);
+  const empty = list.findIndex((s) => !s.name);
+  if (empty >= 0) {
+    error.textContent = words.name_missing;
+    (which === "bot" || which === "solo" ? yourName : seats.children[empty].querySelector(".seat-name")).focus();
+    return;
+  }
+  const body = {
+    rules: spec(), lang: form.dataset.lang, seats: list,
+    pad: which === "pad", hints: document.getElementById("hints").checked,
+  };
+  let response, data;
+  try {
+    response = await fetch(new URL("api/games", document.baseURI), {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    data = await response.json();
+  } catch (e) {
+    error.textContent = words.unreachable;
+    return;
+  }
+  if (!response.ok) { error.textContent = explain(response, data); return; }
+  try { localStorage.setItem("yatzy-invite-" + data.id, data.invite); } catch (e) { /* private mode */ }
+  window.location.href = new URL(`g/${data.id}`, document.baseURI).href;
+}
+
+form.addEventListener("change", (e) => {
+  if (e.target.name === "preset") showPreset();
+  if (e.target.id === "bot-level") {
+    document.getElementById("bot-strength").textContent = e.target.selectedOptions[0].dataset.strength;
+  }
+});
+form.querySelectorAll("button[data-mode][aria-controls]").forEach((b) => {
+  b.addEventListener("click", () => openSetup(b.dataset.mode, b));
+});
+document.getElementById("add-person").addEventListener("click", () => {
+  if (seats.children.length < 8) addSeat(nextName(), mode === "invite" ? "remote" : "here").querySelector(".seat-name").focus();
+});
+document.getElementById("add-bot").addEventListener("click", () => {
+  if (seats.children.length >= 8) return;
+  const level = document.getElementById("bot-level");
+  const botName = level.selectedOptions[0].textContent;
+  addSeat(`${form.dataset.computer} (${botName})`, level.value).querySelector(".seat-name").focus();
+});
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const which = event.submitter ? event.submitter.dataset.mode : "bot";
+  start(which === "setup" ? mode : which);
+});
+
+try {
+  const saved = localStorage.getItem("yatzy-preset");
+  const radio = saved && form.querySelector(`input[name="preset"][value="${CSS.escape(saved)}"]`);
+  if (radio) radio.checked = true;
+} catch (e) { /* private mode */ }
+showPreset();

@@ -1,0 +1,180 @@
+"""What the browser tests share: a page that records console errors, axe-core checks,
+the page's words, and a player that plays through the game screen as a person would
+(mouse or keyboard, reading only what the page shows)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from yatzy.web.i18n import ui_strings
+
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def words(lang: str, key: str, **values: Any) -> str:
+    """The page's word ``key`` in ``lang``, with its ``{placeholders}`` filled in."""
+    text = ui_strings(lang)[key]  # type: ignore[arg-type]
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+class Watched:
+    """A browser page whose console errors and uncaught exceptions are collected."""
+
+    def __init__(self, context: Any) -> None:
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(f"exception: {e}"))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+
+    def assert_clean(self) -> None:
+        """No console error and no uncaught exception so far."""
+        assert self.errors == [], self.errors
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's violations on the page as it is now (one line each)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())  # evaluated by the driver: no CSP applies
+    result = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => v.id + ': ' + v.help + ' — ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
+    )
+    return list(result)
+
+
+def assert_accessible(page: Any) -> None:
+    """Zero axe-core violations."""
+    violations = axe_violations(page)
+    assert violations == [], json.dumps(violations, indent=1, ensure_ascii=False)
+
+
+def version(page: Any) -> int:
+    """The game's version the page shows."""
+    return int(page.get_attribute("#game", "data-version") or 0)
+
+
+def wait_change(page: Any, seen: int, timeout: float = 20_000) -> None:
+    """Until the page shows a version after ``seen`` (or the game is over)."""
+    page.wait_for_function(
+        "([v]) => Number(document.getElementById('game').dataset.version) > v"
+        " || !document.getElementById('winner').hidden",
+        arg=[seen],
+        timeout=timeout,
+    )
+
+
+def wait_mine(page: Any, timeout: float = 30_000) -> bool:
+    """Until this page's player is to act; False when the game ended first."""
+    page.wait_for_function(
+        "document.getElementById('game').dataset.mine === '1'"
+        " || !document.getElementById('winner').hidden"
+        " || !document.getElementById('handover').hidden",
+        timeout=timeout,
+    )
+    return not page.locator("#winner").is_visible()
+
+
+def focus_is_in_play(page: Any) -> bool:
+    """Whether the keyboard focus is somewhere useful (never the page's body)."""
+    return bool(page.evaluate("document.activeElement && document.activeElement !== document.body"))
+
+
+def best_box(page: Any) -> tuple[str, int]:
+    """The open box the page previews as scoring most: (box id, points)."""
+    options = page.eval_on_selector_all(
+        "button.choose",
+        "bs => bs.map(b => [b.dataset.box, Number(b.textContent.replace(/[^0-9-]/g, ''))])",
+    )
+    assert options, "no box to choose"
+    box, points = max(options, key=lambda o: (o[1], o[0]))
+    return str(box), int(points)
+
+
+def score_by_keyboard(page: Any, box: str) -> int:
+    """Write ``box`` with its letter key and Enter; the keystrokes it took."""
+    letter = page.locator(f'tr[data-row="{box}"] kbd.key').text_content() or ""
+    assert re.fullmatch(r"[A-Z]", letter), f"box {box} shows no key"
+    seen = version(page)
+    page.keyboard.press(letter.lower())
+    assert page.evaluate("document.activeElement.dataset.box") == box
+    page.keyboard.press("Enter")
+    confirm_if_asked(page)
+    wait_change(page, seen)
+    return 2
+
+
+def confirm_if_asked(page: Any) -> None:
+    """Say yes to the zero-confirmation dialog if it opened."""
+    page.wait_for_timeout(30)
+    if page.locator("#confirm[open]").count():
+        page.locator("#confirm-yes").click()
+
+
+def roll(page: Any, key: str | None = "r") -> None:
+    """Roll with a key (``r`` or a space) or, with ``key=None``, the Roll button."""
+    seen = version(page)
+    if key is None:
+        page.locator("#roll").click()
+    else:
+        page.keyboard.press(key)
+    wait_change(page, seen)
+
+
+def play_turn(page: Any, *, keyboard: bool = True, rolls: int = 2) -> None:
+    """One turn: roll, keep the first die, roll again, write the best box."""
+    roll(page, "r" if keyboard else None)
+    for _ in range(rolls - 1):
+        if not page.locator("#roll").is_enabled():
+            break
+        page.keyboard.press("1")
+        roll(page, " " if keyboard else None)
+    box, _ = best_box(page)
+    if keyboard:
+        score_by_keyboard(page, box)
+    else:
+        seen = version(page)
+        page.locator(f'button.choose[data-box="{box}"]').first.click()
+        confirm_if_asked(page)
+        wait_change(page, seen)
+
+
+def play_to_the_end(page: Any, *, keyboard: bool = True, max_turns: int = 40) -> None:
+    """Play this page's seats until the winner is shown."""
+    for _ in range(max_turns):
+        if not wait_mine(page):
+            return
+        if page.locator("#handover").is_visible():
+            page.locator("#handover-go").click()
+        play_turn(page, keyboard=keyboard, rolls=1)
+    page.wait_for_selector("#winner:not([hidden])", timeout=30_000)
+
+
+def nothing_needs_scrolling(page: Any) -> bool:
+    """Whether the dice, Roll and every box to choose lie inside the first screen,
+    uncovered (the sticky tray must not hide a box)."""
+    return bool(
+        page.evaluate(
+            """() => {
+            const h = window.innerHeight, w = window.innerWidth;
+            const shown = [...document.querySelectorAll('.die, #roll, button.choose')]
+              .filter(e => e.offsetParent !== null);
+            return window.scrollY === 0 && shown.length > 0 && shown.every(e => {
+              const r = e.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return r.top >= 0 && r.bottom <= h && r.left >= 0 && r.right <= w
+                && top !== null && (top === e || e.contains(top));
+            });
+        }"""
+        )
+    )
