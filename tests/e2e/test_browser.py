@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,6 @@ from tests.e2e.helpers import (
 from tests.e2e.support import Server
 from yatzy.web.catalog import DEFAULT_NAMES
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
 
 # Each flow in every language, and at both sizes between them (not the full product).
@@ -47,15 +45,9 @@ RUNS_PHONE_FIRST = [("en", "phone"), ("sv", "desktop"), ("fi", "phone")]
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (apt-get install chromium; see scripts/test)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield _BypassCSP(b)
-        b.close()
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (see :class:`_BypassCSP`)."""
+    return _BypassCSP(browser)
 
 
 class _BypassCSP:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +20,6 @@ from typing import Any
 import pytest
 
 from tests.e2e.support import Server, next_action
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 CREATE = """async (body) => {
   const r = await fetch('/api/games', {method: 'POST',
@@ -35,18 +32,6 @@ ACT = """async ([id, action, version]) => {
     headers: {'Content-Type': 'application/json'}, body: JSON.stringify({action, version})});
   return r.status;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (apt-get install chromium; see scripts/test)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -133,9 +133,9 @@ OPTION_WORDS: dict[str, Words] = {
         "Yatzy scores 50 plus the sum of the dice",
     ),
     "saved_rolls": (
-        "Slag du inte använder sparas till senare omgångar",
-        "Käyttämättömät heitot säästyvät myöhemmille vuoroille",
-        "Rolls you do not use are saved for later turns",
+        "Slag du inte använder",
+        "Käyttämättömät heitot",
+        "Rolls you do not use",
     ),
     "last_resort": (
         "Chans och nollor bara när inget annat ger poäng",
@@ -182,6 +182,17 @@ CHOICE_WORDS: dict[tuple[str, str], Words] = {
         "lempeä: neljä samaa on kaksi paria",
         "lenient: four of a kind is two pairs",
     ),
+    ("saved_rolls", "none"): ("går förlorade", "menetetään", "are lost"),
+    ("saved_rolls", "all"): (
+        "sparas till vilken senare omgång som helst",
+        "säästyvät mille tahansa myöhemmälle vuorolle",
+        "are saved for any later turn",
+    ),
+    ("saved_rolls", "next"): (
+        "högst 2 sparas, bara till nästa omgång",
+        "enintään 2 säästyy, vain seuraavalle vuorolle",
+        "up to 2 are saved, for the next turn only",
+    ),
     ("scoring", "strict"): ("sträng skandinavisk", "tiukka pohjoismainen", "strict Scandinavian"),
     ("scoring", "international"): (
         "internationell (Yahtzee-poäng)",
@@ -214,6 +225,7 @@ def house_rules(variant: str, lang: Language) -> list[dict[str, Any]]:
                 "kind": spec.kind,
                 "text": pick(OPTION_WORDS[name], lang),
                 "default": v.defaults.get(name),
+                "bare": spec.bare,
                 "choices": choices,
             }
         )

@@ -583,7 +583,9 @@ function renderPlay() {
   roll.disabled = turn.rolls_left === 0 || busy;
   labelRoll();
   $("rolls-left").textContent = rollsText(turn);
-  const canScratch = me && (turn.dice || view.pad);
+  // last_resort: no scratch while the dice score somewhere (the server says when)
+  const canScratch = me && (turn.dice || view.pad) && turn.zero_allowed !== false;
+  if (!canScratch) scratching = false;
   $("scratch-mode").hidden = !canScratch;
   $("scratch-mode").setAttribute("aria-pressed", String(scratching));
   $("scratch-mode").textContent = scratching ? t("scratch_cancel") : t("scratch_mode");

@@ -3,7 +3,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const section = document.getElementById("stats");
 const lang = section.dataset.lang || document.documentElement.lang || "en";
-const words = JSON.parse(document.getElementById("stats-words").textContent);
+const words = JSON.parse(document.getElementById("stats").dataset.words);
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);

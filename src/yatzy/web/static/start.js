@@ -15,9 +15,16 @@ const options = () => form.querySelector(`.opts[data-variant="${variant()}"]`);
 
 // The preset's options are shown ticked in "more rules"; the spec is read back from them.
 function showPreset() {
-  const flags = new Set(preset().dataset.spec.split("+").slice(1));
+  const parts = preset().dataset.spec.split("+").slice(1);
+  const flags = new Set(parts.filter((p) => !p.includes("=")));
+  const values = new Map(parts.filter((p) => p.includes("=")).map((p) => p.split("=", 2)));
   form.querySelectorAll(".opts").forEach((div) => { div.hidden = div.dataset.variant !== variant(); });
   options().querySelectorAll('input[type="checkbox"][data-opt]').forEach((box) => { box.checked = flags.has(box.dataset.opt); });
+  // a choice written bare in the preset ("+saved_rolls") takes its bare value ("all")
+  options().querySelectorAll("select[data-opt]").forEach((select) => {
+    const name = select.dataset.opt;
+    select.value = values.get(name) ?? (flags.has(name) && select.dataset.bare ? select.dataset.bare : select.dataset.default);
+  });
   document.getElementById("rules-link").setAttribute("href", `rules/${variant()}`);
   try { localStorage.setItem("yatzy-preset", preset().value); } catch (e) { /* private mode */ }
 }
