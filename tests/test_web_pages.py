@@ -285,7 +285,6 @@ def test_view_explains_boxes_and_shows_which_dice_were_kept(client: TestClient) 
 
 def test_view_says_when_the_joker_applies() -> None:
     from yatzy.game import Game, Roll, Score
-    from yatzy.web.views import _joker
 
     state = Game("yahtzee", ["A"]).new_initial_state()
 
@@ -294,14 +293,14 @@ def test_view_says_when_the_joker_applies() -> None:
         state.apply_roll(dice)
 
     roll([6, 6, 6, 6, 6])
-    assert not _joker(state)  # the Yahtzee box is still open
+    assert not state.joker_on_table()  # the Yahtzee box is still open
     state.apply(Score("yatzy"))
     roll([6, 6, 6, 6, 6])
-    assert _joker(state)
+    assert state.joker_on_table()
     state.apply(Score("sixes"))
     roll([6, 6, 6, 6, 5])
-    assert not _joker(state)
-    assert not _joker(Game("yatzy", ["A"]).new_initial_state())
+    assert not state.joker_on_table()
+    assert not Game("yatzy", ["A"]).new_initial_state().joker_on_table()
 
 
 # -- under a path prefix ---------------------------------------------------------------------------

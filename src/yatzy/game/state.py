@@ -360,6 +360,14 @@ class State:
         pos = {"outer": 0, "inner": 1}[which]
         return tuple(d[pos] for d in self.dice)  # type: ignore[index]
 
+    def joker_on_table(self) -> bool:
+        """Whether the dice on the table are a joker (five equal with the Yatzy box
+        already filled, under rules with a joker), which changes what boxes score."""
+        dice = self.dice
+        if not self.rules.has_joker or dice is None or self.rules.double or self.pending:
+            return False
+        return self._joker_active(self.layer("all"), self.sheet)
+
     def _joker_active(self, faces: tuple[int, ...], sheet: Sheet) -> bool:
         return self.rules.has_joker and len(set(faces)) == 1 and not sheet.is_open("yatzy")
 

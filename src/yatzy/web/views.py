@@ -57,16 +57,6 @@ def _kept(state: State) -> list[int]:
     return list(rolls[-1].get("keep", [])) if rolls else []
 
 
-def _joker(state: State) -> bool:
-    """Whether the dice on the table are a joker (Yahtzee: five equal with the Yatzy
-    box already filled), so the page can explain why the boxes score as they do."""
-    dice = state.dice
-    if not state.rules.has_joker or dice is None or state.rules.double:
-        return False
-    faces = tuple(d for d in dice if isinstance(d, int))
-    return len(faces) == len(dice) and state._joker_active(faces, state.sheet)
-
-
 def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
     """The public view of ``state`` (no secrets: spectators receive the same).
 
@@ -161,7 +151,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             turn["preview"] = {
                 b: (list(p) if isinstance(p, tuple) else p) for b, p in preview.items()
             }
-            turn["joker"] = _joker(state)
+            turn["joker"] = state.joker_on_table()
         if stored.hints:
             from yatzy.web.hints import hint
 

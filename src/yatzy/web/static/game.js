@@ -638,7 +638,8 @@ async function fetchAnalysis() {
   const box = $("analysis");
   if (!analysis) renderAnalysis(box, { pending: true }, view, words);
   try {
-    const data = await api("GET", `api/games/${gameId}/analysis`);
+    // in the page's language (the viewer's), which may not be the game's
+    const data = await api("GET", `api/games/${gameId}/analysis?lang=${root.dataset.lang}`);
     analysis = data;
     renderAnalysis(box, data, view, words);
     if (data.pending) setTimeout(fetchAnalysis, 2000);
