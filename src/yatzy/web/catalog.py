@@ -485,7 +485,7 @@ def box_help(rules: RuleSet, box: str, lang: Language, *, dubbel_note: bool = Tr
     else:
         key = (_scheme(rules), box)
         words = _BOX_HELP.get(key) or _BOX_HELP.get(("nordic", box))
-        text = pick(words, lang) if words else CATEGORIES[box].name(lang)
+        text = pick(words, lang) if words else rules.box_name(box, lang)
     if _is_lenient(rules) and box in _LENIENT_NOTE:
         text += pick(_LENIENT_NOTE[box], lang)
     if box == "yatzy" and _flag(rules, "yatzy_pip_bonus"):

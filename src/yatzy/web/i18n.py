@@ -422,9 +422,12 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
         "row shows whether you are ahead of or behind the pace for the bonus.",
     ),
     "rules_saved": (
-        "Med sparade slag: slag du inte använder sparas till senare omgångar.",
-        "Säästetyillä heitoilla: käyttämättömät heitot säästyvät myöhemmille vuoroille.",
-        "With saved rolls: the rolls you do not use are kept for later turns.",
+        "Med sparade slag (en husregel, se nedan) tar du med slag du inte använder till "
+        "senare omgångar: alla, eller högst 2 till nästa omgång.",
+        "Säästetyillä heitoilla (talon sääntö, katso alta) käyttämättömät heitot siirtyvät "
+        "myöhemmille vuoroille: kaikki, tai enintään 2 seuraavalle vuorolle.",
+        "With saved rolls (a house rule, see below) the rolls you do not use carry over to "
+        "later turns: all of them, or at most 2 into the next turn.",
     ),
     "rules_double": (
         "Varje tärning är dubbel: en yttre med en inre i sig. Efter sista slaget skriver du "

@@ -142,7 +142,7 @@ async def game_page(
     lang: Language = chosen if chosen in LANGUAGES else stored.lang
     rules = parse_spec(stored.rules)
     boxes = {
-        b: {"name": CATEGORIES[b].name(lang), "help": catalog.box_help(rules, b, lang)}
+        b: {"name": rules.box_name(b, lang), "help": catalog.box_help(rules, b, lang)}
         for b in rules.boxes
     }
     return _page(
@@ -220,7 +220,7 @@ async def rules_page(request: Request, variant: str) -> Response:
     boxes = [
         {
             "id": b,
-            "name": CATEGORIES[b].name(lang),
+            "name": rules.box_name(b, lang),
             "help": catalog.box_help(rules, b, lang, dubbel_note=False),
             "section": CATEGORIES[b].section,
         }
@@ -228,7 +228,7 @@ async def rules_page(request: Request, variant: str) -> Response:
     ]
     examples = [
         {
-            "box": CATEGORIES[box].name(lang),
+            "box": rules.box_name(box, lang),
             "dice": "-".join(map(str, dice)),
             "drop": drop,
             "points": rules.score(box, dice)
