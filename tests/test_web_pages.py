@@ -283,6 +283,23 @@ def test_view_explains_boxes_and_shows_which_dice_were_kept(client: TestClient) 
     assert second["turn"]["dice"][0] == first["turn"]["dice"][0]
 
 
+@pytest.mark.parametrize(
+    ("rules", "lang", "name", "not_name"),
+    [("maxi", "sv", "Liten straight", "Liten stege"), ("yahtzee", "en", "Yahtzee", None)],
+)
+def test_pages_name_boxes_as_the_variants_sheet(
+    client: TestClient, rules: str, lang: str, name: str, not_name: str | None
+) -> None:
+    client.cookies.clear()
+    seats = [{"name": "A", "here": True}]
+    gid = client.post("/api/games", json={"rules": rules, "lang": lang, "seats": seats}).json()[
+        "id"
+    ]
+    for page in (client.get(f"/g/{gid}").text, client.get(f"/rules/{rules}?lang={lang}").text):
+        assert name in page
+        assert not_name is None or not_name not in page
+
+
 def test_view_says_when_the_joker_applies() -> None:
     from yatzy.game import Game, Roll, Score
 
