@@ -1,23 +1,9 @@
 // The history page: dates in the reader's time zone and language, and the
 // statistics per rule set from /api/stats (a table and an inline SVG bar chart).
-const SVG = "http://www.w3.org/2000/svg";
+import { el, svg } from "./widgets.js";
 const section = document.getElementById("stats");
 const lang = section.dataset.lang || document.documentElement.lang || "en";
 const words = JSON.parse(document.getElementById("stats").dataset.words);
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-  for (const c of children) node.append(c);
-  return node;
-}
 
 const link = el("link", { rel: "stylesheet", href: new URL("insight.css", import.meta.url).href });
 document.head.append(link);

@@ -5,25 +5,7 @@
 // renderAnalysis(container, analysis, view, strings); `strings` is the page's
 // dict of words (web/i18n.py ui_strings).
 
-const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-  for (const c of children) node.append(c);
-  return node;
-}
+import { el, svg } from "./widgets.js";
 
 // The stylesheet of this module, next to it (so a path prefix needs nothing more).
 function ensureStyles() {
