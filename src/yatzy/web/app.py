@@ -26,7 +26,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
 from starlette.types import Receive, Scope, Send
@@ -37,6 +37,14 @@ from yatzy.rules import LANGUAGES, OPTIONS, VARIANTS
 from yatzy.store import ConflictError, GameRepository, NotFoundError, UnavailableError
 from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
+from yatzy.web.bodies import (
+    MAX_REF,
+    ActIn,
+    ActionIn,
+    CreateGameIn,
+    JoinIn,
+    SocketActIn,
+)
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
@@ -69,89 +77,11 @@ MAX_BODY = 16 * 1024
 OWNER_COOKIE = "yz_owner"
 COOKIE_AGE = 400 * 24 * 3600
 GAME_ID = r"^[0-9a-f]{32}$"
-MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
 IDLE_CLOSE = 4408
 """The close code of a WebSocket closed for being idle (see :func:`socket_session`)."""
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's 128-bit id (hex)")]
 Lang = Literal["sv", "fi", "en"]
-
-
-# -- request bodies (strict: no type coercion) --------------------------------------------
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class SeatIn(_Strict):
-    """A seat of a new game."""
-
-    name: str = Field(min_length=1, max_length=40)
-    bot: str | None = Field(default=None, max_length=40, description="bot level, or a person")
-    here: bool = Field(default=False, description="claimed by this browser (hotseat)")
-
-
-class CreateGameIn(_Strict):
-    """Settings of a new game."""
-
-    rules: str = Field(
-        default="yatzy", max_length=200, description="rules spec, e.g. maxi+saved_rolls"
-    )
-    lang: Literal["sv", "fi", "en"] = "en"
-    seats: list[SeatIn] = Field(min_length=1, max_length=8)
-    pad: bool = Field(default=False, description="score pad for physical dice")
-    hints: bool = Field(default=False, description="show the advisor's hints")
-
-
-class EntryIn(_Strict):
-    """One result of DubbelYatzy's turn: score (with the dropped face), scratch or write."""
-
-    score: str | None = Field(default=None, max_length=40)
-    drop: int | None = None
-    scratch: str | None = Field(default=None, max_length=40)
-    write: str | None = Field(default=None, max_length=40)
-    points: int | None = None
-    yatzy_bonus: bool | None = None
-
-
-class ActionIn(EntryIn):
-    """An action in the core's JSON form: ``{"roll": [kept positions]}``, ``{"score": box}``,
-    ``{"scratch": box}``, ``{"inner": ..., "outer": ...}``; score pad: ``{"dice": [...]}``,
-    ``{"write": box, "points": n}``; the pad's dice may also be the typed text
-    (``{"dice": "3 3 4 5 6"}``, double dice inner first ``"3/6 2/5 ..."``), read by
-    the library's dice notation."""
-
-    roll: list[int] | None = Field(default=None, max_length=6)
-    dice: list[int | list[int]] | str | None = Field(default=None, max_length=100)
-    inner: EntryIn | None = None
-    outer: EntryIn | None = None
-    undo: Literal[True] | None = Field(
-        default=None, description="take back the last write (the seat that wrote it)"
-    )
-
-
-class ActIn(_Strict):
-    """An action for a seat, optionally only if the game is still at ``version``."""
-
-    action: ActionIn
-    seat: int | None = Field(default=None, ge=0, le=7)
-    version: int | None = Field(default=None, ge=0)
-
-
-class SocketActIn(ActIn):
-    """An action sent over the game's WebSocket: :class:`ActIn` with the message's
-    type and a reference that the answer quotes."""
-
-    type: Literal["act"]
-    ref: int | None = Field(default=None, ge=0, le=MAX_REF, description="quoted by the answer")
-
-
-class JoinIn(_Strict):
-    """Claim a seat with the invite code of the game."""
-
-    invite: str = Field(min_length=1, max_length=100)
-    seat: int = Field(ge=0, le=7)
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""The JSON bodies the web API accepts: strict models (no type coercion, no extra
+fields), so that a request is either exactly understood or refused with a reason."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SeatIn(_Strict):
+    """A seat of a new game."""
+
+    name: str = Field(min_length=1, max_length=40)
+    bot: str | None = Field(default=None, max_length=40, description="bot level, or a person")
+    here: bool = Field(default=False, description="claimed by this browser (hotseat)")
+
+
+class CreateGameIn(_Strict):
+    """Settings of a new game."""
+
+    rules: str = Field(
+        default="yatzy", max_length=200, description="rules spec, e.g. maxi+saved_rolls"
+    )
+    lang: Literal["sv", "fi", "en"] = "en"
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    pad: bool = Field(default=False, description="score pad for physical dice")
+    hints: bool = Field(default=False, description="show the advisor's hints")
+
+
+class EntryIn(_Strict):
+    """One result of DubbelYatzy's turn: score (with the dropped face), scratch or write."""
+
+    score: str | None = Field(default=None, max_length=40)
+    drop: int | None = None
+    scratch: str | None = Field(default=None, max_length=40)
+    write: str | None = Field(default=None, max_length=40)
+    points: int | None = None
+    yatzy_bonus: bool | None = None
+
+
+class ActionIn(EntryIn):
+    """An action in the core's JSON form: ``{"roll": [kept positions]}``, ``{"score": box}``,
+    ``{"scratch": box}``, ``{"inner": ..., "outer": ...}``; score pad: ``{"dice": [...]}``,
+    ``{"write": box, "points": n}``; the pad's dice may also be the typed text
+    (``{"dice": "3 3 4 5 6"}``, double dice inner first ``"3/6 2/5 ..."``), read by
+    the library's dice notation."""
+
+    roll: list[int] | None = Field(default=None, max_length=6)
+    dice: list[int | list[int]] | str | None = Field(default=None, max_length=100)
+    inner: EntryIn | None = None
+    outer: EntryIn | None = None
+    undo: Literal[True] | None = Field(
+        default=None, description="take back the last write (the seat that wrote it)"
+    )
+
+
+class ActIn(_Strict):
+    """An action for a seat, optionally only if the game is still at ``version``."""
+
+    action: ActionIn
+    seat: int | None = Field(default=None, ge=0, le=7)
+    version: int | None = Field(default=None, ge=0)
+
+
+class SocketActIn(ActIn):
+    """An action sent over the game's WebSocket: :class:`ActIn` with the message's
+    type and a reference that the answer quotes."""
+
+    type: Literal["act"]
+    ref: int | None = Field(default=None, ge=0, le=MAX_REF, description="quoted by the answer")
+
+
+class JoinIn(_Strict):
+    """Claim a seat with the invite code of the game."""
+
+    invite: str = Field(min_length=1, max_length=100)
+    seat: int = Field(ge=0, le=7)
