@@ -164,9 +164,12 @@ def test_kill_9_mid_game_then_restart_keeps_every_move(tmp_path: Path, backend: 
         try:
             # The cookies of the first server still hold the seat.
             record_after = client.get(f"/api/games/{gid}/record").json()
-            moves = client.get(f"/api/games/{gid}/moves").json()
             view = client.get(f"/api/games/{gid}").json()
-            assert view["version"] == len(moves)
+            moves = client.get(f"/api/games/{gid}/moves").json()
+            # The bot plays on at once after the restart, so the moves read after the
+            # view may be more; every version has its move row, none is missing.
+            assert len(moves) >= view["version"]
+            assert [m["version"] for m in moves] == list(range(1, len(moves) + 1))
             human_moves = [m for m in moves if m["seat"] == 0]
             assert len(human_moves) == 12, "every acknowledged move survived the crash"
             # nothing acknowledged before the kill is lost or changed
