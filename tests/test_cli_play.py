@@ -916,3 +916,12 @@ def test_unguarded_script_writes_zero_at_once() -> None:
     state.apply_roll([2, 2, 3, 5, 5])
     session.handle("s 1")
     assert state.sheets[0].points("ones") == 0
+
+
+def test_progress_bars_stay_out_of_pipes(capsys: pytest.CaptureFixture[str]) -> None:
+    """tqdm's ``disable=None``: a bar asked for on a non-terminal stderr prints nothing."""
+    from yatzy.strategy.simulate import simulate
+
+    simulate("yatzy", "random", 3, seed=1, workers=1, progress=True, fast=False)
+    err = capsys.readouterr().err
+    assert "\r" not in err and "games" not in err
