@@ -925,3 +925,27 @@ def test_progress_bars_stay_out_of_pipes(capsys: pytest.CaptureFixture[str]) -> 
     simulate("yatzy", "random", 3, seed=1, workers=1, progress=True, fast=False)
     err = capsys.readouterr().err
     assert "\r" not in err and "games" not in err
+
+
+def test_bot_moves_are_paced(play: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("yatzy.cli.play_session.time.sleep", pauses.append)
+    code, out, _ = play(
+        ["--seed", "6", "--bot", "greedy", "--bot-delay", "0.25", "Ann"],
+        lines(*in_order(15, rolls=("",))),
+    )
+    assert code == 0
+    bot_moves = out.count("Greedy (bot) writes") + out.count("Greedy (bot) rolls")
+    assert bot_moves >= 10
+    # One pause per move: every roll and every write (15 of them, scratches included).
+    assert set(pauses) == {0.25} and len(pauses) >= max(bot_moves, 15)
+    pauses.clear()
+    code, _, _ = play(["--seed", "6", "--bot", "greedy", "Ann"], lines(*in_order(15, rolls=("",))))
+    assert code == 0 and pauses == []  # output is not a terminal: no pause by default
+
+
+@pytest.mark.parametrize("bad", ["-1", "61", "nan"])
+def test_bot_delay_out_of_range_is_refused(play: Run, bad: str) -> None:
+    code, _, err = play(["--bot", "greedy", "--bot-delay", bad, "Ann"], "")
+    assert code == 2
+    assert "--bot-delay" in err and len(err.strip().splitlines()) == 1

@@ -70,6 +70,12 @@ def add_parser(sub: Any) -> None:
         "only with --force or, at a terminal, after a yes)",
     )
     p.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help="pause after each of a bot's moves (default 0.6 when output is a terminal, else 0)",
+    )
+    p.add_argument(
         "--force", action="store_true", help="let --save replace an existing FILE without asking"
     )
     p.add_argument(
@@ -102,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
             return rng
         return random.Random(f"{seed}:bot:{s.turn_number}:{s.rolls_used}")
 
+    delay: float | None = args.bot_delay
+    if delay is not None and not 0 <= delay <= 60:
+        raise PlayError(f"--bot-delay {delay!r}: give seconds from 0 to 60")
+    if delay is None:
+        delay = 0.6 if sys.stdout.isatty() else 0.0
     if args.save and not args.force:
         _check_overwrite(args.save, args.resume)
     if save_path:
@@ -113,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         bots=bots,
         bot_rng=bot_rng,
         save_path=save_path,
+        bot_delay=delay,
         clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
     )
     return session.run(resumed_from=args.resume)

@@ -143,6 +143,7 @@ class PlaySession:
     (for a terminal); otherwise everything is printed in sequence.  ``guard``
     (default: stdin is a terminal) makes an Enter after a roll a hint instead of a
     re-roll and asks before a 0 or a scratch that throws points away.
+    ``bot_delay`` seconds pass after each of a bot's moves, so people can follow it.
     """
 
     def __init__(
@@ -158,6 +159,8 @@ class PlaySession:
         save_path: str | None = None,
         clear: bool = False,
         guard: bool | None = None,
+        bot_delay: float = 0.0,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.state = state
         self.lang: Language = lang
@@ -173,6 +176,8 @@ class PlaySession:
         # Guards against keyboard slips (a stray Enter, a 0 by mistake) are for people at a
         # terminal; a piped script means every line it sends.
         self.guard = self.stdin.isatty() if guard is None else guard
+        self.bot_delay = bot_delay
+        self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
 
@@ -402,6 +407,10 @@ class PlaySession:
                 continue
             action = bot.choose(state, self.bot_rng(state))
             self._apply(action, name)
+            if self.bot_delay > 0:
+                if self.clear:  # the moves are kept for the next board: show this one now
+                    self._show_board()
+                self._sleep(self.bot_delay)
 
     # -- commands -----------------------------------------------------------------------------
 
