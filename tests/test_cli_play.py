@@ -949,3 +949,25 @@ def test_bot_delay_out_of_range_is_refused(play: Run, bad: str) -> None:
     code, _, err = play(["--bot", "greedy", "--bot-delay", bad, "Ann"], "")
     assert code == 2
     assert "--bot-delay" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "P writes 15 in Small Straight (inner faces, 2 dropped) and writes 21 in "
+            "Full House (outer faces, 4 dropped)",
+        ),
+        ("sv", "(inre sidor, 2 struken)"),
+        ("fi", "(ulkosilmäluvut, 4 pudotettu)"),
+    ],
+)
+def test_dubbel_confirmation_names_layer_and_dropped_face(lang: str, expected: str) -> None:
+    state, session = _dubbel_session()
+    out = io.StringIO()
+    session.stdout = out
+    session.lang = lang  # type: ignore[assignment]
+    session.resolver = BoxResolver(state.rules, lang)  # type: ignore[arg-type]
+    session.handle("s 11/2 13/4")
+    assert expected in out.getvalue()

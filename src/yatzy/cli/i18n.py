@@ -101,6 +101,16 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "{name} behåller {kept} och slår: {dice}",
         "fi": "{name} pitää {kept} ja heittää: {dice}",
     },
+    "drop_inner": {
+        "en": "(inner faces, {face} dropped)",
+        "sv": "(inre sidor, {face} struken)",
+        "fi": "(sisäsilmäluvut, {face} pudotettu)",
+    },
+    "drop_outer": {
+        "en": "(outer faces, {face} dropped)",
+        "sv": "(yttre sidor, {face} struken)",
+        "fi": "(ulkosilmäluvut, {face} pudotettu)",
+    },
     "wrote": {
         "en": "{name} writes {points} in {box}",
         "sv": "{name} skriver {points} i {box}",

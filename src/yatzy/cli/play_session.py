@@ -588,11 +588,15 @@ class PlaySession:
         self._dirty = True
 
     def _tell_written(self, turn: dict[str, object], name: str) -> None:
-        parts = [turn[k] for k in ("inner", "outer") if k in turn] if "inner" in turn else [turn]
+        layers = [k for k in ("inner", "outer") if k in turn] if "inner" in turn else [""]
         said = []
-        for part in parts:
+        for layer in layers:
+            part = turn[layer] if layer else turn
             assert isinstance(part, dict)
             box = self.state.rules.box_name(str(part["box"]), self.lang)
+            if layer and part.get("drop") is not None:
+                # DubbelYatzy: say which dice and which face each result left out.
+                box += " " + tr(f"drop_{layer}", self.lang, face=part["drop"])
             if part.get("scratch"):
                 said.append(tr("scratched", self.lang, name=name, box=box))
             else:
