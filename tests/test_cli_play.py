@@ -971,3 +971,18 @@ def test_dubbel_confirmation_names_layer_and_dropped_face(lang: str, expected: s
     session.resolver = BoxResolver(state.rules, lang)  # type: ignore[arg-type]
     session.handle("s 11/2 13/4")
     assert expected in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"), [("en", "Saved rolls"), ("sv", "Sparade slag"), ("fi", "Säästetyt heitot")]
+)
+def test_everyones_saved_rolls_are_shown(lang: str, label: str) -> None:
+    from yatzy.cli.terminal import protocol_table
+
+    state = Game("maxi+saved_rolls", ["Ann", "Bo", "Cy"]).new_initial_state()
+    state.sheets[1].saved_rolls = 2
+    state.sheets[2].saved_rolls = 5
+    table = protocol_table(state, lang)  # type: ignore[arg-type]
+    assert final_row("\n".join(table), label) == [0, 2, 5]
+    plain = protocol_table(Game("maxi", ["Ann", "Bo"]).new_initial_state(), lang)  # type: ignore[arg-type]
+    assert not any(label in row for row in plain)

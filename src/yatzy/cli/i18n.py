@@ -30,6 +30,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "Slag kvar: {n} av {max}",
         "fi": "Heittoja jäljellä: {n}/{max}",
     },
+    "saved_rolls_row": {"en": "Saved rolls", "sv": "Sparade slag", "fi": "Säästetyt heitot"},
     "saved_rolls": {
         "en": " ({n} saved from earlier turns)",
         "sv": " ({n} sparade från tidigare omgångar)",
