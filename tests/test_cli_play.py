@@ -986,3 +986,16 @@ def test_everyones_saved_rolls_are_shown(lang: str, label: str) -> None:
     assert final_row("\n".join(table), label) == [0, 2, 5]
     plain = protocol_table(Game("maxi", ["Ann", "Bo"]).new_initial_state(), lang)  # type: ignore[arg-type]
     assert not any(label in row for row in plain)
+
+
+def test_ctrl_c_at_the_zero_question_writes_nothing() -> None:
+    state, session, out = _guarded("en")
+
+    def interrupted(prompt: str) -> str | None:
+        raise KeyboardInterrupt
+
+    session._read = interrupted  # type: ignore[method-assign]
+    state.apply(Roll())
+    state.apply_roll([2, 2, 3, 5, 5])
+    session.handle("s 1")
+    assert state.sheets[0].is_open("ones") and "Nothing written." in out.getvalue()

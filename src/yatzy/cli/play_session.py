@@ -383,7 +383,11 @@ class PlaySession:
 
     def _confirm(self, prompt: str) -> bool:
         """A yes/no question in the game's language; the end of input means no."""
-        answer = self._read(prompt)
+        try:
+            answer = self._read(prompt)
+        except KeyboardInterrupt:  # Ctrl-C at a question cancels the question, not the game
+            self._print()
+            return False
         return answer is not None and answer.strip().casefold() in _YES_WORDS
 
     def _may_write(self, path: str, *, force: bool) -> bool:
