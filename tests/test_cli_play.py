@@ -21,6 +21,13 @@ from yatzy.rules import RuleSet
 Run = Callable[..., tuple[int, str, str]]
 
 
+@pytest.fixture(autouse=True)
+def rescue_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Games cut off by the end of input are rescued under a temporary state dir."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state" / "yatzy"
+
+
 @pytest.fixture
 def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
     """Run ``yatzy play ARGS`` in-process with ``script`` on stdin."""
@@ -726,3 +733,269 @@ def test_maxi_saved_rolls_next_carry_at_most_two(play: Run, tmp_path: Path) -> N
     assert "of 7" not in out
     state = load(record)
     assert state.is_terminal() and state.sheets[0].saved_rolls == 2
+
+
+# -- issue 14: no keystroke silently loses a game, a file or the dice ------------------------
+
+
+class _Tty(io.StringIO):
+    """Scripted input that says it is a terminal (a person at the keyboard)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_end_of_input_rescues_an_unsaved_game(play: Run, rescue_home: Path) -> None:
+    code, out, _ = play(["--seed", "3", "A"], lines("", "k 1 2"))
+    assert code == 1
+    assert "End of input: the game stops unfinished." in out
+    [rescued] = list(rescue_home.iterdir())
+    assert f"The unfinished game was saved to {rescued}." in out
+    assert f"yatzy play --resume {rescued}" in out
+    state = load(rescued)
+    assert state.dice is not None and state.rolls_used == 2
+
+
+def test_end_of_input_before_any_roll_saves_nothing(play: Run, rescue_home: Path) -> None:
+    code, out, _ = play(["--lang", "sv", "--seed", "3", "A"], "")
+    assert code == 1
+    assert "Spelet sparades inte." in out
+    assert not rescue_home.exists()
+
+
+def test_ctrl_d_at_a_terminal_offers_to_save(tmp_path: Path) -> None:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    target = tmp_path / "mine.json"
+    out = io.StringIO()
+    session = PlaySession(state, lang="fi", stdin=_Tty(), stdout=out, rng=random.Random(1))
+    session.rescue_dir = str(tmp_path / "rescue")
+    # "r", then Ctrl-D at the prompt (None); the offer is answered with a file name.
+    answers = iter(["r", None, str(target)])
+
+    def typed(prompt: str) -> str | None:
+        out.write(prompt)
+        return next(answers)
+
+    session._read = typed  # type: ignore[method-assign]
+    assert session.run() == 1
+    assert "Tallennetaanko peli ennen lopetusta?" in out.getvalue()
+    assert f"Tallennettu: {target}." in out.getvalue()
+    assert load(target).dice is not None
+    assert not (tmp_path / "rescue").exists()
+
+
+def test_ctrl_d_twice_at_a_terminal_rescues_the_game(tmp_path: Path) -> None:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(state, stdin=_Tty(lines("r")), stdout=out, rng=random.Random(1))
+    session.rescue_dir = str(tmp_path / "rescue")
+    assert session.run() == 1
+    assert "Save the game before quitting?" in out.getvalue()
+    [rescued] = list((tmp_path / "rescue").iterdir())
+    assert load(rescued).dice is not None
+
+
+def test_empty_answer_to_the_offer_discards_on_purpose(tmp_path: Path) -> None:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(state, stdin=_Tty(lines("r", "q", "")), stdout=out, rng=random.Random(1))
+    session.rescue_dir = str(tmp_path / "rescue")
+    assert session.run() == 1
+    assert "The game was not saved." in out.getvalue()
+    assert not (tmp_path / "rescue").exists()
+
+
+def test_save_command_does_not_overwrite_without_asking(play: Run, tmp_path: Path) -> None:
+    finished = tmp_path / "finished.json"
+    finished.write_text("precious", encoding="utf-8")
+    code, out, _ = play(["--seed", "3", "A"], lines("r", f"save {finished}", "q", ""))
+    assert (
+        f"! {finished} already exists; not overwritten (use save! {finished} to replace it)." in out
+    )
+    assert finished.read_text(encoding="utf-8") == "precious"
+    code, out, _ = play(["--seed", "3", "A"], lines("r", f"save! {finished}", "q", ""))
+    assert code == 1
+    assert f"Saved to {finished}." in out
+    assert load(finished).dice is not None
+
+
+@pytest.mark.parametrize(
+    ("lang", "yes", "no"), [("en", "y", "n"), ("sv", "j", "nej"), ("fi", "k", "e")]
+)
+def test_save_command_at_a_terminal_asks_before_replacing(
+    tmp_path: Path, lang: str, yes: str, no: str
+) -> None:
+    target = tmp_path / "old.json"
+    target.write_text("old", encoding="utf-8")
+    state = Game("yatzy", ["A"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        lang=lang,  # type: ignore[arg-type]
+        stdin=_Tty(lines(no, yes)),
+        stdout=out,
+        rng=random.Random(1),
+    )
+    session.handle("r")
+    session.handle(f"save {target}")
+    assert target.read_text(encoding="utf-8") == "old"
+    session.handle(f"save {target}")
+    assert load(target).dice is not None
+    assert out.getvalue().count(str(target)) >= 2
+
+
+def test_save_flag_refuses_an_existing_file(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "done.json"
+    record.write_text("a finished game", encoding="utf-8")
+    code, _, err = play(["--seed", "3", "--save", str(record), "A"], lines("q"))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "already exists" in err and "--force" in err
+    assert record.read_text(encoding="utf-8") == "a finished game"
+    code, _, _ = play(["--seed", "3", "--save", str(record), "--force", "A"], lines("r", "q"))
+    assert code == 1
+    assert load(record).dice is not None
+
+
+def _guarded(lang: str, script: str = "") -> tuple[State, PlaySession, io.StringIO]:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        lang=lang,  # type: ignore[arg-type]
+        stdin=io.StringIO(script),
+        stdout=out,
+        rng=random.Random(1),
+        guard=True,
+    )
+    return state, session, out
+
+
+@pytest.mark.parametrize(
+    ("lang", "hint"),
+    [("en", "type r to roll"), ("sv", "skriv r för att slå"), ("fi", "kirjoita r heittääksesi")],
+)
+def test_stray_enter_after_a_roll_keeps_the_dice(lang: str, hint: str) -> None:
+    state, session, _ = _guarded(lang)
+    session.handle("")  # before the first roll Enter still rolls
+    assert state.dice is not None
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 6, 6])  # a just-rolled Yatzy
+    with pytest.raises(PromptError, match=hint):
+        session.handle("")
+    assert list(state.dice or []) == [6, 6, 6, 6, 6] and state.rolls_left() == 1
+    session.handle("r")  # the explicit command still rolls
+    assert state.rolls_left() == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "yes", "no"), [("en", "y", "n"), ("sv", "j", "n"), ("fi", "k", "e")]
+)
+def test_a_wasted_zero_asks_first_and_can_be_undone(lang: str, yes: str, no: str) -> None:
+    state, session, out = _guarded(lang, lines(no, no, yes))
+    state.apply(Roll())
+    state.apply_roll([2, 2, 3, 5, 5])
+    session.handle("s 1")  # Ones would be 0 while the dice score elsewhere: no
+    assert state.sheet.is_open("ones") and state.dice is not None
+    session.handle("x chance")  # scratching Chance: no
+    assert state.sheet.is_open("chance")
+    session.handle("s 1")  # yes
+    assert state.sheets[0].points("ones") == 0
+    assert (
+        out.getvalue().count("(y/n)" if lang == "en" else "(j/n)" if lang == "sv" else "(k/e)") == 3
+    )
+    session.handle("u")
+    assert state.sheets[0].is_open("ones") and list(state.dice or []) == [2, 2, 3, 5, 5]
+    session.handle("s 2")  # a box that scores needs no question
+    assert state.sheets[0].points("twos") == 4
+
+
+def test_unguarded_script_writes_zero_at_once() -> None:
+    state = Game("yatzy", ["A"]).new_initial_state()
+    session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(1))
+    state.apply(Roll())
+    state.apply_roll([2, 2, 3, 5, 5])
+    session.handle("s 1")
+    assert state.sheets[0].points("ones") == 0
+
+
+def test_progress_bars_stay_out_of_pipes(capsys: pytest.CaptureFixture[str]) -> None:
+    """tqdm's ``disable=None``: a bar asked for on a non-terminal stderr prints nothing."""
+    from yatzy.strategy.simulate import simulate
+
+    simulate("yatzy", "random", 3, seed=1, workers=1, progress=True, fast=False)
+    err = capsys.readouterr().err
+    assert "\r" not in err and "games" not in err
+
+
+def test_bot_moves_are_paced(play: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("yatzy.cli.play_session.time.sleep", pauses.append)
+    code, out, _ = play(
+        ["--seed", "6", "--bot", "greedy", "--bot-delay", "0.25", "Ann"],
+        lines(*in_order(15, rolls=("",))),
+    )
+    assert code == 0
+    bot_moves = out.count("Greedy (bot) writes") + out.count("Greedy (bot) rolls")
+    assert bot_moves >= 10
+    # One pause per move: every roll and every write (15 of them, scratches included).
+    assert set(pauses) == {0.25} and len(pauses) >= max(bot_moves, 15)
+    pauses.clear()
+    code, _, _ = play(["--seed", "6", "--bot", "greedy", "Ann"], lines(*in_order(15, rolls=("",))))
+    assert code == 0 and pauses == []  # output is not a terminal: no pause by default
+
+
+@pytest.mark.parametrize("bad", ["-1", "61", "nan"])
+def test_bot_delay_out_of_range_is_refused(play: Run, bad: str) -> None:
+    code, _, err = play(["--bot", "greedy", "--bot-delay", bad, "Ann"], "")
+    assert code == 2
+    assert "--bot-delay" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "P writes 15 in Small Straight (inner faces, 2 dropped) and writes 21 in "
+            "Full House (outer faces, 4 dropped)",
+        ),
+        ("sv", "(inre sidor, 2 struken)"),
+        ("fi", "(ulkosilmäluvut, 4 pudotettu)"),
+    ],
+)
+def test_dubbel_confirmation_names_layer_and_dropped_face(lang: str, expected: str) -> None:
+    state, session = _dubbel_session()
+    out = io.StringIO()
+    session.stdout = out
+    session.lang = lang  # type: ignore[assignment]
+    session.resolver = BoxResolver(state.rules, lang)  # type: ignore[arg-type]
+    session.handle("s 11/2 13/4")
+    assert expected in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"), [("en", "Saved rolls"), ("sv", "Sparade slag"), ("fi", "Säästetyt heitot")]
+)
+def test_everyones_saved_rolls_are_shown(lang: str, label: str) -> None:
+    from yatzy.cli.terminal import protocol_table
+
+    state = Game("maxi+saved_rolls", ["Ann", "Bo", "Cy"]).new_initial_state()
+    state.sheets[1].saved_rolls = 2
+    state.sheets[2].saved_rolls = 5
+    table = protocol_table(state, lang)  # type: ignore[arg-type]
+    assert final_row("\n".join(table), label) == [0, 2, 5]
+    plain = protocol_table(Game("maxi", ["Ann", "Bo"]).new_initial_state(), lang)  # type: ignore[arg-type]
+    assert not any(label in row for row in plain)
+
+
+def test_ctrl_c_at_the_zero_question_writes_nothing() -> None:
+    state, session, out = _guarded("en")
+
+    def interrupted(prompt: str) -> str | None:
+        raise KeyboardInterrupt
+
+    session._read = interrupted  # type: ignore[method-assign]
+    state.apply(Roll())
+    state.apply_roll([2, 2, 3, 5, 5])
+    session.handle("s 1")
+    assert state.sheets[0].is_open("ones") and "Nothing written." in out.getvalue()

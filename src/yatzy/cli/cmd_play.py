@@ -36,7 +36,10 @@ def add_parser(sub: Any) -> None:
         description="A complete game at one keyboard for any number of players, solo "
         "included.  Type ? at the prompt for the commands.  Exit code 0 when the game "
         "was played to the end, 1 when it stopped unfinished (q or end of input), 2 "
-        "for bad input.",
+        "for bad input.  At a terminal, Enter after a roll does not re-roll (type r), a 0 "
+        "where the dice score elsewhere asks first, and Ctrl-D offers to save like q; at "
+        "the end of piped input a game in progress is saved to $XDG_STATE_HOME/yatzy "
+        "(~/.local/state/yatzy) unless --save already saves it.",
     )
     p.add_argument(
         "names", nargs="*", metavar="NAME", help="the players in seat order (default: $USER)"
@@ -60,7 +63,21 @@ def add_parser(sub: Any) -> None:
         metavar="N",
         help="reproducible dice from random.Random(N) (default: the OS's CSPRNG)",
     )
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record to FILE after every move (an existing FILE is replaced "
+        "only with --force or, at a terminal, after a yes)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help="pause after each of a bot's moves (default 0.6 when output is a terminal, else 0)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="let --save replace an existing FILE without asking"
+    )
     p.add_argument(
         "--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving to it)"
     )
@@ -91,6 +108,13 @@ def run(args: argparse.Namespace) -> int:
             return rng
         return random.Random(f"{seed}:bot:{s.turn_number}:{s.rolls_used}")
 
+    delay: float | None = args.bot_delay
+    if delay is not None and not 0 <= delay <= 60:
+        raise PlayError(f"--bot-delay {delay!r}: give seconds from 0 to 60")
+    if delay is None:
+        delay = 0.6 if sys.stdout.isatty() else 0.0
+    if args.save and not args.force:
+        _check_overwrite(args.save, args.resume)
     if save_path:
         _first_save(state, save_path)
     session = PlaySession(
@@ -100,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         bots=bots,
         bot_rng=bot_rng,
         save_path=save_path,
+        bot_delay=delay,
         clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
     )
     return session.run(resumed_from=args.resume)
@@ -194,6 +219,19 @@ def _seat_bots(state: State) -> dict[int, Bot]:
         _check_bot_level(level)
         out[i] = make_bot(level)
     return out
+
+
+def _check_overwrite(path: str, resumed: str | None) -> None:
+    """Refuse to let ``--save`` replace an existing file (a finished record, say) unasked."""
+    if not os.path.exists(path):
+        return
+    if resumed is not None and os.path.exists(resumed) and os.path.samefile(path, resumed):
+        return  # continuing a game in its own file
+    if sys.stdin.isatty():
+        answer = input(f"{path} already exists. Replace it? (y/n) ")
+        if answer.strip().casefold() in ("y", "yes", "j", "ja", "k", "kyllä", "kylla"):
+            return
+    raise PlayError(f"--save {path!r}: the file already exists (add --force to replace it)")
 
 
 def _first_save(state: State, path: str) -> None:

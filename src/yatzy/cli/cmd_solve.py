@@ -39,7 +39,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--no-cache", action="store_true", help="solve from scratch and do not store the table"
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (there is none either when stderr is not a terminal)",
+    )
     p.set_defaults(run=run)
 
 

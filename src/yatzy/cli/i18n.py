@@ -30,6 +30,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "Slag kvar: {n} av {max}",
         "fi": "Heittoja jäljellä: {n}/{max}",
     },
+    "saved_rolls_row": {"en": "Saved rolls", "sv": "Sparade slag", "fi": "Säästetyt heitot"},
     "saved_rolls": {
         "en": " ({n} saved from earlier turns)",
         "sv": " ({n} sparade från tidigare omgångar)",
@@ -101,6 +102,16 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "{name} behåller {kept} och slår: {dice}",
         "fi": "{name} pitää {kept} ja heittää: {dice}",
     },
+    "drop_inner": {
+        "en": "(inner faces, {face} dropped)",
+        "sv": "(inre sidor, {face} struken)",
+        "fi": "(sisäsilmäluvut, {face} pudotettu)",
+    },
+    "drop_outer": {
+        "en": "(outer faces, {face} dropped)",
+        "sv": "(yttre sidor, {face} struken)",
+        "fi": "(ulkosilmäluvut, {face} pudotettu)",
+    },
     "wrote": {
         "en": "{name} writes {points} in {box}",
         "sv": "{name} skriver {points} i {box}",
@@ -162,6 +173,36 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "The game was not saved.",
         "sv": "Spelet sparades inte.",
         "fi": "Peliä ei tallennettu.",
+    },
+    "enter_no_reroll": {
+        "en": "Enter does not roll once the dice are out (it would lose them): type r to roll.",
+        "sv": "Enter slår inte när tärningarna ligger (de vore förlorade): skriv r för att slå.",
+        "fi": "Enter ei heitä, kun nopat on heitetty (ne menetettäisiin): kirjoita r heittääksesi.",
+    },
+    "confirm_zero": {
+        "en": "{box} gets 0 points though the dice score elsewhere. Really? (y/n) ",
+        "sv": "{box} får 0 poäng fast tärningarna ger poäng på annat ställe. Säkert? (j/n) ",
+        "fi": "{box} saa 0 pistettä, vaikka nopat antaisivat pisteitä muualla. Varmasti? (k/e) ",
+    },
+    "not_written": {
+        "en": "Nothing written.",
+        "sv": "Inget skrevs.",
+        "fi": "Mitään ei kirjattu.",
+    },
+    "file_exists": {
+        "en": "{path} already exists; not overwritten (use save! {path} to replace it).",
+        "sv": "{path} finns redan; skrevs inte över (använd save! {path} för att ersätta den).",
+        "fi": "{path} on jo olemassa; ei korvattu (korvaa komennolla save! {path}).",
+    },
+    "confirm_overwrite": {
+        "en": "{path} already exists. Replace it? (y/n) ",
+        "sv": "{path} finns redan. Ersätta den? (j/n) ",
+        "fi": "{path} on jo olemassa. Korvataanko? (k/e) ",
+    },
+    "rescued": {
+        "en": "The unfinished game was saved to {path}.",
+        "sv": "Det ofullbordade spelet sparades i {path}.",
+        "fi": "Keskeneräinen peli tallennettiin: {path}.",
     },
     "end_of_input": {
         "en": "End of input: the game stops unfinished.",
@@ -315,40 +356,43 @@ MESSAGES: dict[str, dict[Language, str]] = {
     # -- help ------------------------------------------------------------------------------
     "help": {
         "en": """Commands (English words work in every language):
-  Enter, r            roll the dice that are not kept (* marks the kept ones)
+  r (Enter at first)  roll the dice that are not kept (* marks the kept ones)
   r all               roll every die
   k 1 3 4             keep the dice at positions 1, 3 and 4, roll the others
   v 3 3               keep two dice showing 3, roll the others
   s BOX               write the dice's points in BOX: its number, name, id or
                       the start of its name (s 7, s pair, s one_pair)
-  x BOX               scratch BOX (write 0)
+  x BOX               scratch BOX (write 0; asks first if the dice score)
   u                   undo your last write, until the next roll
   save FILE           save the game to FILE (continue with --resume FILE)
-  q                   quit (offers to save)
+  save! FILE          the same, replacing an existing FILE without asking
+  q, Ctrl-D           quit (offers to save)
   ?                   this help""",
         "sv": """Kommandon (de engelska orden fungerar också):
-  Enter, r, slå       slå tärningarna som inte är behållna (* visar de behållna)
+  r, slå (Enter först) slå tärningarna som inte är behållna (* visar de behållna)
   r all, slå alla     slå alla tärningar
   k 1 3 4, behåll     behåll tärningarna på plats 1, 3 och 4, slå de andra
   v 3 3, värde        behåll två tärningar som visar 3, slå de andra
   s RUTA, skriv       skriv tärningarnas poäng i RUTA: nummer, namn, id eller
                       början av namnet (s 7, s ett par, s one_pair)
-  x RUTA, stryk       stryk RUTA (skriv 0)
+  x RUTA, stryk       stryk RUTA (skriv 0; frågar först om tärningarna ger poäng)
   u, ångra            ångra din senaste skrivning, fram till nästa slag
   spara FIL           spara spelet i FIL (fortsätt med --resume FIL)
-  q, avsluta          avsluta (erbjuder att spara)
+  spara! FIL          samma, ersätter en befintlig FIL utan att fråga
+  q, avsluta, Ctrl-D  avsluta (erbjuder att spara)
   ?, hjälp            den här hjälpen""",
         "fi": """Komennot (myös englanninkieliset sanat toimivat):
-  Enter, r, heitä     heitä nopat, joita ei pidetä (* merkitsee pidetyt)
+  r, heitä (Enter 1.) heitä nopat, joita ei pidetä (* merkitsee pidetyt)
   r all, heitä kaikki heitä kaikki nopat
   k 1 3 4, pidä       pidä paikkojen 1, 3 ja 4 nopat, heitä muut
   v 3 3, arvo         pidä kaksi kolmosta, heitä muut
   s RUUTU, kirjaa     kirjaa noppien pisteet ruutuun: numero, nimi, tunnus tai
                       nimen alku (s 7, s 1 pari, s one_pair)
-  x RUUTU, viivaa     viivaa ruutu (0 pistettä)
+  x RUUTU, viivaa     viivaa ruutu (0 pistettä; kysyy ensin, jos nopat antaisivat pisteitä)
   u, kumoa            kumoa viimeisin merkintäsi ennen seuraavaa heittoa
   tallenna TIEDOSTO   tallenna peli (jatka: --resume TIEDOSTO)
-  q, lopeta           lopeta (tarjoaa tallennusta)
+  tallenna! TIEDOSTO  sama, korvaa olemassa olevan tiedoston kysymättä
+  q, lopeta, Ctrl-D   lopeta (tarjoaa tallennusta)
   ?, ohje             tämä ohje""",
     },
     "help_double": {

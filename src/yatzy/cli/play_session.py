@@ -15,6 +15,7 @@ import os
 import random
 import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
@@ -69,6 +70,7 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
 }
 _WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
 _ALL_WORDS = ("all", "a", "alla", "kaikki")
+_YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
 
 
 class PromptError(YatzyError):
@@ -138,7 +140,10 @@ class PlaySession:
     ``rng`` rolls the dice.  ``bot_rng`` gives the random source of a bot's
     decision (called once per decision).  ``save_path``, when given, receives the
     record after every change.  ``clear`` redraws the board on a cleared screen
-    (for a terminal); otherwise everything is printed in sequence.
+    (for a terminal); otherwise everything is printed in sequence.  ``guard``
+    (default: stdin is a terminal) makes an Enter after a roll a hint instead of a
+    re-roll and asks before a 0 or a scratch that throws points away.
+    ``bot_delay`` seconds pass after each of a bot's moves, so people can follow it.
     """
 
     def __init__(
@@ -153,6 +158,9 @@ class PlaySession:
         bot_rng: Callable[[State], random.Random] | None = None,
         save_path: str | None = None,
         clear: bool = False,
+        guard: bool | None = None,
+        bot_delay: float = 0.0,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.state = state
         self.lang: Language = lang
@@ -164,6 +172,12 @@ class PlaySession:
         self.save_path = save_path
         self.clear = clear
         self.resolver = BoxResolver(state.rules, lang)
+        self.rescue_dir = rescue_dir()
+        # Guards against keyboard slips (a stray Enter, a 0 by mistake) are for people at a
+        # terminal; a piped script means every line it sends.
+        self.guard = self.stdin.isatty() if guard is None else guard
+        self.bot_delay = bot_delay
+        self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
 
@@ -287,8 +301,8 @@ class PlaySession:
                 self._quit_safely()
                 return EXIT_INTERRUPTED
             if line is None:
-                self._print(tr("end_of_input", self.lang))
-                self._quit(ask=False)
+                # Ctrl-D is as easy to hit as q: offer to save, and never drop a game silently.
+                self._quit(ask=self.stdin.isatty(), rescue=True)
                 return EXIT_UNFINISHED
             try:
                 result = self.handle(line)
@@ -322,7 +336,15 @@ class PlaySession:
             return False
         return True
 
-    def _quit(self, *, ask: bool) -> None:
+    def _quit(self, *, ask: bool, rescue: bool = False) -> None:
+        """Stop: save to ``--save``'s file, or offer a file when ``ask``.
+
+        With ``rescue`` (end of input), or when the offer itself meets the end of
+        input, a game with anything played is saved under :attr:`rescue_dir`
+        rather than lost; only an explicit empty answer discards it.
+        """
+        if rescue and not ask:
+            self._print(tr("end_of_input", self.lang))
         if self.save_path:
             if self._save_to(self.save_path):
                 self._print(tr("saved", self.lang, path=self.save_path))
@@ -330,15 +352,52 @@ class PlaySession:
             return
         while ask:
             answer = self._read(tr("quit_offer", self.lang))
-            path = (answer or "").strip()
-            if not path:
+            if answer is None:
+                rescue = True
                 break
+            path = answer.strip()
+            if not path:  # an explicit "do not save"
+                self._print(tr("not_saved", self.lang))
+                return
             path = os.path.expanduser(path)
+            if not self._may_write(path, force=False):
+                continue
             if self._save_to(path):
                 self._print(tr("saved", self.lang, path=path))
                 self._print(tr("resume_hint", self.lang, path=path))
                 return
+        if rescue and self._has_progress():
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = os.path.join(self.rescue_dir, f"unfinished-{stamp}-{os.getpid()}.json")
+            with contextlib.suppress(OSError):
+                os.makedirs(self.rescue_dir, exist_ok=True)
+            if self._save_to(path):
+                self._print(tr("rescued", self.lang, path=path))
+                self._print(tr("resume_hint", self.lang, path=path))
+                return
         self._print(tr("not_saved", self.lang))
+
+    def _has_progress(self) -> bool:
+        """Whether losing the game would lose anything (a die rolled or a box written)."""
+        return bool(self.state.log) or self.state.dice is not None
+
+    def _confirm(self, prompt: str) -> bool:
+        """A yes/no question in the game's language; the end of input means no."""
+        try:
+            answer = self._read(prompt)
+        except KeyboardInterrupt:  # Ctrl-C at a question cancels the question, not the game
+            self._print()
+            return False
+        return answer is not None and answer.strip().casefold() in _YES_WORDS
+
+    def _may_write(self, path: str, *, force: bool) -> bool:
+        """Whether ``path`` may be written: new, forced, or replacing it was confirmed."""
+        if force or not os.path.exists(path):
+            return True
+        if self.stdin.isatty():
+            return self._confirm(tr("confirm_overwrite", self.lang, path=path))
+        self._error(tr("file_exists", self.lang, path=path))
+        return False
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -352,6 +411,10 @@ class PlaySession:
                 continue
             action = bot.choose(state, self.bot_rng(state))
             self._apply(action, name)
+            if self.bot_delay > 0:
+                if self.clear:  # the moves are kept for the next board: show this one now
+                    self._show_board()
+                self._sleep(self.bot_delay)
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -360,11 +423,15 @@ class PlaySession:
         words = line.split()
         state = self.state
         if not words:
+            if ready(state) and self.guard:
+                # A stray Enter must not throw away the dice on the table (a Yatzy, say).
+                raise PromptError(tr("enter_no_reroll", self.lang))
             self._roll_default()
             return None
         word = words[0].casefold()
         rest = words[1:]
-        command = _WORD_TO_COMMAND.get(word)
+        force = word.endswith("!") and _WORD_TO_COMMAND.get(word[:-1]) == "save"
+        command = "save" if force else _WORD_TO_COMMAND.get(word)
         if command is None:
             raise PromptError(tr("unknown_command", self.lang, word=words[0]))
         if command == "help":
@@ -379,7 +446,7 @@ class PlaySession:
             if not path:
                 raise PromptError(tr("need_file", self.lang))
             path = os.path.expanduser(path)
-            if self._save_to(path):
+            if self._may_write(path, force=force) and self._save_to(path):
                 self._print(tr("saved", self.lang, path=path))
             return None
         if command == "undo":
@@ -405,8 +472,27 @@ class PlaySession:
             if not rest:
                 raise PromptError(tr("need_box", self.lang, cmd=words[0]))
             box = self.resolver.resolve(" ".join(rest))
+            if (
+                self.guard
+                and self._wastes_dice(box, scratch=command == "scratch")
+                and not self._confirm(
+                    tr("confirm_zero", self.lang, box=state.rules.box_name(box, self.lang))
+                )
+            ):
+                self._print(tr("not_written", self.lang))
+                return None
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
+
+    def _wastes_dice(self, box: str, *, scratch: bool) -> bool:
+        """Whether writing 0 in ``box`` throws points away: the dice score in an allowed box."""
+        state = self.state
+        allowed = state.allowed_boxes()
+        if box not in allowed:
+            return False  # the state refuses it with its own reason
+        if not scratch and state.box_points(box) > 0:
+            return False
+        return any(state.box_points(b) > 0 for b in allowed)
 
     def _undo(self) -> None:
         """``u``: the seat that just wrote takes it back, until the next roll."""
@@ -506,11 +592,15 @@ class PlaySession:
         self._dirty = True
 
     def _tell_written(self, turn: dict[str, object], name: str) -> None:
-        parts = [turn[k] for k in ("inner", "outer") if k in turn] if "inner" in turn else [turn]
+        layers = [k for k in ("inner", "outer") if k in turn] if "inner" in turn else [""]
         said = []
-        for part in parts:
+        for layer in layers:
+            part = turn[layer] if layer else turn
             assert isinstance(part, dict)
             box = self.state.rules.box_name(str(part["box"]), self.lang)
+            if layer and part.get("drop") is not None:
+                # DubbelYatzy: say which dice and which face each result left out.
+                box += " " + tr(f"drop_{layer}", self.lang, face=part["drop"])
             if part.get("scratch"):
                 said.append(tr("scratched", self.lang, name=name, box=box))
             else:
@@ -564,6 +654,14 @@ class PlaySession:
             return ", ".join(self.state.rules.box_name(b, self.lang) for b in state.allowed_boxes())
         options = [" + ".join(self.state.rules.box_name(b, self.lang) for b in g) for g in groups]
         return join_names(options, self.lang)
+
+
+def rescue_dir() -> str:
+    """Where a game cut off by the end of input is saved: ``$XDG_STATE_HOME/yatzy``."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(base, "yatzy")
 
 
 def _enable_line_editing() -> None:

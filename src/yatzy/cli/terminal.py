@@ -131,6 +131,7 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
         rules.label("yatzy_bonus", lang),
         rules.label("final", lang),
         tr("box", lang),
+        tr("saved_rolls_row", lang),
     ]
     name_w = max(len(t) for t in rows_text)
     num_w = len(str(len(rules.boxes)))
@@ -179,6 +180,9 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
         computed(rules.label("final", lang), [str(s.final) for s in sheets])
     else:
         _totals(rules, sheets, lang, computed)
+    if rules.saves_rolls:
+        # Everyone's bank of saved rolls, so a player can see what an opponent may still use.
+        computed(tr("saved_rolls_row", lang), [str(s.saved_rolls) for s in sheets])
     if now and any(b not in allowed for b in now):
         why = "; ".join(tr(w, lang) for w in _why_restricted(rules))
         out.append(tr("not_allowed_legend", lang, why=why))

@@ -167,7 +167,7 @@ class Solver:
         total = lay.masks.shape[0] - 1
         with tqdm(
             total=total,
-            disable=not progress,
+            disable=None if progress else True,
             desc=f"solving {self.rules.spec}",
             unit="box sets",
             leave=False,

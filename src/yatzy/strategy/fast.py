@@ -137,7 +137,12 @@ def run_fast(
     start = time.perf_counter()
     parts = []
     with (
-        tqdm(total=games, disable=not progress, unit="games", desc=f"{bot} {rules.spec}") as bar,
+        tqdm(
+            total=games,
+            disable=None if progress else True,
+            unit="games",
+            desc=f"{bot} {rules.spec}",
+        ) as bar,
         ThreadPoolExecutor(max_workers=workers) as pool,
     ):
         futures = [pool.submit(play_chunk, tables, seed, i, n) for i, n in chunks]

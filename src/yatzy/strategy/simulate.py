@@ -221,7 +221,8 @@ def simulate(
 
     ``seed`` makes the run reproducible (a random one is drawn and reported when
     ``None``); ``workers`` processes share the games (default: one per core);
-    ``progress`` shows a progress bar on stderr.  ``fast=False`` forces the optimal
+    ``progress`` shows a progress bar on stderr when it is a terminal (never
+    carriage returns into a pipe or a log).  ``fast=False`` forces the optimal
     bot through the game state API instead of its compiled fast path.
     """
     from yatzy.bots import BOT_LEVELS
@@ -296,7 +297,11 @@ def _run(
 
     chunks = _chunks(games)
     with tqdm(
-        total=games, disable=not progress, unit="games", desc=f"{bot} {spec}", leave=False
+        total=games,
+        disable=None if progress else True,
+        unit="games",
+        desc=f"{bot} {spec}",
+        leave=False,
     ) as bar:
         if workers == 1 or len(chunks) == 1:
             for i, count in chunks:
