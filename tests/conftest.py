@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from typing import Any
 
@@ -29,6 +29,20 @@ settings.register_profile("ci", max_examples=30, derandomize=True, **_COMMON)
 settings.register_profile("dev", max_examples=8, **_COMMON)
 settings.register_profile("thorough", max_examples=500, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _rescued_games_stay_out_of_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``yatzy play`` saves a game cut off by the end of its input under
+    ``$XDG_STATE_HOME/yatzy``: every test's rescued games go to a temporary folder, never
+    into the home of whoever runs the tests (subprocesses inherit it)."""
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = old
 
 
 # -- rule sets ------------------------------------------------------------------------
