@@ -999,3 +999,9 @@ def test_ctrl_c_at_the_zero_question_writes_nothing() -> None:
     state.apply_roll([2, 2, 3, 5, 5])
     session.handle("s 1")
     assert state.sheets[0].is_open("ones") and "Nothing written." in out.getvalue()
+
+
+def test_legend_after_a_roll_names_r_not_enter(play: Run) -> None:
+    # at a terminal Enter no longer rolls once the dice lie, so the legend says r
+    _, out, _ = play(["--lang", "sv", "A"], lines("", "q", ""))
+    assert "r slå · k 1 3 behåll platser" in out and "Enter/r" not in out

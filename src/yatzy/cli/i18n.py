@@ -55,19 +55,19 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "fi": "{name}: heitä painamalla Enter ({help} ohjeet)",
     },
     "hint_turn": {
-        "en": "Enter/r roll · k 1 3 keep positions · v 6 6 keep values\n"
+        "en": "r roll · k 1 3 keep positions · v 6 6 keep values\n"
         "s BOX score · x BOX scratch · ? help",
-        "sv": "Enter/r slå · k 1 3 behåll platser · v 6 6 behåll värden\n"
+        "sv": "r slå · k 1 3 behåll platser · v 6 6 behåll värden\n"
         "s RUTA skriv · x RUTA stryk · ? hjälp",
-        "fi": "Enter/r heitä · k 1 3 pidä paikat · v 6 6 pidä arvot\n"
+        "fi": "r heitä · k 1 3 pidä paikat · v 6 6 pidä arvot\n"
         "s RUUTU kirjaa · x RUUTU viivaa · ? ohje",
     },
     "hint_turn_double": {
-        "en": "Enter/r roll · k 1 3 keep positions · v 3/6 keep values\n"
+        "en": "r roll · k 1 3 keep positions · v 3/6 keep values\n"
         "s INNER OUTER score · x INNER OUTER scratch · ? help",
-        "sv": "Enter/r slå · k 1 3 behåll platser · v 3/6 behåll värden\n"
+        "sv": "r slå · k 1 3 behåll platser · v 3/6 behåll värden\n"
         "s INRE YTTRE skriv · x INRE YTTRE stryk · ? hjälp",
-        "fi": "Enter/r heitä · k 1 3 pidä paikat · v 3/6 pidä arvot\n"
+        "fi": "r heitä · k 1 3 pidä paikat · v 3/6 pidä arvot\n"
         "s SISÄ ULKO kirjaa · x SISÄ ULKO viivaa · ? ohje",
     },
     "hint_no_rolls_double": {
