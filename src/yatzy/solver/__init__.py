@@ -16,8 +16,11 @@ with this one.
 With ``saved_rolls=next`` the state between turns also holds the rolls carried
 into the turn (0-2), in place of the Yatzy box's 50 (Maxi has no Yatzy bonus).
 
-Supported: ``yatzy`` and ``yahtzee`` with every option, ``maxi`` with every option
-but ``saved_rolls=all`` (rolls that accumulate without limit).
+With ``saved_rolls=all`` (rolls that accumulate) ``Solver(...)`` returns a
+:class:`yatzy.solver.saved.SavedSolver`, whose state holds the saved rolls (at most
+2 per filled box) in a compact table.
+
+Supported: ``yatzy`` and ``yahtzee`` with every option, ``maxi`` with every option.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ __all__ = ["Advice", "Choice", "Solver", "check_supported"]
 
 DType = Literal["float32", "float64"]
 _CHUNK = 2048  # masks per kernel call: keeps the progress bar moving on big layers
+# Lanes of one keep/reroll pass shared by several masks, for 462 keeps (5 dice); with
+# more keeps proportionally fewer, so the pass's rows take the same memory (~0.5 MB).
+_GROUP_LANES = 256
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,16 @@ class Solver:
     (248.43999 for Yatzy, 254.58962 for Yahtzee with the free joker).
     """
 
+    def __new__(cls, rules: RuleSet | str, **kwargs: Any) -> Solver:
+        """Saved rolls that accumulate get their own solver (:mod:`yatzy.solver.saved`)."""
+        if cls is Solver:
+            parsed = RuleSet.parse(rules) if isinstance(rules, str) else rules
+            if isinstance(parsed, RuleSet) and parsed.saved_rolls == "all":
+                from yatzy.solver.saved import SavedSolver
+
+                return super().__new__(SavedSolver)
+        return super().__new__(cls)
+
     def __init__(
         self,
         rules: RuleSet | str,
@@ -106,7 +122,7 @@ class Solver:
                 raise YatzyError(f"open_boxes is a list of box ids, not {open_boxes!r}")
             root = model.mask_of(names)
         self.layout = Layout.build(model, root)
-        self.shape = (self.layout.masks.shape[0], model.ys, model.threshold + 1)
+        self.shape: tuple[int, ...] = (self.layout.masks.shape[0], model.ys, model.threshold + 1)
         root_name = "" if root == model.full_mask else ",".join(model.boxes_of(root))
         key = cache.table_key(rules.spec, root_name, dtype, model.fingerprint())
         start = time.perf_counter()
@@ -124,7 +140,8 @@ class Solver:
     # -- solving ---------------------------------------------------------------------------
 
     def _solve(self, progress: bool) -> npt.NDArray[Any]:
-        import numba
+        from concurrent.futures import ThreadPoolExecutor
+
         from tqdm import tqdm
 
         from yatzy.solver import _kernels
@@ -135,8 +152,9 @@ class Solver:
         terminal = lay.idx_of_mask[0]
         V[terminal] = 0.0
         V[terminal, :, m.threshold] = m.bonus
-        runs = numba.get_num_threads()
+        runs = _threads()
         width = self.shape[2]
+        group = max(width, _GROUP_LANES * 462 // d.n_keeps // 8 * 8)
         args = (
             V,
             lay.idx_of_mask,
@@ -158,11 +176,12 @@ class Solver:
             d.nsub,
             d.roll_prob,
             d.yatzy_face,
-            # Scratch rows, one per parallel run of masks (see solve_masks).
-            np.empty((runs, d.n_keeps * width), dtype=self.dtype),
-            np.empty((runs, (d.n_keeps + 4) * width), dtype=self.dtype),
-            np.empty((runs, max(m.saved, 1) * d.n_rolls * width), dtype=self.dtype),
-            np.empty((runs, (m.saved + 1) * width), dtype=np.float64),
+            # Scratch rows, one per thread (see solve_masks); ``group`` lanes for the
+            # keep/reroll pass that several masks share.
+            np.empty((runs, d.n_keeps * group), dtype=self.dtype),
+            np.empty((runs, (d.n_keeps + 4) * group), dtype=self.dtype),
+            np.empty((runs, (max(m.saved, 1) * width + group) * d.n_rolls), dtype=self.dtype),
+            np.empty((runs, max((m.saved + 1) * width, group)), dtype=np.float64),
         )
         total = lay.masks.shape[0] - 1
         with tqdm(
@@ -172,11 +191,25 @@ class Solver:
             unit="box sets",
             leave=False,
         ) as bar:
-            for start, end in lay.bounds[1:]:
-                for lo in range(start, end, _CHUNK):
-                    hi = min(end, lo + _CHUNK)
-                    _kernels.solve_masks(lay.masks[lo:hi], *args)
-                    bar.update(hi - lo)
+            fixed, scratch = args[:-4], args[-4:]
+
+            def run(c: int, masks: npt.NDArray[np.int64]) -> None:
+                rows = tuple(a[c : c + 1] for a in scratch)
+                _kernels.solve_masks(masks, *fixed, *rows)
+
+            with ThreadPoolExecutor(runs) as pool:
+                for start, end in lay.bounds[1:]:
+                    for lo in range(start, end, _CHUNK):
+                        hi = min(end, lo + _CHUNK)
+                        # Masks with as many open boxes are independent: split them
+                        # between the threads (interleaved, so the costs even out).
+                        jobs = [
+                            pool.submit(run, c, lay.masks[lo + c : hi : runs])
+                            for c in range(min(runs, hi - lo))
+                        ]
+                        for job in jobs:
+                            job.result()
+                        bar.update(hi - lo)
         return V
 
     # -- values ----------------------------------------------------------------------------
@@ -249,7 +282,7 @@ class Solver:
         mask = self.model.mask_of(sheet.open_boxes)
         if (
             self.rules.half_forced
-            and mask != self.model.full_mask
+            and mask not in (0, self.model.full_mask)  # a full sheet's first section: either
             and sheet.first_section != first_section(self.model, mask)
         ):
             raise YatzyError(
@@ -335,8 +368,8 @@ class Solver:
         if left > 0:
             tables = self.turn_tables(sheet)
             index = self.model.dice.index
-            # A turn never has more rolls left than the model's levels (and carried rolls).
-            level = min(left, self.model.levels + self.model.saved)
+            # A turn never has more rolls left than the tables' levels.
+            level = min(left, tables.shape[0] - 1)
             seen: set[tuple[int, ...]] = set()
             n = len(dice)
             for size in range(n):
@@ -348,6 +381,19 @@ class Solver:
                     choices.append(Choice(Roll(pos), float(tables[level, index[kept]])))
         choices.sort(key=lambda c: -c.value)
         return Advice(choices[0].value, tuple(choices))
+
+
+def _threads() -> int:
+    """Threads for solving: ``NUMBA_NUM_THREADS`` if set, else the usable cores."""
+    import os
+
+    env = os.environ.get("NUMBA_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def _scored(sheet: Sheet) -> int:

@@ -34,7 +34,7 @@ to the allowed boxes where it scores, Chance only when it scores in no other, an
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
 
@@ -455,7 +455,7 @@ def _saved_turn_values(
                 _mean_of_rolls(B, out, (j - levels) * lanes, roll_prob, lanes)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def solve_masks(
     masks: np.ndarray,
     V: np.ndarray,
@@ -486,15 +486,50 @@ def solve_masks(
     """Fill ``V`` for ``masks`` (all with the same number of open boxes, > 0).
 
     Every state these masks lead to must be filled already.  The masks are split
-    into ``scratch_a.shape[0]`` runs solved in parallel; run ``c`` works in row ``c``
-    of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``,
-    ``saved * n_rolls * width`` (at least 1) and ``(saved + 1) * width`` values;
-    their contents do not matter), so nothing is allocated per mask.
+    into ``scratch_a.shape[0]`` runs solved one after the other; run ``c`` works in
+    row ``c`` of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``,
+    ``saved * n_rolls * width`` (at least 1) and ``(saved + 1) * width`` values, or
+    more: without saved rolls the keep/reroll pass runs on as many lanes as the
+    first two hold, ``scratch_a.shape[1] // n_keeps``, and ``scratch_out`` must hold
+    as many; their contents do not matter), so nothing is allocated per mask.  The kernel
+    releases the GIL: the caller runs disjoint slices of ``masks`` on threads, each
+    with its own scratch rows (a numba ``prange`` would start a thread pool whose
+    start-up, about 0.25 s, is a large share of solving Yatzy).
     """
     n_masks = masks.shape[0]
     n_runs = scratch_a.shape[0]
-    for c in prange(n_runs):
-        for i in range(c * n_masks // n_runs, (c + 1) * n_masks // n_runs):
+    for c in range(n_runs):
+        first = c * n_masks // n_runs
+        last = (c + 1) * n_masks // n_runs
+        if saved == 0:
+            _solve_group(
+                masks[first:last],
+                V,
+                idx_of_mask,
+                allowed,
+                score,
+                box_face,
+                joker_pts,
+                ybox,
+                joker_mode,
+                lower_bits,
+                threshold,
+                hi_of_filled_upper,
+                lo_of_open_upper,
+                levels,
+                lr_chance,
+                add,
+                sub,
+                nsub,
+                roll_prob,
+                yatzy_face,
+                scratch_a[c],
+                scratch_b[c],
+                scratch_c[c],
+                scratch_out[c],
+            )
+            continue
+        for i in range(first, last):
             _solve_mask(
                 masks[i],
                 V,
@@ -522,6 +557,144 @@ def solve_masks(
                 scratch_c[c],
                 scratch_out[c],
             )
+
+
+@njit(cache=True, nogil=True)
+def _lanes_of(
+    mask: int, width: int, hi_of_filled_upper: np.ndarray, lo_of_open_upper: np.ndarray
+) -> tuple[int, int, int]:
+    """The lanes of a mask: ``(u0, lanes, reach)`` (see :func:`_solve_mask`)."""
+    reach = hi_of_filled_upper[~mask & 63] + 1
+    u0 = min(lo_of_open_upper[mask & 63], reach - 1)
+    lanes = min(width, (reach - u0 + 7) // 8 * 8)
+    if u0 + lanes > width:
+        u0 = width - lanes
+    return u0, lanes, reach
+
+
+@njit(cache=True, nogil=True)
+def _solve_group(
+    masks: np.ndarray,
+    V: np.ndarray,
+    idx_of_mask: np.ndarray,
+    allowed: np.ndarray,
+    score: np.ndarray,
+    box_face: np.ndarray,
+    joker_pts: np.ndarray,
+    ybox: int,
+    joker_mode: int,
+    lower_bits: int,
+    threshold: int,
+    hi_of_filled_upper: np.ndarray,
+    lo_of_open_upper: np.ndarray,
+    levels: int,
+    lr_chance: int,
+    add: np.ndarray,
+    sub: np.ndarray,
+    nsub: np.ndarray,
+    roll_prob: np.ndarray,
+    yatzy_face: np.ndarray,
+    flat_a: np.ndarray,
+    flat_b: np.ndarray,
+    flat_c: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Fill ``V`` for ``masks`` (no saved rolls), several masks per keep/reroll pass.
+
+    The keep/reroll recursion treats every lane alike, and its cost per row barely
+    depends on the number of lanes (short rows run scalar, and the per-row work
+    dominates), so the final values of several ``(mask, y)`` go side by side into
+    the roll rows of one wide ``A`` and one pass values them all.  The group holds
+    up to ``cap`` lanes: what ``flat_a``, ``flat_b`` and ``out`` hold, and
+    ``flat_c`` holds ``n_rolls * (width + cap)`` values.  Each mask's final values
+    are computed in small rows (the head of ``flat_c`` for its roll rows, the head
+    of ``flat_b`` for the spare rows, free until the pass) and staged in the rest
+    of ``flat_c``, which goes to ``A`` once the group is complete.
+    """
+    n_keeps = add.shape[0]
+    n_rolls = roll_prob.shape[0]
+    width = V.shape[2]
+    cap = min(
+        flat_a.shape[0] // n_keeps,
+        flat_b.shape[0] // (n_keeps + 4),
+        out.shape[0],
+        flat_c.shape[0] // n_rolls - width,
+    )
+    n_masks = masks.shape[0]
+    # The items of the current group: mask index, y, lane offset.
+    items_i = np.empty(cap // 8 + 1, dtype=np.int64)
+    items_y = np.empty(cap // 8 + 1, dtype=np.int64)
+    items_off = np.empty(cap // 8 + 1, dtype=np.int64)
+    n_items = 0
+    used = 0
+    stage = flat_c[n_rolls * width : n_rolls * (width + cap)].reshape((n_rolls, cap))
+    i = 0
+    y = 0
+    while i <= n_masks:
+        ys = 1
+        lanes = 0
+        u0 = 0
+        if i < n_masks:
+            mask = masks[i]
+            ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
+            u0, lanes, _ = _lanes_of(mask, width, hi_of_filled_upper, lo_of_open_upper)
+        if n_items > 0 and (i == n_masks or used + lanes > cap):
+            # Flush: one keep/reroll pass over the group's lanes, then store.
+            Aw = flat_a[: n_keeps * used].reshape((n_keeps, used))
+            for r in range(n_rolls):
+                for lane in range(used):
+                    Aw[r, lane] = stage[r, lane]
+            Bw = flat_b[: (n_keeps + 4) * used].reshape((n_keeps + 4, used))
+            _turn_value(Aw, Bw, out, levels, used, add, sub, nsub, roll_prob)
+            for t in range(n_items):
+                m = masks[items_i[t]]
+                yy = items_y[t]
+                off = items_off[t]
+                idx = idx_of_mask[m]
+                a0, _, reach = _lanes_of(m, width, hi_of_filled_upper, lo_of_open_upper)
+                for u in range(a0):
+                    V[idx, yy, u] = out[off]
+                for u in range(a0, reach):
+                    V[idx, yy, u] = out[off + u - a0]
+            n_items = 0
+            used = 0
+        if i == n_masks:
+            break
+        mask = masks[i]
+        R = flat_c[: n_rolls * lanes].reshape((n_rolls, lanes))
+        S = flat_b[: (n_rolls + 4) * lanes].reshape((n_rolls + 4, lanes))
+        _final_values(
+            R,
+            S,
+            mask,
+            y,
+            u0,
+            lanes,
+            allowed[idx_of_mask[mask]],
+            V,
+            idx_of_mask,
+            score,
+            box_face,
+            joker_pts,
+            ybox,
+            joker_mode,
+            lower_bits,
+            threshold,
+            yatzy_face,
+            lr_chance,
+        )
+        for r in range(n_rolls):
+            for lane in range(lanes):
+                stage[r, used + lane] = R[r, lane]
+        items_i[n_items] = i
+        items_y[n_items] = y
+        items_off[n_items] = used
+        n_items += 1
+        used += lanes
+        y += 1
+        if y == ys:
+            y = 0
+            i += 1
 
 
 @njit(cache=True, nogil=True)

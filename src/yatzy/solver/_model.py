@@ -32,11 +32,6 @@ def check_supported(rules: RuleSet) -> None:
     """Raise :class:`SpecError` for rule sets the solver does not model."""
     if rules.double:
         raise SpecError(f"the solver does not handle DubbelYatzy ({rules.spec})")
-    if rules.saved_rolls == "all":
-        raise SpecError(
-            f"the solver does not handle saved rolls that accumulate ({rules.spec}; "
-            "saved_rolls=next is solved)"
-        )
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,15 @@ def _paths(key: dict[str, Any]) -> tuple[Path, Path]:
     return base.with_suffix(".npy"), base.with_suffix(".json")
 
 
+def exists(key: dict[str, Any]) -> bool:
+    """Whether a table stored under exactly ``key`` is in the cache (not loaded)."""
+    data_path, meta_path = _paths(key)
+    try:
+        return bool(json.loads(meta_path.read_text()).get("key") == key) and data_path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None:
     """The cached table for ``key``, or ``None`` when missing, stale or damaged."""
     data_path, meta_path = _paths(key)

@@ -34,6 +34,7 @@ class KernelTables:
 
     args: tuple[Any, ...]
     ybox: int
+    saved_all: bool = False
 
 
 @cache
@@ -70,6 +71,32 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
     model, layout = solver.model, solver.layout
     add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = _keep_tables(rules.num_dice)
     box = yatzy_box(rules)
+    if rules.saved_rolls == "all":
+        from yatzy.solver.saved import SavedSolver
+
+        assert isinstance(solver, SavedSolver)
+        saved_args = (
+            solver.table,
+            solver.offsets,
+            solver.u_first,
+            solver.u_count,
+            layout.idx_of_mask.astype(np.int64),
+            layout.allowed.astype(np.int64),
+            model.score.astype(np.int64),
+            model.box_face.astype(np.int64),
+            rules.box_index[box],
+            int(model.threshold),
+            rules.threshold,
+            rules.bonus,
+            int(model.lr_chance),
+            add,
+            sub,
+            nsub,
+            rolls,
+            roll_of_code,
+            keep_of_subset,
+        )
+        return KernelTables(saved_args, -1, saved_all=True)
     args = (
         np.ascontiguousarray(solver.table),
         layout.idx_of_mask.astype(np.int64),
@@ -115,12 +142,28 @@ def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
 
 def play_chunk(tables: KernelTables, seed: int, chunk: int, count: int) -> tuple[Any, ...]:
     """Play one chunk with the kernel; returns (scores, bonuses, yatzys) arrays."""
-    from yatzy.strategy._sim_kernels import play_games
-
     scores = np.zeros(count, dtype=np.int64)
     bonuses = np.zeros(count, dtype=np.int64)
     yatzys = np.zeros(count, dtype=np.int64)
     kernel_seed = chunk_rng(seed, chunk).getrandbits(31)
+    if tables.saved_all:
+        from yatzy.strategy import _saved_sim_kernels
+
+        saved_end = np.zeros(count, dtype=np.int64)
+        _saved_sim_kernels.play_games(
+            kernel_seed,
+            scores,
+            bonuses,
+            yatzys,
+            saved_end,
+            int(tables.args[4].shape[0]) - 1,  # every box open (idx_of_mask covers all masks)
+            0,
+            0,
+            *tables.args,
+        )
+        return scores, bonuses, yatzys
+    from yatzy.strategy._sim_kernels import play_games
+
     play_games(kernel_seed, scores, bonuses, yatzys, *tables.args)
     return scores, bonuses, yatzys
 
