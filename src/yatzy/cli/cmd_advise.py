@@ -21,7 +21,8 @@ def add_parser(sub: Any) -> None:
         "to fill — by the expected final score with best play afterwards, with the loss "
         "of each against the best.  Exact where the solver handles the rule set, "
         "approximate elsewhere (the output says which).  Without --dice: the value of "
-        "the position before the turn's first roll.",
+        "the position before the turn's first roll.  With --target T: by the chance of "
+        "a final Total of at least T instead (target play).",
     )
     p.add_argument("spec", help="rules spec, e.g. yatzy or yahtzee+joker=free")
     p.add_argument(
@@ -39,6 +40,12 @@ def add_parser(sub: Any) -> None:
         "INNER/OUTER as 543221/664333 or per die 5/6 4/6 ...)",
     )
     p.add_argument("--rolls-left", help="rolls the turn may still use (with --dice)")
+    p.add_argument(
+        "--target",
+        metavar="T",
+        help="rank by the chance of a final Total >= T instead (target play; yatzy and "
+        "yahtzee; builds the target table the first time, minutes)",
+    )
     p.add_argument("--top", default="10", help="options to show (default 10)")
     p.add_argument("--all", action="store_true", help="show every option")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -47,7 +54,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the ranked options."""
-    from yatzy.strategy.advisor import advise
+    from yatzy.strategy.advisor import advise, advise_target
     from yatzy.strategy.position import (
         build_position,
         parse_position_dice,
@@ -85,8 +92,20 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError("--dice needs --rolls-left (how many rolls the turn has left)")
     if dice is None and rolls_left is not None:
         raise YatzyError("--rolls-left needs --dice")
+    target: int | None = None
+    if args.target is not None:
+        try:
+            target = int(args.target)
+        except ValueError:
+            raise YatzyError(f"--target {args.target!r} is not a whole number") from None
+        from yatzy.solver.target import check_target_supported
+
+        check_target_supported(rules)
     state = build_position(rules, entries, dice, rolls_left)
-    advice = advise(state, progress=not args.json)
+    if target is not None:
+        advice = advise_target(state, target, progress=not args.json)
+    else:
+        advice = advise(state, progress=not args.json)
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0
@@ -97,8 +116,17 @@ def run(args: argparse.Namespace) -> int:
         shown = state.dice
         dice_text = format_dice(shown)
         where = f"dice {dice_text}, {advice.rolls_left} roll{'s' * (advice.rolls_left != 1)} left"
-    kind = "exact values" if advice.exact else "APPROXIMATE values"
     print(f"{rules.spec}: {where}")
+    if target is not None:
+        print(f"target play; chance of reaching {target}: {advice.value * 100:.1f} %")
+        width = max(len(o.text) for o in options)
+        print(f"  {'#':>3}  {'option':<{width}}  {'chance':>7}  {'loss':>6}")
+        for i, o in enumerate(options, start=1):
+            print(f"  {i:>3}  {o.text:<{width}}  {o.value * 100:>6.1f}%  {o.loss * 100:>5.1f}%")
+        if len(options) < len(advice.options):
+            print(f"  ... {len(advice.options) - len(options)} more (--all shows every option)")
+        return 0
+    kind = "exact values" if advice.exact else "APPROXIMATE values"
     print(f"{kind} ({advice.method}); expected final score with best play: {advice.value:.2f}")
     width = max(len(o.text) for o in options)
     print(f"  {'#':>3}  {'option':<{width}}  {'expected':>8}  {'loss':>6}")

@@ -122,3 +122,103 @@ class ReferenceSolver:
                 for roll in self.rolls
             }
         return sum(p * values[roll] for roll, p in _outcomes(self.n))
+
+
+Vector = list[float]
+
+
+def _shifted(vec: Vector, gain: int) -> Vector:
+    """``P(gain + X >= k)`` from ``P(X >= k)``: ``gain`` ones in front."""
+    return [1.0] * gain + vec
+
+
+def _pmax(a: Vector, b: Vector) -> Vector:
+    """The larger of two survival functions at every ``k`` (0 past either's end)."""
+    n = max(len(a), len(b))
+    a = a + [0.0] * (n - len(a))
+    b = b + [0.0] * (n - len(b))
+    return [x if x > y else y for x, y in zip(a, b, strict=True)]
+
+
+def _mix(terms: list[tuple[float, Vector]]) -> Vector:
+    """The mixture of survival functions with the given weights."""
+    n = max(len(v) for _, v in terms)
+    out = [0.0] * n
+    for p, v in terms:
+        for k, x in enumerate(v):
+            out[k] += p * x
+    return out
+
+
+class ReferenceTarget(ReferenceSolver):
+    """Target play by plain recursion through the game state (slow).
+
+    ``at_least(sheet)[k]`` is the highest probability that the sheet's Total still
+    gains at least ``k`` points, for every ``k`` separately (pointwise maximum over
+    every choice), as :class:`yatzy.solver.target.TargetTable` in mode ``"max"``.
+    """
+
+    def __init__(self, rules: RuleSet | str) -> None:
+        super().__init__(rules)
+        self._vectors: dict[tuple[object, ...], Vector] = {}
+
+    def at_least(self, sheet: Sheet) -> Vector:
+        """``P(points still added to the Total >= k)``, k = 0, 1, ... (target play)."""
+        if sheet.is_full:
+            return [1.0]
+        key = (
+            tuple(sheet.open_boxes),
+            sheet.upper_sum,
+            sheet.points("yatzy") if "yatzy" in sheet.entries else None,
+            sheet.first_section,
+        )
+        if key not in self._vectors:
+            self._vectors[key] = self.turn_vectors(sheet)[-1][()]
+        return self._vectors[key]
+
+    def final_vector(self, sheet: Sheet, roll: Dice) -> Vector:
+        """The best vector over every legal fill of final ``roll``."""
+        state = self._state(sheet, roll, 0)
+        best: Vector = []
+        for action in state.legal_actions():
+            if not isinstance(action, (Score, Scratch)):
+                continue
+            after = state.clone()
+            after.apply(action)
+            new = after.sheets[0]
+            best = _pmax(best, _shifted(self.at_least(new), new.total - sheet.total))
+        return best
+
+    def turn_vectors(self, sheet: Sheet) -> list[dict[Dice, Vector]]:
+        """Level ``j`` (0 to max rolls): with ``j`` rolls left, the vector of every roll
+        (best choice); the last level maps the empty keep ``()`` to the turn's vector.
+        Levels ``j >= 1`` also hold every smaller keep: keeping it and throwing the rest.
+        """
+        finals = {roll: self.final_vector(sheet, roll) for roll in self.rolls}
+        levels: list[dict[Dice, Vector]] = [finals]
+        values = finals
+        state = self.game.new_initial_state(starter=0)
+        state.sheets[0] = sheet.copy()
+        for left in range(1, state.max_rolls() + 1):
+            keep_values = {
+                keep: _mix(
+                    [
+                        (p, values[tuple(sorted(keep + more))])
+                        for more, p in _outcomes(self.n - len(keep))
+                    ]
+                )
+                for keep in self.keeps
+                if len(keep) < self.n
+            }
+            level: dict[Dice, Vector] = dict(keep_values)
+            if left < state.max_rolls():
+                values = {}
+                for roll in self.rolls:
+                    best = finals[roll]
+                    for k in _sub_keeps(roll):
+                        if k != roll:
+                            best = _pmax(best, keep_values[k])
+                    values[roll] = best
+                level.update(values)
+            levels.append(level)
+        return levels

@@ -4,7 +4,8 @@
 :class:`Advice`: every distinct choice (which dice to keep, or which box to fill),
 best first, with its expected final score and its loss against the best.  Rule
 sets the exact solver handles (:mod:`yatzy.solver`) get exact values; the others
-(saved rolls, DubbelYatzy) get the approximate strategy of
+(DubbelYatzy, and saved rolls that accumulate until their table is built with
+``yatzy solve maxi+saved_rolls``) get the approximate strategy of
 :mod:`yatzy.strategy.approx`, and the advice says so.
 
 Solvers are kept per rules spec for the life of the process (their tables load
@@ -78,13 +79,22 @@ class Advice:
 
 
 def is_exact(rules: RuleSet) -> bool:
-    """Whether the exact solver handles ``rules``."""
+    """Whether the exact solver handles ``rules`` now.
+
+    Saved rolls that accumulate (``maxi+saved_rolls``) are exact only once their
+    large table is built (``yatzy solve maxi+saved_rolls``); until then the
+    approximate strategy plays them.
+    """
     from yatzy.solver import check_supported
 
     try:
         check_supported(rules)
     except SpecError:
         return False
+    if rules.saved_rolls == "all":
+        from yatzy.solver.saved import table_ready
+
+        return table_ready(rules)
     return True
 
 
@@ -111,6 +121,8 @@ def solver_covering(rules: RuleSet, open_boxes: list[str], progress: bool = Fals
     from yatzy.solver import Solver
 
     if rules.spec in _WHOLE or len(open_boxes) == len(rules.boxes):
+        return solver_for(rules.spec, progress)
+    if rules.saved_rolls == "all":  # the whole table is built (see is_exact): load it
         return solver_for(rules.spec, progress)
     want = set(open_boxes)
     found = _SUBGAMES.setdefault(rules.spec, [])
@@ -166,6 +178,41 @@ def advise(state: State, *, progress: bool = False) -> Advice:
         pairs = strategy.evaluate(state)
         exact, method = False, strategy.method
     return _rank(state, pairs, exact, method)
+
+
+def advise_target(state: State, target_total: int, *, progress: bool = False) -> Advice:
+    """Rank every option by the chance of a final Total >= ``target_total`` (target play).
+
+    The options' ``value`` is that probability (0-1) and ``loss`` the chance given
+    up against the best.  Only for the rule sets target tables handle (yatzy,
+    yahtzee): elsewhere :class:`SpecError`.  The first call may build the table.
+    """
+    if not isinstance(state, State):
+        raise YatzyError(f"expected a game State, not {state!r}")
+    if isinstance(target_total, bool) or not isinstance(target_total, int):
+        raise YatzyError(f"target {target_total!r} is not a whole number")
+    if state.game.pad:
+        raise IllegalActionError("advice needs a game with dice, not a score pad")
+    if state.is_terminal():
+        raise IllegalActionError("the game is over: nothing to decide")
+    if state.is_chance_node():
+        raise IllegalActionError("the dice are rolling: advice needs a player to act")
+    from yatzy.solver.target import check_target_supported
+    from yatzy.strategy.target_play import target_table_for
+
+    check_target_supported(state.rules)
+    table = target_table_for(state.rules, progress=progress)
+    assert table is not None  # supported: checked above
+    if state.dice is None:
+        pairs: list[tuple[Action, float]] = [(Roll(), table.probability(state, target_total))]
+    else:
+        need = target_total - state.sheet.total
+        pairs = [
+            (action, 1.0 if need <= 0 else float(vec[need]) if need < vec.shape[0] else 0.0)
+            for action, vec in table.options(state)
+        ]
+    method = f"target play: chance of reaching {target_total}"
+    return _rank(state, pairs, True, method)
 
 
 def _rank(state: State, pairs: list[tuple[Action, float]], exact: bool, method: str) -> Advice:

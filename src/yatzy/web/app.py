@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import inspect
 import json
 import re
@@ -24,7 +25,7 @@ import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -572,6 +573,25 @@ def create_app(
 
     def secure(request: Request) -> bool:
         return secure_cookies or request.url.scheme == "https"
+
+    @app.get("/owner", include_in_schema=False)
+    async def adopt_local_owner(request: Request, token: str = "") -> Response:
+        """Give this browser the owner of this computer's terminal games (the link that
+        ``yatzy serve`` prints), so that its history and statistics show them; the
+        browser's own games move along."""
+        from yatzy.store.local import adopt_owner, existing_local_owner, owner_hash
+
+        local = existing_local_owner()
+        if local is None or not hmac.compare_digest(token.encode(), local.encode()):
+            detail = "not the link 'yatzy serve' printed on this computer"
+            return JSONResponse({"detail": detail, "error": "Forbidden"}, status_code=403)
+        old = owner_of(request)
+        if old and old != local:
+            repo = service(request).repo
+            await run_in_threadpool(adopt_owner, repo, owner_hash(old), owner_hash(local))
+        response = RedirectResponse(root_of(request) + "/history", status_code=303)
+        _set_cookie(response, OWNER_COOKIE, local, secure(request), root_of(request) + "/")
+        return response
 
     # -- API -------------------------------------------------------------------------------
 

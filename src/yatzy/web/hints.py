@@ -152,6 +152,52 @@ def hint(state: State, lang: Language = "en") -> dict[str, Any] | None:
     }
 
 
+def record_hint(state: State, target_total: int, lang: Language = "en") -> dict[str, Any] | None:
+    """Solo: the best options for reaching ``target_total`` (the record plus one).
+
+    As :func:`hint`, with ``"aim": "record"`` and ``target``; each option's ``value``
+    is the chance of reaching the target in percent and ``loss`` the percentage
+    points given up.  ``None`` when there is no decision or the target table of the
+    rules is not at hand (see :func:`yatzy.strategy.target_play.target_table_for`).
+    """
+    advisor = _advisor()
+    if advisor is None or state.is_terminal() or state.is_chance_node():
+        return None
+    from yatzy.strategy.target_play import target_table_for
+
+    if target_table_for(state.rules, build=False) is None:
+        return None
+    try:
+        advice = advisor.advise_target(state, target_total)
+    except YatzyError as exc:
+        log.warning("no record hint for %s: %s", state.rules.spec, exc)
+        return None
+    options = []
+    for o in advice.options[:HINT_OPTIONS]:
+        option = _option(state, o, lang)
+        option["value"] = _percent(float(o.value))
+        option["loss"] = round(float(o.loss) * 100, 1)
+        options.append(option)
+    return {
+        "pending": False,
+        "approximate": False,
+        "note": None,
+        "aim": "record",
+        "target": target_total,
+        "options": options,
+    }
+
+
+def _percent(p: float) -> float:
+    """A chance in percent to a tenth, never rounded to a certainty (or 0) it is not."""
+    value = round(p * 100, 1)
+    if p < 1:
+        value = min(value, 99.9)
+    if p > 0:
+        value = max(value, 0.1)
+    return value
+
+
 _ANALYSES: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 _KEPT_ANALYSES = 64
 

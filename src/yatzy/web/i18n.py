@@ -386,6 +386,18 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
     "record_is": ("Ditt rekord: {points}", "Ennätyksesi: {points}", "Your record: {points}"),
     "new_record": ("Nytt rekord!", "Uusi ennätys!", "New record!"),
     "no_record": ("inget rekord än", "ei vielä ennätystä", "no record yet"),
+    "record_chance": (
+        "chans att slå rekordet: {percent} %",
+        "mahdollisuus rikkoa ennätys: {percent} %",
+        "chance of beating it: {percent} %",
+    ),
+    "aim_record": ("Sikta på rekordet", "Tähtää ennätykseen", "Aim at the record"),
+    "aim_expected": ("Sikta på väntevärdet", "Tähtää odotusarvoon", "Aim at the expected score"),
+    "record_hint_value": (
+        "chans att nå {target}",
+        "mahdollisuus saavuttaa {target}",
+        "chance of reaching {target}",
+    ),
     "hint": ("Tips", "Vihje", "Hint"),
     "hint_pending": ("Tipsen räknas fram …", "Vihjeitä lasketaan …", "Working out the hints …"),
     "analysis": ("Analys", "Analyysi", "Analysis"),

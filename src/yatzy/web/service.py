@@ -267,7 +267,8 @@ class GameService:
         seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
         if len(stored.seats) != 1 or not owner or not seats:
             return {"seats": seats}
-        return _with_record(seats, state, self.solo_record(owner, stored.rules, stored.id))
+        best = self.solo_record(owner, stored.rules, stored.id)
+        return _with_record(seats, state, best) | record_extras(stored, state, best)
 
     async def you_async(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -277,7 +278,9 @@ class GameService:
         if len(stored.seats) != 1 or not owner or not seats:
             return {"seats": seats}
         best = await self.repo.best_solo_total_async(token_hash(owner), stored.rules, stored.id)
-        return _with_record(seats, state, best)
+        # The chance reads the target table (a numba kernel): off the event loop.
+        extras = await asyncio.to_thread(record_extras, stored, state, best)
+        return _with_record(seats, state, best) | extras
 
     @staticmethod
     def _holds(stored: StoredGame, seat: int, token: str) -> bool:
@@ -548,7 +551,7 @@ class GameService:
         is next."""
         stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
         public = game_view(stored, state)
-        if state.is_terminal():  # the viewer's part reads the solo record
+        if state.is_terminal() or len(stored.seats) == 1:  # the solo record and its chance
             you = await self.you_async(stored, state, tokens, owner)
         else:
             you = self.you(stored, state, tokens, None)
@@ -606,6 +609,26 @@ def _with_record(seats: list[int], state: State, best: int | None) -> dict[str, 
     """The viewer's part of a solo game: the record to beat and whether this game does."""
     total = state.totals()[0]
     return {"seats": seats, "solo_record": best, "beats_record": best is None or total > best}
+
+
+def record_extras(stored: StoredGame, state: State, best: int | None) -> dict[str, Any]:
+    """Solo, while the game is on: ``record_chance``, the live chance of beating the
+    record with target play (``None`` where target tables do not apply or are not
+    built yet), and with hints on ``record_hint``, the hint that aims at the record."""
+    if best is None or state.is_terminal():
+        return {}
+    try:
+        from yatzy.strategy.target_play import chance_to_beat
+    except ImportError:  # the strategy package is not installed
+        return {"record_chance": None}
+    chance = chance_to_beat(state, best)
+    out: dict[str, Any] = {"record_chance": None if chance is None else round(chance, 4)}
+    if chance is not None and stored.hints and not stored.pad:
+        from yatzy.web.hints import record_hint
+
+        lang: Any = stored.lang if stored.lang in LANGUAGES else "en"
+        out["record_hint"] = record_hint(state, best + 1, lang)
+    return out
 
 
 def bot_is_next(stored: StoredGame, state: State) -> bool:

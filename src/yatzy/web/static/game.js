@@ -2,7 +2,7 @@
 // Every rule (what may be scored, the points, whose turn, the sums) comes from the
 // server; this module only draws it, keeps the dice the player picks until the roll,
 // and asks before a zero that the dice would not need.
-import { renderHint, renderAnalysis } from "./insight.js";
+import { formatNumber, renderHint, renderAnalysis } from "./insight.js";
 import { beep, confirmAsk, el, parsePadDice } from "./widgets.js";
 
 const root = document.getElementById("game");
@@ -546,7 +546,30 @@ function renderStatus() {
   else if (spectator()) text = t("watching", { player: who });
   else text = t("waiting_for", { player: who });
   if ("solo_record" in you) text += " · " + (you.solo_record === null ? t("no_record") : t("record_is", { points: you.solo_record }));
+  // The live chance of beating the record (target play from here on), where it is known.
+  if (typeof you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(you.record_chance) });
   status.textContent = text;
+}
+
+// A chance in percent to a tenth, never rounded to a certainty it is not: "> 99.9".
+function percentText(p) {
+  if (p > 0.999 && p < 1) return "> " + formatNumber(99.9);
+  if (p > 0 && p < 0.001) return "< " + formatNumber(0.1);
+  return formatNumber(p * 100);
+}
+
+function aimAtRecord() {
+  try { return localStorage.getItem("yatzy-aim") !== "expected"; } catch (e) { return true; }
+}
+
+function aimSwitch() {
+  const toRecord = !aimAtRecord();
+  const button = el("button", { type: "button", class: "aim-switch" }, t(toRecord ? "aim_record" : "aim_expected"));
+  button.addEventListener("click", () => {
+    try { localStorage.setItem("yatzy-aim", toRecord ? "record" : "expected"); } catch (e) { /* private mode */ }
+    render();
+  });
+  return button;
 }
 
 function rollsText(turn) {
@@ -609,8 +632,15 @@ function renderPlay() {
     ].join(" · ");
   } else choice.textContent = "";
   const hint = $("hint");
-  hint.hidden = !(turn.hint && me);
-  if (turn.hint && me) renderHint(hint, turn.hint, words);
+  // Solo with a record: the hint aims at the record unless the player switched to
+  // the expected score (remembered in localStorage).
+  const recordHint = me && you.record_hint ? you.record_hint : null;
+  const shown = recordHint && aimAtRecord() ? recordHint : turn.hint;
+  hint.hidden = !(shown && me);
+  if (shown && me) {
+    renderHint(hint, shown, words);
+    if (recordHint && turn.hint) hint.append(aimSwitch());
+  }
   $("keys").textContent = me && !view.pad ? t("keys_help", { last: BOX_KEYS[view.boxes.length - 1].toUpperCase() }) : "";
   renderDice();
 }

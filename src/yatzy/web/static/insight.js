@@ -20,10 +20,11 @@ export function formatNumber(x, digits = 1) {
   return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 
-// Points lost against the best option, to a tenth: "−1,3 p", or "as good".
-export function lossText(loss, strings) {
+// Points lost against the best option, to a tenth: "−1,3 p", or "as good"
+// (percentage points "−1,3 %" for a hint that aims at a target).
+export function lossText(loss, strings, unit) {
   if (loss < 0.05) return strings.as_good || "=";
-  return `−${formatNumber(loss)} ${strings.points_short || "p"}`;
+  return `−${formatNumber(loss)} ${unit || strings.points_short || "p"}`;
 }
 
 function approximateBadge(strings, note) {
@@ -49,7 +50,11 @@ export function renderHint(container, hint, strings) {
     return;
   }
   if (hint.approximate) head.append(" ", approximateBadge(strings, hint.note));
-  head.append(" · ", `${strings.best_value}: `, el("strong", { class: "hint-value" }, formatNumber(hint.options[0].value)));
+  // A hint aiming at the record ranks by the chance of reaching it (percent).
+  const aim = hint.aim === "record";
+  const label = aim ? (strings.record_hint_value || "").replace("{target}", hint.target) : strings.best_value;
+  const best = formatNumber(hint.options[0].value) + (aim ? " %" : "");
+  head.append(" · ", `${label}: `, el("strong", { class: "hint-value" }, best));
   container.append(head);
   const list = el("ol", { class: "hint-options" });
   hint.options.forEach((o, i) => {
@@ -59,7 +64,7 @@ export function renderHint(container, hint, strings) {
       "data-keep": o.keep ? o.keep.join(",") : null,
       "data-box": boxes, "data-inner": o.inner, "data-outer": o.outer,
     }, el("span", { class: "hint-text" }, o.text), " ",
-    el("span", { class: "hint-loss" }, i === 0 ? strings.best_choice : lossText(o.loss, strings))));
+    el("span", { class: "hint-loss" }, i === 0 ? strings.best_choice : lossText(o.loss, strings, aim ? "%" : null))));
   });
   container.append(list);
   if (hint.approximate && hint.note) container.append(el("p", { class: "hint-note" }, hint.note));
