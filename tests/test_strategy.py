@@ -321,6 +321,27 @@ def test_approximate_advice_says_so_and_is_legal() -> None:
     }
 
 
+def test_approximate_last_write_is_valued_at_what_it_scores() -> None:
+    # The game's last write: its value is the Total it leaves, the upper bonus it
+    # completes counted once (the table's future holds it; the gain must not add it).
+    from yatzy.strategy.approx import ApproxStrategy
+
+    rules = RuleSet.parse("dubbel")
+    filled = {b: 0 for b in rules.boxes if b not in ("sixes", "chance")}
+    filled.update(ones=3, twos=6, threes=9, fours=12, fives=15, extra=-20)
+    dice = [(2, 6), (3, 6), (4, 6), (5, 6), (6, 1), (6, 2)]
+    state = build_position(rules, filled, dice, 0)
+    values = {}
+    for action, value in ApproxStrategy(rules).evaluate(state):
+        assert isinstance(action, Fill2)
+        after = state.clone()
+        after.apply(action)
+        values[action.inner.box] = (value, after.sheets[0].total)
+    # Inner sixes (24) completes the bonus; outer sixes (12) does not.
+    assert values["sixes"] == (pytest.approx(143.0), 143)
+    assert values["chance"] == (pytest.approx(83.0), 83)
+
+
 def test_saved_rolls_advice_values_saving() -> None:
     from yatzy.strategy.advisor import advise
 
@@ -533,6 +554,30 @@ def test_skill_levels_lose_more_than_optimal() -> None:
     best = calibrate("yatzy+forced", 0.0, 4, seed=1)
     assert best.mean_loss == pytest.approx(0.0, abs=1e-6)
     assert strong.mean_loss > 0
+
+
+def test_skill_levels_play_each_rule_set_at_its_fitted_temperature() -> None:
+    from yatzy.bots import (
+        SKILL_TEMPERATURES,
+        SKILL_TEMPERATURES_BY_RULES,
+        AdvisedBot,
+        make_bot,
+        rules_family,
+    )
+
+    forced = RuleSet.parse("yatzy+forced+lenient")
+    assert rules_family(forced) == "yatzy+forced"
+    assert rules_family(RuleSet.parse("maxi+half_forced+saved_rolls")) == "maxi+half_forced"
+    strong = make_bot("strong")
+    assert isinstance(strong, AdvisedBot)
+    fitted = SKILL_TEMPERATURES_BY_RULES["yatzy+forced"]["strong"]
+    assert strong.temperature_for(forced) == fitted != SKILL_TEMPERATURES["strong"]
+    # a family not measured (DubbelYatzy) plays at the Scandinavian Yatzy temperature
+    assert strong.temperature_for(RuleSet.parse("dubbel")) == SKILL_TEMPERATURES["strong"]
+    assert AdvisedBot("mine", 0.5).temperature_for(forced) == 0.5  # a fixed one stays fixed
+    for family, levels in SKILL_TEMPERATURES_BY_RULES.items():
+        temps = [levels[level] for level in ("strong", "casual", "beginner")]
+        assert temps == sorted(temps), family  # stronger levels are cooler everywhere
 
 
 def test_advised_bots_choose_legal_actions() -> None:

@@ -67,11 +67,25 @@ class AdvisedBot:
     :data:`SKILL_TEMPERATURES`).  The solver is imported on first use only.
     """
 
-    def __init__(self, name: str, temperature: float) -> None:
-        if temperature < 0:
+    def __init__(self, name: str, temperature: float | None = None) -> None:
+        if temperature is not None and temperature < 0:
             raise YatzyError(f"temperature {temperature!r} is negative")
+        if temperature is None and name not in SKILL_TEMPERATURES:
+            raise YatzyError(f"{name!r} is not a skill level; give a temperature")
         self.name = name
-        self.temperature = temperature
+        self._fixed = temperature
+
+    @property
+    def temperature(self) -> float:
+        """The temperature on Scandinavian Yatzy (see :meth:`temperature_for`)."""
+        return self._fixed if self._fixed is not None else SKILL_TEMPERATURES[self.name]
+
+    def temperature_for(self, rules: RuleSet) -> float:
+        """The temperature this bot plays ``rules`` at: a skill level's is fitted per
+        rule set (:func:`skill_temperature`), a fixed one is the same everywhere."""
+        if self._fixed is not None:
+            return self._fixed
+        return skill_temperature(self.name, rules)
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The option this bot picks in ``state``."""
@@ -81,9 +95,10 @@ class AdvisedBot:
         if state.dice is None:
             return Roll()
         advice = advise(state)
-        if self.temperature == 0:
+        temperature = self.temperature_for(state.rules)
+        if temperature == 0:
             return advice.best
-        weights = [math.exp(-o.loss / self.temperature) for o in advice.options]
+        weights = [math.exp(-o.loss / temperature) for o in advice.options]
         return rng.choices(advice.options, weights)[0].action
 
 
@@ -99,7 +114,41 @@ optimal play (figures in the README, section Strategy).
 """
 
 
-def _advised(name: str, temperature: float) -> Callable[[], Bot]:
+LEVEL_LOSS_TARGETS: dict[str, float] = {"strong": 4.4, "casual": 15.5, "beginner": 29.6}
+"""What each skill level means: its mean loss per game against optimal play, as
+measured on Scandinavian Yatzy with :data:`SKILL_TEMPERATURES`."""
+
+
+SKILL_TEMPERATURES_BY_RULES: dict[str, dict[str, float]] = {
+    "yatzy+forced": {"strong": 0.275, "casual": 0.639, "beginner": 1.24},
+    "yatzy+half_forced": {"strong": 0.275, "casual": 0.635, "beginner": 1.219},
+    "yahtzee": {"strong": 0.469, "casual": 0.886, "beginner": 1.343},
+    "yahtzee+forced": {"strong": 0.323, "casual": 0.813, "beginner": 1.512},
+    "yahtzee+half_forced": {"strong": 0.329, "casual": 0.789, "beginner": 1.461},
+    "maxi": {"strong": 0.305, "casual": 0.561, "beginner": 0.819},
+    "maxi+forced": {"strong": 0.228, "casual": 0.483, "beginner": 0.792},
+    "maxi+half_forced": {"strong": 0.228, "casual": 0.485, "beginner": 0.798},
+}
+"""The skill levels' temperatures fitted per rule set family (the variant and its
+order rule, e.g. ``yatzy+forced``), so that a level loses about its target
+(:data:`LEVEL_LOSS_TARGETS`) on every rule set; ``benchmarks/calibrate_levels.py``
+fits and measures them (figures in the README).  A family not listed plays at
+:data:`SKILL_TEMPERATURES`."""
+
+
+def rules_family(rules: RuleSet) -> str:
+    """The key of :data:`SKILL_TEMPERATURES_BY_RULES`: the variant and its order rule."""
+    order = "+forced" if rules.forced else "+half_forced" if rules.half_forced else ""
+    return rules.variant + order
+
+
+def skill_temperature(level: str, rules: RuleSet) -> float:
+    """The temperature of skill ``level`` on ``rules`` (fitted where measured)."""
+    fitted = SKILL_TEMPERATURES_BY_RULES.get(rules_family(rules), {})
+    return fitted.get(level, SKILL_TEMPERATURES[level])
+
+
+def _advised(name: str, temperature: float | None) -> Callable[[], Bot]:
     def factory() -> Bot:
         return AdvisedBot(name, temperature)
 
@@ -110,7 +159,7 @@ def _advised(name: str, temperature: float) -> Callable[[], Bot]:
 BOT_LEVELS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    **{name: _advised(name, t) for name, t in SKILL_TEMPERATURES.items()},
+    **{name: _advised(name, None) for name in SKILL_TEMPERATURES},
     "optimal": _advised("optimal", 0.0),
     "perfect": _advised("perfect", 0.0),
 }

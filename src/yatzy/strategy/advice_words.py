@@ -51,12 +51,13 @@ _WORDS: dict[str, dict[Language, str]] = {
         "so the advice comes from a simplified strategy.",
     },
     "approximate_saved": {
-        "sv": "Ungefärligt: med sparade slag som samlas kan spelet inte räknas ut exakt, "
-        "så råden kommer från en förenklad strategi.",
-        "fi": "Likimääräinen: kertyvien säästettyjen heittojen kanssa peliä ei voi "
-        "laskea tarkasti, joten neuvot tulevat yksinkertaistetusta strategiasta.",
-        "en": "Approximate: with saved rolls that accumulate the game cannot be solved exactly, "
-        "so the advice comes from a simplified strategy.",
+        "sv": "Ungefärligt: den exakta tabellen för sparade slag som samlas är inte byggd "
+        "(kör yatzy solve maxi+saved_rolls), så råden kommer från en förenklad strategi.",
+        "fi": "Likimääräinen: kertyvien säästettyjen heittojen tarkkaa taulukkoa ei ole "
+        "rakennettu (aja yatzy solve maxi+saved_rolls), joten neuvot tulevat "
+        "yksinkertaistetusta strategiasta.",
+        "en": "Approximate: the exact table for saved rolls that accumulate is not built "
+        "(run yatzy solve maxi+saved_rolls), so the advice comes from a simplified strategy.",
     },
     "approximate": {
         "sv": "Ungefärligt: råden kommer från en förenklad strategi.",

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from yatzy.errors import SpecError, YatzyError
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, Sheet, State
 from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet, score_table
-from yatzy.strategy.fills import allowed_boxes, fills
+from yatzy.strategy.fills import Fill, allowed_boxes, fills
 from yatzy.strategy.turn import TurnValues, keep_tables, solve_turn, sub_keeps
 
 if TYPE_CHECKING:
@@ -64,14 +64,43 @@ def proxy_rules(rules: RuleSet) -> RuleSet:
 
 
 class ApproxStrategy:
-    """Values of every option of a position by the recipe of the module docstring."""
+    """Values of every option of a position by the recipe of the module docstring.
 
-    def __init__(self, rules: RuleSet, progress: bool = False) -> None:
+    ``extra_value`` and ``saved_roll_value`` replace :data:`EXTRA_VALUE` and
+    :data:`SAVED_ROLL_VALUE` (the benchmarks fit them by simulation).  With
+    ``layer_points`` (the default) a DubbelYatzy layer's final roll values an upper box
+    with the points it writes there (the upper sum moves towards the bonus); without
+    it, as if it wrote 0 there (the earlier, weaker evaluation).  ``bonus_twice``
+    reproduces an earlier error for the benchmarks' comparison: a write that completes
+    the upper bonus counted the bonus in its gain as well as in the table's future.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        progress: bool = False,
+        *,
+        extra_value: float | None = None,
+        saved_roll_value: float | None = None,
+        layer_points: bool = True,
+        bonus_twice: bool = False,
+    ) -> None:
         self.rules = rules
         self.proxy = proxy_rules(rules)
         self.progress = progress
+        self.extra_value = (
+            extra_value
+            if extra_value is not None
+            else EXTRA_VALUE[rules.extra]
+            if rules.extra is not None
+            else 0.0
+        )
+        self.saved_roll_value = SAVED_ROLL_VALUE if saved_roll_value is None else saved_roll_value
+        self.layer_points = layer_points
+        self.bonus_twice = bonus_twice
         self._solvers: list[Solver] = []
         self._turns: dict[tuple[object, ...], TurnValues] = {}
+        self._futures: dict[tuple[object, ...], float] = {}
         self.method = (
             f"exact within the turn, the state after it valued by the {self.proxy.spec} table"
         )
@@ -94,18 +123,35 @@ class ApproxStrategy:
 
     def future(self, open_boxes: Sequence[str], upper_sum: int, yatzy_fifty: bool) -> float:
         """The heuristic value of the points still to come (upper bonus included)."""
+        # Memoised: a DubbelYatzy decision asks for the same few states hundreds of times.
+        key = (tuple(open_boxes), min(upper_sum, self.proxy.threshold), yatzy_fifty)
+        found = self._futures.get(key)
+        if found is not None:
+            return found
         proxy_open = [b for b in open_boxes if b in self.proxy.box_index]
         value = self._solver(proxy_open).remaining(proxy_open, upper_sum, yatzy_fifty)
         if self.rules.double and "extra" in open_boxes:
-            assert self.rules.extra is not None
-            value += EXTRA_VALUE[self.rules.extra]
+            value += self.extra_value
+        if len(self._futures) > 200_000:
+            self._futures.clear()
+        self._futures[key] = value
         return value
 
-    def _after(self, sheet: Sheet, boxes: dict[str, int]) -> float:
-        """The future after writing ``boxes`` (box to points) on ``sheet``."""
-        open_after = [b for b in sheet.open_boxes if b not in boxes]
-        upper = sheet.upper_sum + sum(p for b, p in boxes.items() if CATEGORIES[b].face)
-        fifty = _yatzy_points(sheet) == 50 or boxes.get("yatzy") == 50
+    def _after(
+        self,
+        sheet: Sheet,
+        boxes: dict[str, int],
+        known: tuple[list[str], int, bool] | None = None,
+    ) -> float:
+        """The future after writing ``boxes`` (box to points) on ``sheet``.
+
+        ``known`` is the sheet's open boxes, upper sum and whether Yatzy holds 50,
+        when the caller has them already (they cost more than the lookup).
+        """
+        open_boxes, upper_sum, fifty = known or _sheet_facts(sheet)
+        open_after = [b for b in open_boxes if b not in boxes]
+        upper = upper_sum + sum(p for b, p in boxes.items() if CATEGORIES[b].face)
+        fifty = fifty or boxes.get("yatzy") == 50
         return self.future(open_after, upper, fifty and self.proxy.has_joker)
 
     # -- options ------------------------------------------------------------
@@ -147,13 +193,12 @@ class ApproxStrategy:
                     k = (f.box, f.points)
                     if k not in memo:
                         memo[k] = self._after(sheet, {f.box: f.points})
-                    v = f.gain + memo[k]
+                    v = self._gain(sheet, f) + memo[k]
                     if v > best:
                         best = v
                 final.append(best)
-            found = solve_turn(
-                rules.num_dice, lambda j: [v + SAVED_ROLL_VALUE * j for v in final], levels
-            )
+            saved = self.saved_roll_value
+            found = solve_turn(rules.num_dice, lambda j: [v + saved * j for v in final], levels)
             if len(self._turns) > 2048:
                 self._turns.clear()
             self._turns[key] = found
@@ -176,13 +221,13 @@ class ApproxStrategy:
         zero_ok = state.zero_allowed()  # last_resort may forbid a 0
         for f in fills(rules, sheet, allowed_boxes(state), dice):
             after = self._after(sheet, {f.box: f.points})
-            value = scored + f.gain + after + SAVED_ROLL_VALUE * left
+            value = scored + self._gain(sheet, f) + after + self.saved_roll_value * left
             if f.points == 0 and rules.scratchable(f.box):
                 out.append((Scratch(f.box), value))
             else:
                 out.append((Score(f.box), value))
                 if zero_ok and rules.scratchable(f.box):
-                    zero = self._after(sheet, {f.box: 0}) + SAVED_ROLL_VALUE * left
+                    zero = self._after(sheet, {f.box: 0}) + self.saved_roll_value * left
                     out.append((Scratch(f.box), scored + yatzy_bonus + zero))
         if left > 0:
             for kept in sub_keeps(tuple(sorted(dice))):
@@ -190,6 +235,16 @@ class ApproxStrategy:
                     continue
                 out.append((Roll(_positions(dice, kept)), scored + values.keep_value(kept, left)))
         return out
+
+    def _gain(self, sheet: Sheet, f: Fill) -> int:
+        """A fill's gain without the upper bonus, which the table's future holds."""
+        if (
+            not self.bonus_twice
+            and CATEGORIES[f.box].face
+            and sheet.upper_sum < self.rules.threshold <= sheet.upper_sum + f.points
+        ):
+            return f.gain - self.rules.bonus
+        return f.gain
 
     # -- double dice ------------------------------------------------------------
 
@@ -203,23 +258,33 @@ class ApproxStrategy:
             tuple(sheet.open_boxes),
             allowed,
             min(sheet.upper_sum, rules.threshold),
-            levels,
         )
         found = self._turns.get(key)
-        if found is None:
-            margin = {b: self._margin(sheet, b, here) for b in allowed}
+        if found is None or len(found.keep) <= levels:
+            margin: dict[tuple[str, int], float] = {}
             idx = {b: rules.box_index[b] for b in allowed}
-            final = [
-                max(row[idx[b]] + margin[b] for b in allowed) for row in score_table(rules).points
-            ]
+            upper = {b for b in allowed if CATEGORIES[b].face} if self.layer_points else set()
+            final = []
+            for row in score_table(rules).points:
+                best = float("-inf")
+                for b in allowed:
+                    pts = row[idx[b]]
+                    k = (b, pts if b in upper else 0)
+                    if k not in margin:
+                        margin[k] = self._margin(sheet, b, here, k[1])
+                    v = pts + margin[k]
+                    if v > best:
+                        best = v
+                final.append(best)
             found = solve_turn(rules.num_dice, lambda j: final, levels)
             self._turns[key] = found
         return found, here
 
-    def _margin(self, sheet: Sheet, box: str, here: float) -> float:
-        """What filling ``box`` alone does to the future (0 where the order forbids it)."""
+    def _margin(self, sheet: Sheet, box: str, here: float, points: int = 0) -> float:
+        """What writing ``points`` in ``box`` alone does to the future (0 where the order
+        forbids it); the table's future holds the upper bonus once the sum reaches it."""
         try:
-            return self._after(sheet, {box: 0}) - here
+            return self._after(sheet, {box: points}) - here
         except YatzyError:
             # Forced orders fill a turn's two boxes together: one alone is no state.
             return 0.0
@@ -233,8 +298,9 @@ class ApproxStrategy:
             empty = values.tables.index[()]
             return [(Roll(), scored + here + 2 * values.keep[levels][empty])]
         out: list[tuple[Action, float]] = []
-        for action, boxes, gain in _fill2_options(state):
-            out.append((action, scored + gain + self._after(sheet, boxes)))
+        known = _sheet_facts(sheet)
+        for action, boxes, gain in _fill2_options(state, self.bonus_twice):
+            out.append((action, scored + gain + self._after(sheet, boxes, known)))
         left = state.rolls_left()
         if left > 0:
             values, here = self._layer_turn(state, left)
@@ -254,6 +320,11 @@ class ApproxStrategy:
         return out
 
 
+def _sheet_facts(sheet: Sheet) -> tuple[list[str], int, bool]:
+    """The open boxes, the upper sum and whether the Yatzy box holds 50."""
+    return list(sheet.open_boxes), sheet.upper_sum, _yatzy_points(sheet) == 50
+
+
 def _yatzy_points(sheet: Sheet) -> int | None:
     return sheet.points("yatzy") if "yatzy" in sheet.entries else None
 
@@ -264,8 +335,14 @@ def _positions(dice: Sequence[int], kept: Sequence[int]) -> tuple[int, ...]:
     return positions_of(dice, kept)
 
 
-def _fill2_options(state: State) -> list[tuple[Action, dict[str, int], int]]:
-    """DubbelYatzy: every distinct pair of results (best drop), with points and gain."""
+def _fill2_options(
+    state: State, bonus_twice: bool = False
+) -> list[tuple[Action, dict[str, int], int]]:
+    """DubbelYatzy: every distinct pair of results (best drop), with points and gain.
+
+    The gain leaves out the upper bonus (the table's future holds it once the sum
+    reaches the threshold) unless ``bonus_twice`` (see :class:`ApproxStrategy`).
+    """
     rules = state.rules
     sheet = state.sheet
     table = score_table(rules)
@@ -283,7 +360,7 @@ def _fill2_options(state: State) -> list[tuple[Action, dict[str, int], int]]:
             for eb, pb in _entries(rules, b, rows["outer"][rules.box_index[b]]):
                 gain = pa + pb
                 u = upper + (pa if CATEGORIES[a].face else 0) + (pb if CATEGORIES[b].face else 0)
-                if upper < rules.threshold <= u:
+                if bonus_twice and upper < rules.threshold <= u:
                     gain += rules.bonus
                 out.append((Fill2(ea, eb), {a: pa, b: pb}, gain))
     return out
