@@ -36,13 +36,17 @@ def _rescued_games_stay_out_of_home(tmp_path_factory: pytest.TempPathFactory) ->
     """``yatzy play`` saves a game cut off by the end of its input under
     ``$XDG_STATE_HOME/yatzy``: every test's rescued games go to a temporary folder, never
     into the home of whoever runs the tests (subprocesses inherit it)."""
-    old = os.environ.get("XDG_STATE_HOME")
+    old = {name: os.environ.get(name) for name in ("XDG_STATE_HOME", "XDG_DATA_HOME")}
+    # Finished games go into the local database under $XDG_DATA_HOME (yatzy stats):
+    # a temporary one too.
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
     yield
-    if old is None:
-        os.environ.pop("XDG_STATE_HOME", None)
-    else:
-        os.environ["XDG_STATE_HOME"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 # -- rule sets ------------------------------------------------------------------------

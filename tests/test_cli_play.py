@@ -1005,3 +1005,51 @@ def test_legend_after_a_roll_names_r_not_enter(play: Run) -> None:
     # at a terminal Enter no longer rolls once the dice lie, so the legend says r
     _, out, _ = play(["--lang", "sv", "A"], lines("", "q", ""))
     assert "r slå · k 1 3 behåll platser" in out and "Enter/r" not in out
+
+
+@pytest.mark.parametrize(("lang", "yes", "no"), [("en", "y", "n"), ("sv", "j", "n")])
+def test_dubbel_wasted_zero_asks_per_result(lang: str, yes: str, no: str) -> None:
+    state = Game("dubbel", ["P"]).new_initial_state()
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        lang=lang,  # type: ignore[arg-type]
+        stdin=io.StringIO(lines(no, yes, yes)),
+        stdout=out,
+        rng=random.Random(0),
+        guard=True,
+    )
+    state.apply(Roll())
+    state.apply_roll([(6, 5), (6, 4), (4, 3), (3, 2), (3, 2), (3, 1)])  # 003's example
+    session.handle("s chance x yatzy")  # Chance scores; scratching Yatzy wastes the outer dice
+    assert state.turn_number == 0 and state.dice is not None  # answered no: nothing written
+    session.handle("x ones x twos")  # both results thrown away: asked twice, yes and yes
+    assert out.getvalue().count("(y/n)" if lang == "en" else "(j/n)") == 3
+    assert (state.log[-1]["inner"]["points"], state.log[-1]["outer"]["points"]) == (0, 0)
+
+
+def test_save_flag_refusal_speaks_the_language(play: Run, tmp_path: Path) -> None:
+    record = tmp_path / "done.json"
+    record.write_text("a finished game", encoding="utf-8")
+    code, _, err = play(["--lang", "sv", "--save", str(record), "A"], lines("q"))
+    assert code == 2 and "filen finns redan" in err and "--force" in err
+    code, _, err = play(["--lang", "fi", "--save", str(record), "A"], lines("q"))
+    assert code == 2 and "tiedosto on jo olemassa" in err
+    assert record.read_text(encoding="utf-8") == "a finished game"
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_fourteen_maxi_players_fit_80_columns(lang: str) -> None:
+    from yatzy.cli.terminal import protocol_table
+
+    names = ["Anna", "Bo", "Cecilia", "Dan", "Eva", "Fredrik", "Gun", "Hans", "Ida", "Jan"]
+    names += ["Kim", "Lena", "Mats", "Nora"]
+    state = Game("maxi+saved_rolls", names).new_initial_state(starter=3)
+    state.apply(Roll())
+    state.roll(random.Random(1))
+    table = protocol_table(state, lang, width=80)  # type: ignore[arg-type]
+    assert max(len(line) for line in table) <= 80
+    assert "Dan*" in table[0] and "Fre" in table[0]  # whose turn, and everyone's column
+    assert len(table) == len(protocol_table(state, lang))  # the same rows, only narrower
+    wide = protocol_table(state, lang)  # type: ignore[arg-type]
+    assert "[Dan]" in wide[0] and max(len(line) for line in wide) > 80

@@ -14,6 +14,7 @@ import contextlib
 import os
 import random
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.common import add_lang
@@ -22,6 +23,7 @@ from yatzy.errors import YatzyError
 if TYPE_CHECKING:
     from yatzy.bots import Bot
     from yatzy.game import Player, State
+    from yatzy.rules import Language
 
 
 class PlayError(YatzyError):
@@ -32,14 +34,18 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand (imports nothing heavy)."""
     p = sub.add_parser(
         "play",
-        help="play a game in the terminal (hotseat, bots)",
+        help="play a game in the terminal (hotseat, bots; full screen at a terminal)",
         description="A complete game at one keyboard for any number of players, solo "
         "included.  Type ? at the prompt for the commands.  Exit code 0 when the game "
         "was played to the end, 1 when it stopped unfinished (q or end of input), 2 "
         "for bad input.  At a terminal, Enter after a roll does not re-roll (type r), a 0 "
         "where the dice score elsewhere asks first, and Ctrl-D offers to save like q; at "
         "the end of piped input a game in progress is saved to $XDG_STATE_HOME/yatzy "
-        "(~/.local/state/yatzy) unless --save already saves it.",
+        "(~/.local/state/yatzy) unless --save already saves it."
+        # The full-screen game (yatzy.cli.tui), kept as its own sentence for merging.
+        "  When input and output are a terminal the game is full screen (--plain: line "
+        "mode); there q, Ctrl-Q or Ctrl-C offers to save an unfinished game, by default "
+        "to $XDG_STATE_HOME/yatzy, and a file is never replaced without asking.",
     )
     p.add_argument(
         "names", nargs="*", metavar="NAME", help="the players in seat order (default: $USER)"
@@ -79,7 +85,32 @@ def add_parser(sub: Any) -> None:
         "--force", action="store_true", help="let --save replace an existing FILE without asking"
     )
     p.add_argument(
+        "--record",
+        metavar="POINTS",
+        help="solo: your record; the board shows the live chance of beating it (target play; "
+        "yatzy and yahtzee, once `yatzy solve SPEC --target POINTS` has built the table)",
+    )
+    p.add_argument(
+        "--no-record",
+        action="store_true",
+        help="do not keep the finished game in your statistics (by default it goes into the "
+        "local database that `yatzy stats` and the web app's history read)",
+    )
+    p.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="the database finished games are kept in (default: the web app's local SQLite "
+        "file; postgresql://... works too)",
+    )
+    p.add_argument(
         "--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving to it)"
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in line mode even at a terminal (chosen by itself when input or output is "
+        "not a terminal); otherwise the game is full screen: 1-6 keep dice, Space or R "
+        "rolls, a box's letter or the arrows and Enter write, ? shows the keys and rules",
     )
     p.set_defaults(run=run)
 
@@ -114,11 +145,44 @@ def run(args: argparse.Namespace) -> int:
     if delay is None:
         delay = 0.6 if sys.stdout.isatty() else 0.0
     if args.save and not args.force:
-        _check_overwrite(args.save, args.resume)
+        _check_overwrite(args.save, args.resume, lang)
     if save_path:
         _first_save(state, save_path)
+    record: int | None = None
+    if args.record is not None:
+        try:
+            record = int(args.record)
+        except ValueError:
+            raise PlayError(f"--record {args.record!r} is not a whole number") from None
+        if record < 0 or len(state.players) != 1:
+            raise PlayError(f"--record {args.record}: a solo game's record, 0 or more")
+    on_finished: Callable[[State], str] | None = None
+    if not args.no_record:
+        db = args.database_url
+
+        def on_finished(s: State) -> str:
+            from yatzy.cli.play_common import keep_in_stats
+
+            return keep_in_stats(s, db, lang)
+
+    if _full_screen(args):
+        from yatzy.cli.tui import run_app
+
+        return run_app(
+            state,
+            record=record,
+            lang=lang,
+            rng=rng,
+            bots=bots,
+            bot_rng=bot_rng,
+            save_path=save_path,
+            bot_delay=delay,
+            resumed_from=args.resume,
+            on_finished=on_finished,
+        )
     session = PlaySession(
         state,
+        record=record,
         lang=lang,
         rng=rng,
         bots=bots,
@@ -126,8 +190,16 @@ def run(args: argparse.Namespace) -> int:
         save_path=save_path,
         bot_delay=delay,
         clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
+        on_finished=on_finished,
     )
     return session.run(resumed_from=args.resume)
+
+
+def _full_screen(args: argparse.Namespace) -> bool:
+    """The full-screen game: at a terminal (input and output), unless ``--plain``."""
+    if args.plain or os.environ.get("TERM") == "dumb":
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _tolerant_output() -> None:
@@ -221,17 +293,20 @@ def _seat_bots(state: State) -> dict[int, Bot]:
     return out
 
 
-def _check_overwrite(path: str, resumed: str | None) -> None:
+def _check_overwrite(path: str, resumed: str | None, lang: Language) -> None:
     """Refuse to let ``--save`` replace an existing file (a finished record, say) unasked."""
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.play_common import YES_WORDS
+
     if not os.path.exists(path):
         return
     if resumed is not None and os.path.exists(resumed) and os.path.samefile(path, resumed):
         return  # continuing a game in its own file
     if sys.stdin.isatty():
-        answer = input(f"{path} already exists. Replace it? (y/n) ")
-        if answer.strip().casefold() in ("y", "yes", "j", "ja", "k", "kyllä", "kylla"):
+        answer = input(tr("confirm_overwrite", lang, path=path))
+        if answer.strip().casefold() in YES_WORDS:
             return
-    raise PlayError(f"--save {path!r}: the file already exists (add --force to replace it)")
+    raise PlayError(tr("save_option_exists", lang, path=path))
 
 
 def _first_save(state: State, path: str) -> None:

@@ -40,33 +40,43 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(describe(rules, args.lang), ensure_ascii=False))
         return 0
-    lang = args.lang
-    print(f"{rules.info.title[lang]} ({rules.spec})")
+    for line in rules_lines(rules, args.lang):
+        print(line)
+    return 0
+
+
+def rules_lines(rules: RuleSet, lang: Language) -> list[str]:
+    """One protocol as text: dice and rolls, options, boxes with their scores, notes.
+
+    ``yatzy rules SPEC`` prints it; the full-screen game shows it under ``?``.
+    """
+    out: list[str] = []
+    out.append(f"{rules.info.title[lang]} ({rules.spec})")
     dice = word(
         "double_dice" if rules.double else "dice", lang, n=rules.num_dice, turns=rules.turns
     )
-    print(f"{dice}, {word('rolls_a_turn', lang, n=rules.max_rolls)}")
+    out.append(f"{dice}, {word('rolls_a_turn', lang, n=rules.max_rolls)}")
     for phrase in option_phrases(rules, lang):
-        print(f"  + {phrase}")
+        out.append(f"  + {phrase}")
     names = [rules.box_name(b, lang) for b in rules.boxes]
     width = max(len(n) for n in names) + 2
     for box, name in zip(rules.boxes, names, strict=True):
         scores = sorted(rules.possible_scores(box))
-        print(f"  {name:<{width}}{box:<17} {_range(scores)}")
+        out.append(f"  {name:<{width}}{box:<17} {_range(scores)}")
         if box == "sixes":
-            print(f"  {rules.label('sum', lang)}")
+            out.append(f"  {rules.label('sum', lang)}")
             hint = word("bonus_hint", lang, points=rules.bonus, threshold=rules.threshold)
-            print(f"  {rules.label('bonus', lang):<{width}}{'':<17} {hint}")
+            out.append(f"  {rules.label('bonus', lang):<{width}}{'':<17} {hint}")
     if rules.has_joker:
         hint = word("yatzy_bonus_hint", lang, box=rules.box_name("yatzy", lang))
-        print(f"  {rules.label('yatzy_bonus', lang):<{width}}{'':<17} {hint}")
-    print(f"  {rules.label('total', lang)}")
+        out.append(f"  {rules.label('yatzy_bonus', lang):<{width}}{'':<17} {hint}")
+    out.append(f"  {rules.label('total', lang)}")
     if rules.double:
-        print(f"  {rules.label('final', lang):<{width}}{'':<17} {word('final_hint', lang)}")
-    print()
+        out.append(f"  {rules.label('final', lang):<{width}}{'':<17} {word('final_hint', lang)}")
+    out.append("")
     for note in [*general_notes(rules, lang), *scoring_notes(rules, lang)]:
-        print(f"  {note}")
-    return 0
+        out.append(f"  {note}")
+    return out
 
 
 def describe(rules: RuleSet, lang: Language) -> dict[str, Any]:

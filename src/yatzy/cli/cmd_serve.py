@@ -247,6 +247,18 @@ def run(args: argparse.Namespace) -> int:
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
     )
+    if args.database_url is None:
+        from yatzy.store.local import existing_local_owner
+
+        local = existing_local_owner()
+        if local is not None:
+            # Only the person at this computer sees the link: it carries the secret
+            # that makes a browser the owner of the terminal games.
+            print(
+                f"yatzy: your terminal games in a browser's history: "
+                f"http://{args.host}:{args.port}{root}/owner?token={local}",
+                flush=True,
+            )
     uvicorn.run(
         "yatzy.web.app:app_from_env",
         factory=True,

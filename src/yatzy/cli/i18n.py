@@ -49,6 +49,16 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "sista utväg: Chans bara när inget annat ger poäng",
         "fi": "viimeinen keino: sattuma vain kun mikään muu ei tuota pisteitä",
     },
+    "record_chance": {
+        "en": "Chance of beating your record ({record}): {percent} %",
+        "sv": "Chans att slå ditt rekord ({record}): {percent} %",
+        "fi": "Mahdollisuus rikkoa ennätyksesi ({record}): {percent} %",
+    },
+    "record_chance_unavailable": {
+        "en": "Chance of beating your record ({record}): not available",
+        "sv": "Chans att slå ditt rekord ({record}): inte tillgänglig",
+        "fi": "Mahdollisuus rikkoa ennätyksesi ({record}): ei saatavilla",
+    },
     "hint_first_roll": {
         "en": "{name}: press Enter to roll ({help} for help)",
         "sv": "{name}: tryck Enter för att slå ({help} för hjälp)",
@@ -193,6 +203,21 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "{path} already exists; not overwritten (use save! {path} to replace it).",
         "sv": "{path} finns redan; skrevs inte över (använd save! {path} för att ersätta den).",
         "fi": "{path} on jo olemassa; ei korvattu (korvaa komennolla save! {path}).",
+    },
+    "stats_recorded": {
+        "en": "The game is kept in your statistics (yatzy stats, and the web app's history).",
+        "sv": "Partiet sparas i din statistik (yatzy stats och webbappens historik).",
+        "fi": "Peli tallennettiin tilastoihisi (yatzy stats ja verkkosovelluksen historia).",
+    },
+    "stats_not_recorded": {
+        "en": "! The game could not be kept in your statistics: {reason}",
+        "sv": "! Partiet kunde inte sparas i din statistik: {reason}",
+        "fi": "! Peliä ei voitu tallentaa tilastoihisi: {reason}",
+    },
+    "save_option_exists": {
+        "en": "--save {path!r}: the file already exists (add --force to replace it)",
+        "sv": "--save {path!r}: filen finns redan (lägg till --force för att ersätta den)",
+        "fi": "--save {path!r}: tiedosto on jo olemassa (korvaa lisäämällä --force)",
     },
     "confirm_overwrite": {
         "en": "{path} already exists. Replace it? (y/n) ",
@@ -429,3 +454,185 @@ def join_names(names: list[str], lang: Language) -> str:
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} {tr('and', lang)} {names[-1]}"
+
+
+# -- the full-screen game (yatzy play at a terminal, yatzy.cli.tui) ----------------------
+# A block of its own, so that the line mode's messages above and these merge apart.
+_TUI_MESSAGES: dict[str, dict[Language, str]] = {
+    "tui_keys": {
+        "en": "1-6 keep  R roll  A-Z Enter write  X scratch  U undo  H hint  ? help  Q quit",
+        "sv": "1-6 behåll  R slå  A-Z Enter skriv  X stryk  U ångra  H tips  ? hjälp  Q sluta",
+        "fi": "1-6 pidä  R heitä  A-Z Enter kirjaa  X viivaa  U kumoa  H vihje  ? ohje  Q ulos",
+    },
+    "tui_keys_over": {
+        "en": "The game is over · ? help · Ctrl-S save · Q quit",
+        "sv": "Spelet är slut · ? hjälp · Ctrl-S spara · Q avsluta",
+        "fi": "Peli on päättynyt · ? ohje · Ctrl-S tallenna · Q lopeta",
+    },
+    "tui_first_roll": {
+        "en": "{name}: press Space or R to roll",
+        "sv": "{name}: tryck Blanksteg eller R för att slå",
+        "fi": "{name}: heitä painamalla välilyöntiä tai R",
+    },
+    "tui_choose": {
+        "en": "Keep dice (1-{n}) and roll, or choose a box (↑↓, letter) and press Enter",
+        "sv": "Behåll tärningar (1-{n}) och slå, eller välj ruta (↑↓, bokstav) och tryck Enter",
+        "fi": "Pidä noppia (1-{n}) ja heitä, tai valitse ruutu (↑↓, kirjain) ja paina Enter",
+    },
+    "tui_choose_last": {
+        "en": "No rolls left: choose a box (↑↓, letter) and press Enter",
+        "sv": "Inga slag kvar: välj ruta (↑↓, bokstav) och tryck Enter",
+        "fi": "Heittoja ei ole jäljellä: valitse ruutu (↑↓, kirjain) ja paina Enter",
+    },
+    "tui_arm_first": {
+        "en": "Choose the box first (↑↓ or its letter), then Enter writes it",
+        "sv": "Välj rutan först (↑↓ eller dess bokstav), sedan skriver Enter i den",
+        "fi": "Valitse ensin ruutu (↑↓ tai sen kirjain), sitten Enter kirjaa sen",
+    },
+    "tui_space_guard": {
+        "en": "The dice are out: keep dice with 1-{n} first, or press R to roll",
+        "sv": "Tärningarna ligger: behåll först med 1-{n}, eller tryck R för att slå",
+        "fi": "Nopat on heitetty: pidä ensin noppia (1-{n}), tai heitä painamalla R",
+    },
+    "tui_confirm_reroll": {
+        "en": "The dice show {box}! Roll them away anyway?",
+        "sv": "Tärningarna visar {box}! Slå bort dem ändå?",
+        "fi": "Nopissa on {box}! Heitetäänkö ne silti uudelleen?",
+    },
+    "tui_scratch_mode": {
+        "en": "Scratch mode: Enter scratches the chosen box (X: back to scoring)",
+        "sv": "Stryk-läge: Enter stryker den valda rutan (X: tillbaka till att skriva)",
+        "fi": "Viivaustila: Enter viivaa valitun ruudun (X: takaisin kirjaamaan)",
+    },
+    "tui_pick_outer": {
+        "en": "Inner result: {box}. Now the box of the outer result (Esc: start over)",
+        "sv": "Inre resultat: {box}. Välj nu rutan för det yttre (Esc: börja om)",
+        "fi": "Sisempi tulos: {box}. Valitse nyt ulomman ruutu (Esc: alusta)",
+    },
+    "tui_pick_inner": {
+        "en": "DubbelYatzy: Enter picks the box of the inner result first, then the outer",
+        "sv": "DubbelYatzy: Enter väljer först rutan för det inre resultatet, sedan det yttre",
+        "fi": "Tupla-Yatzy: Enter valitsee ensin sisemmän tuloksen ruudun, sitten ulomman",
+    },
+    "tui_not_a_box": {
+        "en": "That row is not a box to write in",
+        "sv": "Den raden är ingen ruta att skriva i",
+        "fi": "Rivi ei ole kirjattava ruutu",
+    },
+    "tui_yes": {"en": "Yes", "sv": "Ja", "fi": "Kyllä"},
+    "tui_no": {"en": "No", "sv": "Nej", "fi": "Ei"},
+    "tui_confirm_zero": {
+        "en": "{box} gets 0 points though the dice score elsewhere. Write it?",
+        "sv": "{box} får 0 poäng fast tärningarna ger poäng på annat ställe. Skriva ändå?",
+        "fi": "{box} saa 0 pistettä, vaikka nopat antaisivat pisteitä muualla. Kirjataanko?",
+    },
+    "tui_quit_title": {
+        "en": "Quit the unfinished game? Save it first to this file:",
+        "sv": "Avsluta det ofullbordade spelet? Spara det först i den här filen:",
+        "fi": "Lopetetaanko keskeneräinen peli? Tallenna se ensin tähän tiedostoon:",
+    },
+    "tui_save_quit": {"en": "Save and quit", "sv": "Spara och avsluta", "fi": "Tallenna ja lopeta"},
+    "tui_quit_nosave": {
+        "en": "Quit without saving",
+        "sv": "Avsluta utan att spara",
+        "fi": "Lopeta tallentamatta",
+    },
+    "tui_back": {"en": "Back to the game", "sv": "Tillbaka till spelet", "fi": "Takaisin peliin"},
+    "tui_save_title": {
+        "en": "Save the game to this file:",
+        "sv": "Spara spelet i den här filen:",
+        "fi": "Tallenna peli tähän tiedostoon:",
+    },
+    "tui_save": {"en": "Save", "sv": "Spara", "fi": "Tallenna"},
+    "tui_cancel": {"en": "Cancel", "sv": "Avbryt", "fi": "Peruuta"},
+    "tui_overwrite": {
+        "en": "{path} already exists. Replace it?",
+        "sv": "{path} finns redan. Ersätta den?",
+        "fi": "{path} on jo olemassa. Korvataanko?",
+    },
+    "tui_hint_title": {
+        "en": "The best options now",
+        "sv": "De bästa valen nu",
+        "fi": "Parhaat vaihtoehdot nyt",
+    },
+    "tui_thinking": {
+        "en": "Thinking… (the first hint of a rule set may take a while: the solver's "
+        "table is made once and kept)",
+        "sv": "Tänker… (första tipset för en regeluppsättning kan dröja: lösarens tabell "
+        "görs en gång och sparas)",
+        "fi": "Mietitään… (sääntöjen ensimmäinen vihje voi kestää: ratkaisijan taulukko "
+        "lasketaan kerran ja tallennetaan)",
+    },
+    "tui_hint_value": {
+        "en": "Expected final score with the best play: {value}",
+        "sv": "Väntad slutpoäng med bästa spel: {value}",
+        "fi": "Odotettu loppupistemäärä parhaalla pelillä: {value}",
+    },
+    "tui_hint_none": {
+        "en": "No hint now: it is not a person's turn",
+        "sv": "Inget tips nu: det är ingen människas tur",
+        "fi": "Ei vihjettä nyt: vuorossa ei ole ihminen",
+    },
+    "tui_close": {"en": "Esc: close", "sv": "Esc: stäng", "fi": "Esc: sulje"},
+    "tui_help_keys": {
+        "en": """Keys
+  1-6          keep a die / let it roll again (yellow: kept)
+  Space, R     roll the dice that are not kept (Space needs a keep choice
+               once the dice are out; R always rolls)
+  ↑ ↓, A B C…  choose a box (the letter is shown beside it)
+  Enter        write the dice in the chosen box (a 0 where the dice score
+               elsewhere asks first)
+  X            scratch mode for the next write
+  U            undo your last write, until the next roll
+  H            the advisor's best options
+  ?            this help
+  Ctrl-S       save the game to a file
+  Q, Ctrl-Q    quit (offers to save an unfinished game)
+Colours: yellow = kept dice, green = what scores most now / a won bonus,
+magenta = a Yatzy, grey = a box the rules do not allow now""",
+        "sv": """Tangenter
+  1-6          behåll en tärning / slå om den (gul: behållen)
+  Blanksteg, R slå tärningarna som inte är behållna (Blanksteg kräver ett val
+               av tärningar när de ligger; R slår alltid)
+  ↑ ↓, A B C…  välj en ruta (bokstaven står bredvid)
+  Enter        skriv tärningarna i den valda rutan (en 0:a där tärningarna
+               ger poäng på annat ställe frågar först)
+  X            stryk-läge för nästa skrivning
+  U            ångra din senaste skrivning, fram till nästa slag
+  H            rådgivarens bästa val
+  ?            den här hjälpen
+  Ctrl-S       spara spelet i en fil
+  Q, Ctrl-Q    avsluta (erbjuder att spara ett ofullbordat spel)
+Färger: gul = behållna tärningar, grön = det som ger mest nu / vunnen bonus,
+magenta = en Yatzy, grå = en ruta som reglerna inte tillåter nu""",
+        "fi": """Näppäimet
+  1-6          pidä noppa / heitä se uudelleen (keltainen: pidetty)
+  Väli, R      heitä nopat, joita ei pidetä (välilyönti vaatii valinnan,
+               kun nopat on heitetty; R heittää aina)
+  ↑ ↓, A B C…  valitse ruutu (kirjain näkyy sen vieressä)
+  Enter        kirjaa nopat valittuun ruutuun (0, kun nopat antaisivat
+               pisteitä muualla, kysytään ensin)
+  X            viivaustila seuraavaan kirjaukseen
+  U            kumoa viimeisin kirjauksesi ennen seuraavaa heittoa
+  H            neuvojan parhaat vaihtoehdot
+  ?            tämä ohje
+  Ctrl-S       tallenna peli tiedostoon
+  Q, Ctrl-Q    lopeta (tarjoaa keskeneräisen pelin tallennusta)
+Värit: keltainen = pidetyt nopat, vihreä = eniten pisteitä nyt / saavutettu bonus,
+magenta = Yatzy, harmaa = ruutu, jota säännöt eivät nyt salli""",
+    },
+    "tui_help_double": {
+        "en": "DubbelYatzy: Enter picks the inner result's box, a second Enter the outer's; "
+        "Esc starts over. The best face to drop is chosen.",
+        "sv": "DubbelYatzy: Enter väljer det inre resultatets ruta, ett andra Enter det yttres; "
+        "Esc börjar om. Det bästa värdet att stryka bort väljs.",
+        "fi": "Tupla-Yatzy: Enter valitsee sisemmän tuloksen ruudun, toinen Enter ulomman; "
+        "Esc aloittaa alusta. Paras pois jätettävä silmäluku valitaan.",
+    },
+    "tui_bot_thinking": {
+        "en": "{name} is thinking…",
+        "sv": "{name} tänker…",
+        "fi": "{name} miettii…",
+    },
+}
+MESSAGES.update(_TUI_MESSAGES)

@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "rules",
     "score",
     "play",
+    "stats",
     "solve",
     "protocol",
     "export",

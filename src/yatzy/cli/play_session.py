@@ -14,6 +14,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import join_names, tr
+from yatzy.cli.play_common import (
+    YES_WORDS,
+    explain_refusal,
+    has_progress,
+    record_line,
+    rescue_dir,
+    rescue_path,
+    wastes_dice,
+    written_messages,
+)
 from yatzy.cli.terminal import (
     dice_lines,
     headline,
@@ -34,11 +45,6 @@ from yatzy.cli.terminal import (
 )
 from yatzy.errors import (
     AmbiguousBoxError,
-    BoxFilledError,
-    KeepError,
-    LastResortError,
-    NoRollsLeftError,
-    OrderError,
     UnknownBoxError,
     YatzyError,
 )
@@ -70,7 +76,7 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
 }
 _WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
 _ALL_WORDS = ("all", "a", "alla", "kaikki")
-_YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
+_YES_WORDS = YES_WORDS
 
 
 class PromptError(YatzyError):
@@ -159,8 +165,10 @@ class PlaySession:
         save_path: str | None = None,
         clear: bool = False,
         guard: bool | None = None,
+        on_finished: Callable[[State], str] | None = None,
         bot_delay: float = 0.0,
         sleep: Callable[[float], None] | None = None,
+        record: int | None = None,
     ) -> None:
         self.state = state
         self.lang: Language = lang
@@ -176,10 +184,12 @@ class PlaySession:
         # Guards against keyboard slips (a stray Enter, a 0 by mistake) are for people at a
         # terminal; a piped script means every line it sends.
         self.guard = self.stdin.isatty() if guard is None else guard
+        self.on_finished = on_finished  # hands a finished game on (statistics); says how it went
         self.bot_delay = bot_delay
         self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
+        self.record = record
 
     # -- output -------------------------------------------------------------------------
 
@@ -201,7 +211,13 @@ class PlaySession:
         state = self.state
         if self.clear:
             self.stdout.write("\x1b[H\x1b[2J")
-        lines = ["", headline(state, self.lang), *protocol_table(state, self.lang)]
+        lines = [
+            "",
+            headline(state, self.lang),
+            *protocol_table(state, self.lang, width=self._columns()),
+        ]
+        if self.record is not None and not state.is_terminal() and not state.is_chance_node():
+            lines.append(self._record_line(self.record))
         if self.clear and self._messages:
             lines += ["", *self._messages[-10:]]
         self._messages.clear()
@@ -222,6 +238,16 @@ class PlaySession:
         for line in lines:
             self._print(line)
         self._dirty = False
+
+    def _columns(self) -> int | None:
+        """The terminal's width when the board goes to one (a pipe gets the full table)."""
+        if not self.stdout.isatty():
+            return None
+        return shutil.get_terminal_size().columns
+
+    def _record_line(self, record: int) -> str:
+        """Solo: the live chance of beating ``record`` (target play from here on)."""
+        return record_line(self.state, record, self.lang)
 
     # -- input --------------------------------------------------------------------------
 
@@ -318,11 +344,19 @@ class PlaySession:
         state = self.state
         if self.clear:
             self.stdout.write("\x1b[H\x1b[2J")
-        lines = ["", headline(state, self.lang), *protocol_table(state, self.lang)]
+        lines = [
+            "",
+            headline(state, self.lang),
+            *protocol_table(state, self.lang, width=self._columns()),
+        ]
+        if self.record is not None and not state.is_terminal() and not state.is_chance_node():
+            lines.append(self._record_line(self.record))
         if self.clear and self._messages:
             lines += ["", *self._messages[-10:]]
         self._messages.clear()
         lines += ["", *result_lines(state, self.lang)]
+        if self.on_finished is not None and state.is_terminal():
+            lines += ["", self.on_finished(state)]
         for line in lines:
             self._print(line)
 
@@ -367,8 +401,7 @@ class PlaySession:
                 self._print(tr("resume_hint", self.lang, path=path))
                 return
         if rescue and self._has_progress():
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = os.path.join(self.rescue_dir, f"unfinished-{stamp}-{os.getpid()}.json")
+            path = rescue_path(self.rescue_dir)
             with contextlib.suppress(OSError):
                 os.makedirs(self.rescue_dir, exist_ok=True)
             if self._save_to(path):
@@ -379,7 +412,7 @@ class PlaySession:
 
     def _has_progress(self) -> bool:
         """Whether losing the game would lose anything (a die rolled or a box written)."""
-        return bool(self.state.log) or self.state.dice is not None
+        return has_progress(self.state)
 
     def _confirm(self, prompt: str) -> bool:
         """A yes/no question in the game's language; the end of input means no."""
@@ -467,7 +500,11 @@ class PlaySession:
         elif command == "value":
             self._player_act(Roll(self._values(rest)))
         elif state.rules.double:
-            self._player_act(self._fill2(command, rest))
+            fill = self._fill2(command, rest)
+            if self.guard and not self._confirm_wasted_layers(fill):
+                self._print(tr("not_written", self.lang))
+                return None
+            self._player_act(fill)
         else:
             if not rest:
                 raise PromptError(tr("need_box", self.lang, cmd=words[0]))
@@ -484,15 +521,22 @@ class PlaySession:
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
 
+    def _confirm_wasted_layers(self, fill: Fill2) -> bool:
+        """DubbelYatzy: ask before each result's 0 where that layer's dice would score."""
+        state = self.state
+        for entry, layer in ((fill.inner, "inner"), (fill.outer, "outer")):
+            if not isinstance(entry, Score | Scratch):
+                continue
+            scratch = isinstance(entry, Scratch)
+            if wastes_dice(state, entry.box, scratch=scratch, layer=layer) and not self._confirm(
+                tr("confirm_zero", self.lang, box=state.rules.box_name(entry.box, self.lang))
+            ):
+                return False
+        return True
+
     def _wastes_dice(self, box: str, *, scratch: bool) -> bool:
         """Whether writing 0 in ``box`` throws points away: the dice score in an allowed box."""
-        state = self.state
-        allowed = state.allowed_boxes()
-        if box not in allowed:
-            return False  # the state refuses it with its own reason
-        if not scratch and state.box_points(box) > 0:
-            return False
-        return any(state.box_points(b) > 0 for b in allowed)
+        return wastes_dice(self.state, box, scratch=scratch)
 
     def _undo(self) -> None:
         """``u``: the seat that just wrote takes it back, until the next roll."""
@@ -592,76 +636,12 @@ class PlaySession:
         self._dirty = True
 
     def _tell_written(self, turn: dict[str, object], name: str) -> None:
-        layers = [k for k in ("inner", "outer") if k in turn] if "inner" in turn else [""]
-        said = []
-        for layer in layers:
-            part = turn[layer] if layer else turn
-            assert isinstance(part, dict)
-            box = self.state.rules.box_name(str(part["box"]), self.lang)
-            if layer and part.get("drop") is not None:
-                # DubbelYatzy: say which dice and which face each result left out.
-                box += " " + tr(f"drop_{layer}", self.lang, face=part["drop"])
-            if part.get("scratch"):
-                said.append(tr("scratched", self.lang, name=name, box=box))
-            else:
-                said.append(tr("wrote", self.lang, name=name, points=part["points"], box=box))
-        if len(said) == 2:
-            # "Anna writes 15 in Small Straight and writes 21 in Full House"
-            second = said[1][len(name) + 1 :]
-            said = [f"{said[0]} {tr('and', self.lang)} {second}"]
-        self._say(said[0])
-        bonus = turn.get("yatzy_bonus")
-        if bonus:
-            label = self.state.rules.label("yatzy_bonus", self.lang)
-            self._say(tr("yatzy_bonus_won", self.lang, name=name, points=bonus, bonus=label))
+        for text in written_messages(self.state, turn, name, self.lang):
+            self._say(text)
 
     def _explain(self, exc: YatzyError, action: Action) -> str:
         """A one-line, localized reason why the state refused ``action``."""
-        state = self.state
-        lang = self.lang
-        if isinstance(exc, NoRollsLeftError):
-            return tr("no_rolls", lang)
-        if isinstance(exc, KeepError) and isinstance(action, Roll):
-            if len(set(action.keep)) >= state.rules.num_dice:
-                return tr("keep_all", lang)
-            return str(exc)
-        entries: list[Entry] = []
-        if isinstance(action, Fill2):
-            entries = [action.inner, action.outer]
-            if action.inner.box == action.outer.box:
-                return tr("same_box_twice", lang)
-        elif isinstance(action, Score | Scratch):
-            entries = [action]
-        if isinstance(exc, BoxFilledError):
-            for entry in entries:
-                if not state.sheet.is_open(entry.box):
-                    return tr("box_filled", lang, box=self.state.rules.box_name(entry.box, lang))
-        if isinstance(exc, LastResortError):
-            names = " + ".join(self.state.rules.box_name(e.box, lang) for e in entries)
-            return tr("last_resort", lang, box=names, allowed=self._allowed_text())
-        if isinstance(exc, OrderError):
-            names = " + ".join(self.state.rules.box_name(e.box, lang) for e in entries)
-            return tr("not_allowed", lang, box=names, allowed=self._allowed_text())
-        for entry in entries:
-            if isinstance(entry, Scratch) and not state.rules.scratchable(entry.box):
-                return tr("not_scratchable", lang, box=self.state.rules.box_name(entry.box, lang))
-        return str(exc)
-
-    def _allowed_text(self) -> str:
-        state = self.state
-        groups = state.allowed_groups()
-        if groups is None or not state.rules.double:
-            return ", ".join(self.state.rules.box_name(b, self.lang) for b in state.allowed_boxes())
-        options = [" + ".join(self.state.rules.box_name(b, self.lang) for b in g) for g in groups]
-        return join_names(options, self.lang)
-
-
-def rescue_dir() -> str:
-    """Where a game cut off by the end of input is saved: ``$XDG_STATE_HOME/yatzy``."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "yatzy")
+        return explain_refusal(self.state, self.lang, exc, action)
 
 
 def _enable_line_editing() -> None:

@@ -100,13 +100,19 @@ def _why_restricted(rules: RuleSet) -> list[str]:
     return why or ["why_joker"]
 
 
-def protocol_table(state: State, lang: Language, *, preview: bool = True) -> list[str]:
+def protocol_table(
+    state: State, lang: Language, *, preview: bool = True, width: int | None = None
+) -> list[str]:
     """Every player's protocol side by side, with what each open box would score now.
 
     Boxes are numbered in protocol order (the numbers the ``s`` command takes);
     scratched boxes show ``x``.  The "now" column gives the current player's
     points per open box (DubbelYatzy: inner and outer); a value in parentheses
     may not be written now because of the order, joker or last_resort rules.
+
+    With ``width`` (a terminal's columns) a table that would be wider is compacted:
+    players by their first three letters (``*`` marks whose turn it is), box names
+    cut to 12 characters, one space between columns — 14 players fit 80 columns.
     """
     rules = state.rules
     seats = range(state.game.num_players)
@@ -142,9 +148,23 @@ def protocol_table(state: State, lang: Language, *, preview: bool = True) -> lis
         now_head = tr("now", lang)
     now_w = max(5, len(now_head) + 1)
 
+    gap = "  "
+    full = num_w + 2 + name_w + 2 + sum(widths) + 2 * (len(widths) - 1)
+    full += 3 + now_w if preview and ready(state) else 0
+    cut = name_w
+    if width is not None and full > width:
+        heads = [
+            (n[:3] + "*" if i == current else n[:3]) for i, n in zip(seats, names, strict=True)
+        ]
+        widths = [max(3, len(h)) for h in heads]
+        gap = " "
+        cut = name_w = min(name_w, 12)
+
     def line(num: str, text: str, cells: list[str], extra: str = "") -> str:
-        body = "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
-        out = f"{num.rjust(num_w)}  {text.ljust(name_w)}  {body}"
+        body = gap.join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
+        if len(text) > cut:
+            text = text[: cut - 1] + "…"
+        out = f"{num.rjust(num_w)}{gap}{text.ljust(name_w)}{gap}{body}"
         if now:
             out += f"  │{extra.rjust(now_w)}"
         return out.rstrip()

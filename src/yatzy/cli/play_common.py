@@ -1,0 +1,163 @@
+"""What the line mode and the full-screen game of ``yatzy play`` share.
+
+Both front ends ask the same questions of a :class:`~yatzy.game.State` before a
+write ("does this 0 throw points away?") and save a cut-off game to the same
+place, so the rules live here once.  Pure Python over the core; nothing here
+prints or reads.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from yatzy.cli.i18n import join_names, tr
+from yatzy.errors import (
+    BoxFilledError,
+    KeepError,
+    LastResortError,
+    NoRollsLeftError,
+    OrderError,
+    YatzyError,
+)
+from yatzy.game import Action, Fill2, Roll, Score, Scratch, State
+from yatzy.game.actions import Entry
+from yatzy.rules import Language
+
+YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
+"""Answers that mean yes in English, Swedish and Finnish."""
+
+
+def wastes_dice(state: State, box: str, *, scratch: bool, layer: str = "all") -> bool:
+    """Whether writing 0 in ``box`` throws points away: the dice score in an allowed box.
+
+    ``layer`` is ``"inner"`` or ``"outer"`` for one of DubbelYatzy's two results.
+    A box the state would refuse anyway is not a waste (the state gives its reason).
+    """
+    allowed = state.allowed_boxes()
+    if box not in allowed:
+        return False
+    if not scratch and state.box_points(box, layer) > 0:
+        return False
+    return any(state.box_points(b, layer) > 0 for b in allowed)
+
+
+def has_progress(state: State) -> bool:
+    """Whether losing the game would lose anything (a die rolled or a box written)."""
+    return bool(state.log) or state.dice is not None
+
+
+def rescue_dir() -> str:
+    """Where a game cut off by the end of input is saved: ``$XDG_STATE_HOME/yatzy``."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(base, "yatzy")
+
+
+def rescue_path(directory: str | None = None) -> str:
+    """A new file name for a rescued game in ``directory`` (default :func:`rescue_dir`).
+
+    The time stamp and the process id keep two rescues apart; the folder is not made.
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return os.path.join(directory or rescue_dir(), f"unfinished-{stamp}-{os.getpid()}.json")
+
+
+def explain_refusal(state: State, lang: Language, exc: YatzyError, action: Action) -> str:
+    """A one-line reason in ``lang`` why ``state`` refused ``action`` (it raised ``exc``)."""
+    if isinstance(exc, NoRollsLeftError):
+        return tr("no_rolls", lang)
+    if isinstance(exc, KeepError) and isinstance(action, Roll):
+        if len(set(action.keep)) >= state.rules.num_dice:
+            return tr("keep_all", lang)
+        return str(exc)
+    entries: list[Entry] = []
+    if isinstance(action, Fill2):
+        entries = [action.inner, action.outer]
+        if action.inner.box == action.outer.box:
+            return tr("same_box_twice", lang)
+    elif isinstance(action, Score | Scratch):
+        entries = [action]
+    if isinstance(exc, BoxFilledError):
+        for entry in entries:
+            if not state.sheet.is_open(entry.box):
+                return tr("box_filled", lang, box=state.rules.box_name(entry.box, lang))
+    if isinstance(exc, LastResortError):
+        names = " + ".join(state.rules.box_name(e.box, lang) for e in entries)
+        return tr("last_resort", lang, box=names, allowed=_allowed_text(state, lang))
+    if isinstance(exc, OrderError):
+        names = " + ".join(state.rules.box_name(e.box, lang) for e in entries)
+        return tr("not_allowed", lang, box=names, allowed=_allowed_text(state, lang))
+    for entry in entries:
+        if isinstance(entry, Scratch) and not state.rules.scratchable(entry.box):
+            return tr("not_scratchable", lang, box=state.rules.box_name(entry.box, lang))
+    return str(exc)
+
+
+def _allowed_text(state: State, lang: Language) -> str:
+    """The boxes (DubbelYatzy: the pairs of boxes) that may be filled now, by name."""
+    groups = state.allowed_groups()
+    if groups is None or not state.rules.double:
+        return ", ".join(state.rules.box_name(b, lang) for b in state.allowed_boxes())
+    options = [" + ".join(state.rules.box_name(b, lang) for b in g) for g in groups]
+    return join_names(options, lang)
+
+
+def written_messages(state: State, turn: dict[str, object], name: str, lang: Language) -> list[str]:
+    """What ``name`` wrote in a finished turn of the log, as sentences in ``lang``.
+
+    "Anna writes 15 in Small Straight"; DubbelYatzy's two results in one sentence with
+    the dropped faces; a won Yatzy bonus as a second sentence.
+    """
+    layers = [k for k in ("inner", "outer") if k in turn] if "inner" in turn else [""]
+    said = []
+    for layer in layers:
+        part = turn[layer] if layer else turn
+        assert isinstance(part, dict)
+        box = state.rules.box_name(str(part["box"]), lang)
+        if layer and part.get("drop") is not None:
+            # DubbelYatzy: say which dice and which face each result left out.
+            box += " " + tr(f"drop_{layer}", lang, face=part["drop"])
+        if part.get("scratch"):
+            said.append(tr("scratched", lang, name=name, box=box))
+        else:
+            said.append(tr("wrote", lang, name=name, points=part["points"], box=box))
+    if len(said) == 2:
+        # "Anna writes 15 in Small Straight and writes 21 in Full House"
+        second = said[1][len(name) + 1 :]
+        said = [f"{said[0]} {tr('and', lang)} {second}"]
+    bonus = turn.get("yatzy_bonus")
+    if bonus:
+        label = state.rules.label("yatzy_bonus", lang)
+        said.append(tr("yatzy_bonus_won", lang, name=name, points=bonus, bonus=label))
+    return said
+
+
+def record_line(state: State, record: int, lang: Language) -> str:
+    """Solo: the live chance of beating ``record`` with target play, in words.
+
+    "not available" where target tables do not cover the rules or are not built yet.
+    """
+    from yatzy.strategy.target_play import chance_to_beat
+
+    chance = chance_to_beat(state, record)
+    if chance is None:
+        return tr("record_chance_unavailable", lang, record=record)
+    percent = f"{chance * 100:.1f}"
+    if lang != "en":
+        percent = percent.replace(".", ",")
+    return tr("record_chance", lang, record=record, percent=percent)
+
+
+def keep_in_stats(state: State, url: str | None, lang: Language) -> str:
+    """Record a finished game in the local database (``yatzy stats``, the web history);
+    the line that says so, or why not.  Never raises: a game is not lost for a database."""
+    try:
+        from yatzy.store.local import record_finished_game
+
+        record_finished_game(state, url=url, lang=lang)
+    except Exception as exc:  # any store failure (path, driver, server) is only reported
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return tr("stats_not_recorded", lang, reason=reason[:200])
+    return tr("stats_recorded", lang)

@@ -1,0 +1,52 @@
+"""The full-screen game of ``yatzy play`` (Textual), chosen when input and output
+are a terminal; ``--plain`` keeps the line mode of :mod:`yatzy.cli.play_session`.
+
+Importing this package imports Textual, so only ``yatzy play`` at a terminal does.
+:func:`run_app` plays one game and returns the exit code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from yatzy.game import State
+from yatzy.rules import Language
+
+if TYPE_CHECKING:
+    from yatzy.bots import Bot
+
+
+def run_app(
+    state: State,
+    *,
+    record: int | None = None,
+    lang: Language,
+    rng: random.Random,
+    bots: dict[int, Bot],
+    bot_rng: Callable[[State], random.Random],
+    save_path: str | None,
+    bot_delay: float,
+    resumed_from: str | None,
+    on_finished: Callable[[State], str] | None = None,
+) -> int:
+    """Play ``state`` full screen; 0 when the game ended, 1 when the players quit."""
+    from yatzy.cli.tui.app import EXIT_UNFINISHED, YatzyApp
+
+    app = YatzyApp(
+        state,
+        record=record,
+        lang=lang,
+        rng=rng,
+        bots=bots,
+        bot_rng=bot_rng,
+        save_path=save_path,
+        bot_delay=bot_delay,
+        resumed_from=resumed_from,
+        on_finished=on_finished,
+    )
+    code = app.run()
+    for line in app.exit_lines:
+        print(line)
+    return EXIT_UNFINISHED if code is None else code

@@ -1,0 +1,745 @@
+"""The full-screen game: a Textual app over :class:`~yatzy.game.State`.
+
+The app turns keys into the core's actions (``Roll``, ``Score``, ``Scratch``,
+``Fill2``, ``Undo``), lets the state check and apply them, and redraws what the
+state says.  The questions both front ends ask before a write (does this 0
+throw points away?) and the rescue file come from :mod:`yatzy.cli.play_common`.
+
+Guards against slips, as in the line mode and the web app: Enter never rolls
+once the dice are out, Space rolls them again only after a keep choice, rolling
+away a Yatzy asks, Enter writes only a box the player chose this roll, a 0
+where the dice score elsewhere asks, quitting an unfinished game offers to
+save it (to the rescue folder by default), and no file is replaced unasked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from yatzy.cli.cmd_rules import rules_lines
+from yatzy.cli.i18n import tr
+from yatzy.cli.play_common import (
+    explain_refusal,
+    has_progress,
+    record_line,
+    rescue_dir,
+    rescue_path,
+    wastes_dice,
+    written_messages,
+)
+from yatzy.cli.terminal import (
+    headline,
+    kept_positions,
+    player_label,
+    protocol_table,
+    ready,
+    result_lines,
+    rolloff_lines,
+    show_dice,
+)
+from yatzy.cli.tui.keymap import box_for_key
+from yatzy.cli.tui.screens import ConfirmScreen, PathScreen, TextScreen
+from yatzy.cli.tui.sheetview import (
+    YATZY,
+    best_boxes,
+    current_seat,
+    is_yatzy,
+    player_heads,
+    sheet_rows,
+)
+from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
+from yatzy.errors import YatzyError
+from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Undo, save
+from yatzy.game.actions import Entry
+from yatzy.rules import Language, format_die
+
+if TYPE_CHECKING:
+    from yatzy.bots import Bot
+
+EXIT_FINISHED = 0
+"""Exit code when the game was played to its end."""
+EXIT_UNFINISHED = 1
+"""Exit code when the players quit an unfinished game."""
+
+_MESSAGES_KEPT = 3  # lines of the message area (it must fit 80x24 with the sheet)
+_QUICK_BOTS = frozenset({"random", "greedy"})  # bot levels that decide in microseconds
+
+
+class YatzyApp(App[int]):
+    """One game at one keyboard, full screen: people and bots in seat order.
+
+    ``rng`` rolls the dice, ``bot_rng`` gives each bot decision its random source,
+    ``save_path`` (``--save``/``--resume``) receives the record after every move,
+    and ``bot_delay`` seconds pass after each of a bot's moves so people can
+    follow them.  :attr:`exit_lines` are printed on the terminal after the app.
+    """
+
+    TITLE = "yatzy"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #headline { height: 1; background: $primary; color: $text; padding: 0 1; }
+    SheetTable { height: 1fr; }
+    #dice { height: 2; padding: 0 1; }
+    #status { height: 1; padding: 0 1; color: $text-muted; }
+    #messages { height: 3; padding: 0 1; }
+    #keys { height: 1; background: $panel; padding: 0 0 0 1; }
+    """
+    BINDINGS = [  # noqa: RUF012 (Textual's own class attribute)
+        Binding("ctrl+q,ctrl+c,ctrl+d", "request_quit", show=False, priority=True),
+        Binding("ctrl+s", "save", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        record: int | None = None,
+        lang: Language = "en",
+        rng: random.Random,
+        bots: dict[int, Bot] | None = None,
+        bot_rng: Callable[[State], random.Random] | None = None,
+        save_path: str | None = None,
+        bot_delay: float = 0.0,
+        resumed_from: str | None = None,
+        rescue_directory: str | None = None,
+        on_finished: Callable[[State], str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.state = state
+        self.on_finished = on_finished  # hands a finished game on (statistics)
+        self.record = record  # solo: the record whose live chance of beating is shown
+        self.lang: Language = lang
+        self.rng = rng
+        self.bots = bots or {}
+        self.bot_rng = bot_rng or (lambda _state: rng)
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+        self.resumed_from = resumed_from
+        self.rescue_directory = rescue_directory or rescue_dir()
+        self.exit_lines: list[str] = []
+        self.keep: set[int] = set()  # dice picked to keep for the next roll (0-based)
+        self.keep_touched = False  # a keep choice since the last roll (Space may roll)
+        self.armed = False  # the player chose the box under the cursor since the last roll
+        self.scratching = False
+        self.pick: dict[str, Entry] = {}  # DubbelYatzy: "inner"/"outer" chosen so far
+        self.cursor_box: str | None = None
+        self.messages: list[str] = []
+        self.error = ""
+        self.bot_busy = False
+        self.finished = False
+        self._heads: list[str] = []
+        self._background = 0  # daemon threads thinking (a bot, a hint)
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Headline, sheet, dice, status line, messages, keys."""
+        yield Static(id="headline")
+        yield SheetTable(id="sheet", zebra_stripes=True)
+        yield DiceBar(id="dice")
+        yield Static(id="status")
+        yield MessageLines(id="messages")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        """Build the sheet, settle the roll-off, and start play."""
+        state = self.state
+        width = 12 if len(state.players) <= 6 else 6
+        self._heads = player_heads(state, width)
+        now_head = tr("now", self.lang)
+        now_width = max(5, len(now_head))  # "(30)"
+        if state.rules.double:
+            now_head = "◦ ●"
+            now_width = 7  # "◦12 -30"
+        self.sheet.build(self._heads, now_head, now_width, sheet_rows(state, self.lang))
+        if self.resumed_from is not None:
+            self._say(
+                tr(
+                    "resumed",
+                    self.lang,
+                    path=self.resumed_from,
+                    spec=state.rules.spec,
+                    turns=state.turn_number,
+                )
+            )
+        if state.rolloff:
+            if state.is_chance_node() and state.starter is None:
+                state.roll(self.rng)
+                self._autosave()
+            for text in rolloff_lines(state, self.lang):
+                self._say(text.strip())
+        self._advance()
+
+    @property
+    def sheet(self) -> SheetTable:
+        """The sheet widget."""
+        return self.query_one(SheetTable)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self.messages.append(text)
+        del self.messages[:-_MESSAGES_KEPT]
+
+    def _redraw(self) -> None:
+        state = self.state
+        lang = self.lang
+        picked = {}
+        for layer, entry in self.pick.items():
+            picked[entry.box] = layer
+        rows = sheet_rows(state, lang, picked)
+        table = self.sheet
+        table.show(rows)
+        seat = current_seat(state)
+        table.mark_player(self._heads, seat)
+        self._place_cursor()
+        self.query_one("#headline", Static).update(headline(state, lang))
+        dice = self.query_one(DiceBar)
+        faces: list[str] = []
+        rolls = ""
+        if ready(state):
+            assert state.dice is not None
+            faces = [format_die(d) for d in state.dice]
+            rolls = tr("rolls_left", lang, n=state.rolls_left(), max=state.max_rolls())
+            if state.rules.saves_rolls and state.sheet.saved_rolls:
+                rolls += tr("saved_rolls", lang, n=state.sheet.saved_rolls)
+        dice.show_dice(
+            faces,
+            self.keep,
+            yatzy=is_yatzy(state),
+            rolls=rolls,
+            label=tr("dice", lang) + (" ◦/●" if state.rules.double else ""),
+        )
+        self.query_one("#status", Static).update(self._status())
+        self.query_one(MessageLines).show_lines(self.messages, self.error)
+        keys = tr("tui_keys_over" if state.is_terminal() else "tui_keys", lang)
+        self.query_one("#keys", Static).update(keys)
+
+    def _status(self) -> Text:
+        status = self._status_text()
+        state = self.state
+        if self.record is not None and not state.is_terminal() and not state.is_chance_node():
+            status = status + Text("  ·  " + record_line(state, self.record, self.lang))
+        if not state.is_terminal() and is_yatzy(state):
+            # The moment of a Yatzy: named on the status line, in the dice's colour.
+            box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
+            shout = Text(f"{state.rules.box_name(box, self.lang)}! ", style=YATZY)
+            return shout + status
+        return status
+
+    def _status_text(self) -> Text:
+        state = self.state
+        lang = self.lang
+        if state.is_terminal():
+            return Text("")
+        name = player_label(state, state.player, lang)
+        if self.bot_busy or state.player in self.bots:
+            return Text(tr("tui_bot_thinking", lang, name=name), style="italic")
+        if state.dice is None:
+            return Text(tr("tui_first_roll", lang, name=name), style="bold")
+        if self.scratching:
+            return Text(tr("tui_scratch_mode", lang), style="bold red")
+        if "inner" in self.pick:
+            box = state.rules.box_name(self.pick["inner"].box, lang)
+            return Text(tr("tui_pick_outer", lang, box=box), style="bold yellow")
+        if state.rules.double:
+            return Text(tr("tui_pick_inner", lang))
+        if state.rolls_left():
+            return Text(tr("tui_choose", lang, n=state.rules.num_dice))
+        return Text(tr("tui_choose_last", lang))
+
+    def _candidates(self) -> list[str]:
+        """Boxes the cursor steps between: the allowed ones once the dice are out."""
+        state = self.state
+        if state.is_terminal() or state.starter is None:
+            return list(state.rules.boxes)
+        if ready(state):
+            allowed = state.allowed_boxes()
+            if allowed:
+                return [b for b in state.rules.boxes if b in allowed]
+        return state.sheet.open_boxes or list(state.rules.boxes)
+
+    def _place_cursor(self) -> None:
+        state = self.state
+        candidates = self._candidates()
+        if self.cursor_box not in state.rules.boxes or (
+            not self.armed and self.cursor_box not in candidates
+        ):
+            best = [b for b in candidates if b in best_boxes(state)]
+            self.cursor_box = (best or candidates)[0]
+        seat = current_seat(state)
+        table = self.sheet
+        row = table.get_row_index(self.cursor_box)
+        table.move_cursor(row=row, column=FIXED + (seat if seat is not None else 0))
+
+    # -- the flow of play ------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Let chance and the bots act until a person is to play or the game ends.
+
+        Random and greedy bots decide at once; the advised levels think in a thread so
+        the screen stays alive.  With a delay, each bot move is shown for that long.
+        """
+        state = self.state
+        while True:
+            if state.is_terminal():
+                self._finish()
+                return
+            if state.is_chance_node():  # a record saved while the dice were rolling
+                state.roll(self.rng)
+                self._autosave()
+            seat = state.player
+            if seat not in self.bots:
+                self.bot_busy = False
+                self._redraw()
+                return
+            self.bot_busy = True
+            if state.players[seat].bot not in _QUICK_BOTS:
+                self._redraw()
+                self._bot_think(seat, state.clone())
+                return
+            self._bot_apply(seat, self.bots[seat].choose(state, self.bot_rng(state)))
+            if self.bot_delay > 0:
+                self._redraw()
+                self.set_timer(self.bot_delay, self._advance)
+                return
+
+    def _bot_think(self, seat: int, position: State) -> None:
+        """A bot decides on a copy of the position, off the screen's thread."""
+        bot, rng = self.bots[seat], self.bot_rng(position)
+        self._in_background(lambda: bot.choose(position, rng), lambda a: self._bot_move(seat, a))
+
+    def _in_background(self, task: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``task`` in a daemon thread and hand its result to ``done`` on the screen's
+        thread.  Daemon, so quitting never waits for a long solve (a hint, a strong bot)."""
+
+        def run() -> None:
+            try:
+                result = task()
+            except Exception as exc:  # a bug in a bot: say it rather than hang the game
+                with contextlib.suppress(RuntimeError):
+                    self.call_from_thread(self._thread_failed, exc)
+                return
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(done, result)
+
+        self._background += 1
+        threading.Thread(target=run, daemon=True, name="yatzy-think").start()
+
+    def _thread_failed(self, exc: Exception) -> None:
+        self._background -= 1
+        self.error = f"{type(exc).__name__}: {exc}"
+        self._redraw()
+
+    def _bot_move(self, seat: int, action: Action) -> None:
+        self._background -= 1
+        state = self.state
+        if state.is_terminal() or state.player != seat:
+            return  # the game moved on (it cannot, but a late answer must not act)
+        self._bot_apply(seat, action)
+        self._redraw()
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, self._advance)
+        else:
+            self.call_later(self._advance)
+
+    def _bot_apply(self, seat: int, action: Action) -> None:
+        """Apply a bot's action (bots choose legal ones), roll, and tell the table."""
+        state = self.state
+        name = player_label(state, seat, self.lang)
+        state.apply(action)
+        if isinstance(action, Roll):
+            state.roll(self.rng)
+            assert state.dice is not None
+            if action.keep:
+                kept = show_dice([state.dice[i] for i in action.keep])
+                dice = show_dice(state.dice)
+                self._say(tr("rolled_keeping", self.lang, name=name, kept=kept, dice=dice))
+            else:
+                self._say(tr("rolled", self.lang, name=name, dice=show_dice(state.dice)))
+            self.keep = set(kept_positions(state))
+        else:
+            for text in written_messages(state, state.log[-1], name, self.lang):
+                self._say(text)
+            self._new_turn()
+        self._autosave()
+
+    def _new_turn(self) -> None:
+        self.keep = set()
+        self.keep_touched = False
+        self.armed = False
+        self.scratching = False
+        self.pick = {}
+        self.cursor_box = None
+
+    def _finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.bot_busy = False
+        self._game_finished()
+        self._redraw()
+
+    def _game_finished(self) -> None:
+        """The game has just ended: its final record is saved, the results are shown.
+
+        The one place to hand a finished game on (to the statistics, say).
+        """
+        self._autosave()
+        state = self.state
+        lines = result_lines(state, self.lang)
+        if self.on_finished is not None:
+            lines = [*lines, self.on_finished(state)]
+        self.messages = [line.strip() for line in lines[-_MESSAGES_KEPT:]]
+        # Left on the terminal after the app: the final protocol and the ranking.
+        table = protocol_table(state, self.lang, preview=False)
+        self.exit_lines = [headline(state, self.lang), *table, "", *lines]
+        self.push_screen(TextScreen(lines[0], lines[1:], self.lang))
+
+    def _autosave(self) -> None:
+        if self.save_path:
+            self._save_to(self.save_path)
+
+    def _save_to(self, path: str) -> bool:
+        try:
+            save(self.state, path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.error = tr("save_failed", self.lang, path=path, reason=reason)
+            return False
+        return True
+
+    # -- keys ------------------------------------------------------------------------------
+
+    @property
+    def people_to_play(self) -> bool:
+        """Whether a person is to act now (not a bot, not the end, no dialog open)."""
+        state = self.state
+        return (
+            not state.is_terminal()
+            and not state.is_chance_node()
+            and state.player not in self.bots
+            and not self.bot_busy
+            and len(self.screen_stack) == 1
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        """Every key of the game screen (dialogs have their own)."""
+        if len(self.screen_stack) > 1:
+            return
+        key = event.key
+        char = (event.character or "").lower()
+        handled = True
+        self.error = ""
+        if char == "?" or key == "question_mark":
+            self._show_help()
+        elif char == "q":
+            self.action_request_quit()
+        elif char == "h":
+            self._show_hint()
+        elif not self.people_to_play:
+            handled = False
+        else:
+            handled = self._play_key(key, char)
+        if handled:
+            event.stop()
+            event.prevent_default()
+            if len(self.screen_stack) == 1:
+                self._redraw()
+
+    def _play_key(self, key: str, char: str) -> bool:
+        state = self.state
+        n = state.rules.num_dice
+        if char.isdigit() and 1 <= int(char) <= n:
+            if ready(state):
+                self.keep ^= {int(char) - 1}
+                self.keep_touched = True
+        elif key == "space":
+            if state.dice is not None and not self.keep_touched:
+                # A stray Space must not throw away the dice on the table (a Yatzy, say).
+                self.error = tr("tui_space_guard", self.lang, n=n)
+            else:
+                self._roll()
+        elif char == "r":
+            self._roll()
+        elif key == "enter":
+            if state.dice is None:
+                self._roll()
+            elif not self.armed:
+                self.error = tr("tui_arm_first", self.lang)
+            else:
+                self._write_at_cursor()
+        elif key in ("up", "down"):
+            self._step_cursor(1 if key == "down" else -1)
+        elif char == "x":
+            if ready(state):
+                self.scratching = not self.scratching
+        elif char == "u":
+            self._undo()
+        elif key == "escape":
+            self.pick = {}
+            self.scratching = False
+        elif (box := box_for_key(state.rules, char)) is not None:
+            self.cursor_box = box
+            self.armed = ready(state)
+        else:
+            return False
+        return True
+
+    def _step_cursor(self, step: int) -> None:
+        candidates = self._candidates()
+        if self.cursor_box in candidates:
+            at = candidates.index(self.cursor_box)
+            self.cursor_box = candidates[(at + step) % len(candidates)]
+        else:
+            self.cursor_box = candidates[0 if step > 0 else -1]
+        self.armed = ready(self.state)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _roll(self) -> None:
+        state = self.state
+        if state.dice is None:
+            self._act(Roll())
+            return
+        if not state.rolls_left():
+            self.error = tr("no_rolls", self.lang)
+            return
+        action = Roll(tuple(sorted(self.keep)))
+        if is_yatzy(state) and len(action.keep) < state.rules.num_dice:
+            box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
+            question = tr("tui_confirm_reroll", self.lang, box=state.rules.box_name(box, self.lang))
+            self._ask(question, lambda: self._act(action))
+            return
+        self._act(action)
+
+    def _write_at_cursor(self) -> None:
+        state = self.state
+        box = self.cursor_box
+        if box is None:
+            self.error = tr("tui_not_a_box", self.lang)
+            return
+        if not state.sheet.is_open(box):
+            self.error = tr("box_filled", self.lang, box=state.rules.box_name(box, self.lang))
+            return
+        entry: Entry = Scratch(box) if self.scratching else Score(box)
+        layer = "all"
+        if state.rules.double:
+            layer = "outer" if "inner" in self.pick else "inner"
+            if layer == "outer" and self.pick["inner"].box == box:
+                self.error = tr("same_box_twice", self.lang)
+                return
+        if wastes_dice(state, box, scratch=self.scratching, layer=layer):
+            name = state.rules.box_name(box, self.lang)
+            self._ask(
+                tr("tui_confirm_zero", self.lang, box=name),
+                lambda: self._write(entry, layer),
+                tr("not_written", self.lang),
+            )
+            return
+        self._write(entry, layer)
+
+    def _write(self, entry: Entry, layer: str) -> None:
+        if layer == "all":
+            self._act(entry)
+            return
+        self.pick[layer] = entry
+        self.scratching = False
+        self.armed = False
+        if layer == "inner":
+            return
+        inner, outer = self.pick["inner"], self.pick["outer"]
+        self.pick = {}
+        self._act(Fill2(inner, outer))
+
+    def _act(self, action: Action) -> None:
+        """Apply a person's action (checked by the state; a refusal changes nothing)."""
+        state = self.state
+        seat = state.player
+        try:
+            state.apply(action)
+        except YatzyError as exc:
+            self.error = explain_refusal(state, self.lang, exc, action)
+            self._redraw()
+            return
+        if isinstance(action, Roll):
+            state.roll(self.rng)
+            self.keep = set(kept_positions(state))
+            self.keep_touched = False
+            self.armed = False
+            self.scratching = False
+            self.pick = {}
+            self.cursor_box = None
+        else:
+            name = player_label(state, seat, self.lang)
+            for text in written_messages(state, state.log[-1], name, self.lang):
+                self._say(text)
+            self._new_turn()
+        self._autosave()
+        self._advance()
+
+    def _undo(self) -> None:
+        state = self.state
+        seat = state.undo_seat()
+        if seat is None or seat in self.bots:
+            self.error = tr("nothing_to_undo", self.lang)
+            return
+        boxes = " + ".join(state.rules.box_name(b, self.lang) for b in state.undo_boxes())
+        state.apply(Undo(), player=seat)
+        self._say(tr("undone", self.lang, name=player_label(state, seat, self.lang), box=boxes))
+        self._new_turn()
+        self.keep = set(kept_positions(state))
+        self._autosave()
+        self._advance()
+
+    def _ask(self, question: str, then: Callable[[], None], refused: str = "") -> None:
+        """Ask ``question`` (No is the default); ``then`` runs on a yes, else ``refused`` shows."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+            else:
+                self.error = refused
+            self._redraw()
+
+        self.push_screen(ConfirmScreen(question, self.lang), answered)
+
+    # -- dialogs ---------------------------------------------------------------------------
+
+    def _show_help(self) -> None:
+        lines = tr("tui_help_keys", self.lang).splitlines()
+        if self.state.rules.double:
+            lines += ["", tr("tui_help_double", self.lang)]
+        lines += ["", *rules_lines(self.state.rules, self.lang)]
+        self.push_screen(TextScreen(headline(self.state, self.lang), lines, self.lang))
+
+    def _show_hint(self) -> None:
+        state = self.state
+        title = tr("tui_hint_title", self.lang)
+        if not self.people_to_play:
+            self.push_screen(TextScreen(title, [tr("tui_hint_none", self.lang)], self.lang))
+            return
+        screen = TextScreen(title, [tr("tui_thinking", self.lang)], self.lang)
+        self.push_screen(screen)
+        self._advise(screen, state.clone())
+
+    def _advise(self, screen: TextScreen, position: State) -> None:
+        """The advisor ranks the options off the screen's thread (it may load a table)."""
+        lang = self.lang
+
+        def task() -> list[str]:
+            from yatzy.strategy.advice_words import approximate_note, describe, loss_words
+            from yatzy.strategy.advice_words import number as decimal
+            from yatzy.strategy.advisor import advise
+
+            try:
+                advice = advise(position)
+            except YatzyError as exc:
+                return [str(exc)]
+            lines = [tr("tui_hint_value", lang, value=decimal(advice.value, lang))]
+            if not advice.exact:
+                lines.append(approximate_note(position.rules, lang))
+            lines.append("")
+            for option in advice.options[:8]:
+                text = describe(position, option.action, lang)
+                lines.append(f"{text}  ({loss_words(option.loss, lang)})")
+            return lines
+
+        def done(lines: list[str]) -> None:
+            self._background -= 1
+            if screen.is_attached:
+                screen.set_lines(lines)
+
+        self._in_background(task, done)
+
+    def action_save(self) -> None:
+        """Ctrl-S: save the game to a file (asks before replacing one)."""
+        if len(self.screen_stack) > 1:
+            return
+        default = self.save_path or os.path.join(os.getcwd(), "yatzy-game.json")
+
+        def chosen(answer: tuple[str, str] | None) -> None:
+            if answer is None or not answer[1]:
+                return
+            self._save_asking(os.path.expanduser(answer[1]), lambda: None)
+
+        buttons = [("save", tr("tui_save", self.lang)), ("back", tr("tui_cancel", self.lang))]
+        self.push_screen(PathScreen(tr("tui_save_title", self.lang), default, buttons), chosen)
+
+    def _save_asking(self, path: str, then: Callable[[], None]) -> None:
+        """Save to ``path``, asking first when it exists; ``then`` runs after a save."""
+
+        def write() -> None:
+            folder = os.path.dirname(path)
+            if folder:
+                with contextlib.suppress(OSError):  # the save itself says why it fails
+                    os.makedirs(folder, exist_ok=True)
+            if self._save_to(path):
+                self.error = ""
+                self._say(tr("saved", self.lang, path=path))
+                self.exit_lines = [
+                    tr("saved", self.lang, path=path),
+                    tr("resume_hint", self.lang, path=path),
+                ]
+                then()
+            self._redraw()
+
+        if os.path.exists(path) and path != self.save_path:
+            self._ask(tr("tui_overwrite", self.lang, path=path), write, tr("not_saved", self.lang))
+        else:
+            write()
+
+    def action_request_quit(self) -> None:
+        """Q, Ctrl-Q, Ctrl-C: leave; an unfinished game is saved or offered to be saved."""
+        state = self.state
+        if state.is_terminal():
+            self.exit(EXIT_FINISHED)
+            return
+        if len(self.screen_stack) > 1:
+            return
+        if self.save_path:
+            if self._save_to(self.save_path):
+                self.exit_lines = [
+                    tr("saved", self.lang, path=self.save_path),
+                    tr("resume_hint", self.lang, path=self.save_path),
+                ]
+            self.exit(EXIT_UNFINISHED)
+            return
+        if not has_progress(state):
+            self.exit(EXIT_UNFINISHED)
+            return
+
+        def chosen(answer: tuple[str, str] | None) -> None:
+            if answer is None:
+                return
+            button, path = answer
+            if button == "nosave":
+                self.exit_lines = [tr("not_saved", self.lang)]
+                self.exit(EXIT_UNFINISHED)
+            elif path:
+                self._save_asking(os.path.expanduser(path), lambda: self.exit(EXIT_UNFINISHED))
+
+        buttons = [
+            ("save", tr("tui_save_quit", self.lang)),
+            ("nosave", tr("tui_quit_nosave", self.lang)),
+            ("back", tr("tui_back", self.lang)),
+        ]
+        default = rescue_path(self.rescue_directory)
+        self.push_screen(PathScreen(tr("tui_quit_title", self.lang), default, buttons), chosen)
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot or the advisor is still working in the background."""
+        return self._background > 0

@@ -1,0 +1,120 @@
+"""The widgets of the full-screen game: the sheet, the dice and the message lines.
+
+They only draw what the app hands them (rows from :mod:`.sheetview`, dice as
+text, messages); no widget reads or changes the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import DataTable, Static
+
+from yatzy.cli.tui.sheetview import KEPT, YATZY, Cell, SheetRow
+
+FIXED = 3
+"""Columns that stay when the sheet scrolls sideways: letter, box, now."""
+
+
+def _cell(cell: Cell, justify: str = "right") -> Text:
+    return Text(cell.text, style=cell.style, justify=justify)  # type: ignore[arg-type]
+
+
+class SheetTable(DataTable[Text]):
+    """Every player's column of the sheet, what each open box scores now, a cell cursor.
+
+    The cursor sits in the current player's column on the chosen box; the table
+    scrolls (both ways) to keep it in view, the box names and the now column fixed.
+    """
+
+    can_focus = False  # the app reads every key; the cursor moves only as it says
+
+    def build(
+        self, heads: Sequence[str], now_head: str, now_width: int, rows: Sequence[SheetRow]
+    ) -> None:
+        """Make the columns and rows (once per game), wide enough for every value."""
+        self.clear(columns=True)
+        self._shown: dict[tuple[str, str], tuple[str, str]] = {}
+        self.fixed_columns = FIXED
+        label_width = max(len(r.label.text) for r in rows)
+        self.add_column("", key="letter", width=1)
+        self.add_column("", key="label", width=label_width)
+        self.add_column(Text(now_head, justify="right"), key="now", width=now_width)
+        for i, head in enumerate(heads):
+            self.add_column(Text(head, justify="right"), key=f"p{i}", width=max(4, len(head)))
+        for row in rows:
+            self.add_row(*self._cells(row), key=row.key)
+
+    def _cells(self, row: SheetRow) -> list[Text]:
+        return [
+            Text(row.letter, style="bold cyan"),
+            _cell(row.label, "left"),
+            _cell(row.now),
+            *(_cell(c) for c in row.cells),
+        ]
+
+    def show(self, rows: Sequence[SheetRow]) -> None:
+        """Put new values into the cells that changed (same rows and columns as built)."""
+        keys = ["letter", "label", "now"] + [f"p{i}" for i in range(len(rows[0].cells))]
+        for row in rows:
+            for key, value in zip(keys, self._cells(row), strict=True):
+                seen = (value.plain, str(value.style))
+                if self._shown.get((row.key, key)) != seen:
+                    # Only changed cells: every update makes the table draw its rows again.
+                    self._shown[(row.key, key)] = seen
+                    self.update_cell(row.key, key, value)
+
+    def mark_player(self, heads: Sequence[str], seat: int | None) -> None:
+        """Draw the current player's column head in reverse video."""
+        if getattr(self, "_marked", -2) == seat:
+            return
+        self._marked = seat
+        for i, head in enumerate(heads):
+            column = self.columns.get(f"p{i}")  # type: ignore[call-overload]
+            if column is not None:
+                style = "bold reverse" if i == seat else "bold"
+                column.label = Text(head, style=style, justify="right")
+        self.refresh()
+
+
+class DiceBar(Static):
+    """The dice with their keys 1-6 (kept ones yellow, a Yatzy magenta) and the rolls left."""
+
+    def show_dice(
+        self,
+        faces: Sequence[str],
+        kept: set[int],
+        *,
+        yatzy: bool,
+        rolls: str,
+        label: str,
+    ) -> None:
+        """Draw ``faces`` (empty: no dice out); ``kept`` positions are 0-based."""
+        text = Text()
+        text.append(f"{label} ", style="bold")
+        if not faces:
+            text.append("–")
+        for i, face in enumerate(faces):
+            style = KEPT if i in kept else (YATZY + " reverse" if yatzy else "bold reverse")
+            text.append(f"{i + 1}:", style="cyan")
+            text.append(f" {face} ", style=style)
+            text.append("  ")
+        text.append("\n")
+        text.append(rolls)
+        self.update(text)
+
+
+class MessageLines(Static):
+    """The last few things that happened (writes, rolls, refusals), newest last."""
+
+    def show_lines(self, lines: Sequence[str], error: str = "") -> None:
+        """Draw ``lines`` and, when given, one refusal in red below them."""
+        room = int(self.styles.height.value) if self.styles.height else 3
+        lines = list(lines)[-(room - 1) :] if error else list(lines)[-room:]
+        text = Text("\n".join(lines))
+        if error:
+            if lines:
+                text.append("\n")
+            text.append(error, style="bold red")
+        self.update(text)

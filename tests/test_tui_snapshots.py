@@ -1,0 +1,112 @@
+"""Snapshots of the full-screen game's screens at 80×24 and 120×40 in sv, fi and en.
+
+Each scene is played from a fixed seed at a fixed size and compared, as plain text,
+with the file under ``tests/snapshots/tui/``.  Nothing depends on the clock (no
+dialog with a time-stamped file name is shot), so the snapshots hold under
+pytest-xdist.  After an intended change of the screen, write them anew with
+``YATZY_UPDATE_SNAPSHOTS=1 pytest tests/test_tui_snapshots.py`` and read the diff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui_helpers import make_app, new_state, screen_text, settle
+from yatzy.cli.tui.app import YatzyApp
+from yatzy.game import State
+from yatzy.rules import Language
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "tui"
+UPDATE = os.environ.get("YATZY_UPDATE_SNAPSHOTS") == "1"
+
+
+def shoot(
+    state: State,
+    lang: Language,
+    size: tuple[int, int],
+    keys: Callable[[Pilot[Any], YatzyApp], Awaitable[None]],
+) -> str:
+    """The screen's text after ``keys`` were played on a seeded app of ``size``."""
+    app = make_app(state, lang=lang, seed=3)
+    shot: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await keys(pilot, app)
+            await settle(pilot)
+            shot.append(screen_text(app))
+
+    asyncio.run(main())
+    return shot[0]
+
+
+def check(name: str, text: str) -> None:
+    """Compare ``text`` with the stored snapshot ``name`` (or store it when updating)."""
+    path = SNAPSHOTS / f"{name}.txt"
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.fail(f"no snapshot {path.name}; make it with YATZY_UPDATE_SNAPSHOTS=1")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert text == path.read_text(encoding="utf-8"), f"{name}: the screen changed"
+
+
+async def roll_and_keep(pilot: Pilot[Any], app: YatzyApp) -> None:
+    """Roll, keep two dice, choose a box (the screen of a turn in the middle)."""
+    await pilot.press("space", "1", "3", "down")
+
+
+async def nothing(pilot: Pilot[Any], app: YatzyApp) -> None:
+    """The first screen as it opens."""
+
+
+async def help_keys(pilot: Pilot[Any], app: YatzyApp) -> None:
+    """The help: keys and the rules of the variant."""
+    await pilot.press("question_mark")
+
+
+SIZES = [(80, 24), (120, 40)]
+LANGS: list[Language] = ["sv", "fi", "en"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_turn_screen(lang: Language, size: tuple[int, int]) -> None:
+    state = new_state("yatzy", ["Anna", "Bo"], ("greedy",))
+    text = shoot(state, lang, size, roll_and_keep)
+    check(f"yatzy-turn-{lang}-{size[0]}x{size[1]}", text)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_help_screen(lang: Language, size: tuple[int, int]) -> None:
+    text = shoot(new_state("yatzy+forced", ["Anna"]), lang, size, help_keys)
+    check(f"help-{lang}-{size[0]}x{size[1]}", text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_maxi_with_fourteen_players_fits_80x24(lang: Language) -> None:
+    names = ["Anna", "Bo", "Cecilia", "David", "Eva", "Fredrik", "Greta"]
+    names += ["Hugo", "Ida", "Johan", "Karin", "Lars", "Maja", "Nils"]
+    state = new_state("maxi+saved_rolls", names, starter=12)
+    text = shoot(state, lang, (80, 24), roll_and_keep)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert len(text.splitlines()) <= 24
+    assert "Maja" in text  # the current player's column is scrolled into view
+    check(f"maxi14-turn-{lang}-80x24", text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dubbel_first_screen(lang: Language) -> None:
+    state = new_state("dubbel", ["Anna"], ("random",), starter=0)
+    text = shoot(state, lang, (80, 24), roll_and_keep)
+    check(f"dubbel-turn-{lang}-80x24", text)
