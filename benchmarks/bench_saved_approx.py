@@ -16,13 +16,15 @@ choices part; the differences' standard errors are computed pairwise):
   still worth 2 when the sheet is full, a write that completes the upper bonus
   counting it twice;
 - ``fixed``: the bonus counted once, otherwise as today;
-- ``c=V``: saved rolls worth ``V`` points each and nothing once the sheet is full.
+- ``c=V``: saved rolls worth ``V`` points each and nothing once the sheet is full;
+- ``c=V/A``: the same, but at most ``A`` saved rolls per box still open count.
 
-``--values`` gives the grid of ``V``; the best is played again on ``--confirm`` fresh
+``--values`` and ``--caps`` give the grid of ``V`` and ``A`` (``inf``: no cap); the best
+is played again on ``--confirm`` fresh
 games against ``today``.  When the exact table is cached, the optimal bot plays the
 same games too: the ceiling no strategy can beat on average.
 
-    nice -n 10 python benchmarks/bench_saved_approx.py --games 20000 --values 1 2 3 4 5
+    nice -n 10 python benchmarks/bench_saved_approx.py --games 20000 --values 3 4 6 --caps 0.5 1 inf
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def play(solver: Any, games: int, seed: int, workers: int) -> dict[str, np.ndarr
     from yatzy.strategy import _saved_sim_kernels
 
     args = kernel_args(solver)
-    full = int(solver.layout.masks[0])
+    full = int(solver.layout.root)  # the whole game: every box open
 
     def chunk(first: int) -> tuple[np.ndarray, ...]:
         count = min(CHUNK, games - first)
@@ -99,8 +101,10 @@ def table_for(spec: str, variant: str) -> Any:
         return SavedSolver.approximate(spec, 2.0, end_value=True, bonus_twice=True)
     if variant == "fixed":
         return SavedSolver.approximate(spec, 2.0, end_value=True)
-    value = float(variant.removeprefix("c="))
-    return SavedSolver.approximate(spec, value)
+    value, _, cap = variant.removeprefix("c=").partition("/")
+    return SavedSolver.approximate(
+        spec, float(value), saved_roll_cap=float(cap) if cap else math.inf
+    )
 
 
 def mean_se(xs: np.ndarray) -> tuple[float, float]:
@@ -142,12 +146,21 @@ def main() -> int:
     parser.add_argument("--spec", default="maxi+saved_rolls")
     parser.add_argument("--games", type=int, default=20_000, help="games per grid value")
     parser.add_argument("--values", type=float, nargs="+", default=[1.0, 2.0, 3.0, 4.0, 5.0])
+    parser.add_argument("--caps", type=float, nargs="+", default=[math.inf])
     parser.add_argument("--confirm", type=int, default=20_000, help="fresh games for the best")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()
-    grid = ["today", "fixed", *(f"c={v:g}" for v in args.values)]
+    grid = [
+        "today",
+        "fixed",
+        *(
+            f"c={v:g}" + (f"/{a:g}" if math.isfinite(a) else "")
+            for v in args.values
+            for a in args.caps
+        ),
+    ]
     print(f"{args.spec}: grid, {args.games} games each (seed {args.seed})", flush=True)
     fit = run(args.spec, grid, args.games, args.seed, args.workers)
     best = max((v for v in grid if v.startswith("c=")), key=lambda v: float(fit[v]["score"].mean()))

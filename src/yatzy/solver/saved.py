@@ -147,6 +147,7 @@ class SavedSolver(Solver):
         rules: RuleSet | str,
         saved_roll_value: float,
         *,
+        saved_roll_cap: float = float("inf"),
         open_boxes: Any = None,
         end_value: bool = False,
         bonus_twice: bool = False,
@@ -154,7 +155,8 @@ class SavedSolver(Solver):
         """A table of the approximate strategy's values in this solver's layout.
 
         A state's value is the plain rule set's (no saved rolls, solved exactly) plus
-        ``saved_roll_value`` per saved roll: the valuation of
+        ``saved_roll_value`` per saved roll, up to ``saved_roll_cap`` rolls per open
+        box: the valuation of
         :class:`yatzy.strategy.approx.ApproxStrategy`, so the compiled simulation plays
         that strategy.  A full sheet's saved rolls are worth nothing unless
         ``end_value``; ``bonus_twice`` adds the upper bonus to every state whose sum
@@ -171,7 +173,6 @@ class SavedSolver(Solver):
         )
         if not np.array_equal(plain.layout.masks, lay.masks):
             raise YatzyError(f"{plain.spec} does not share the box sets of {self.rules.spec}")
-        terminal = int(lay.idx_of_mask[0])
         flat = np.empty(self.shape, dtype=np.float32)
         for i in range(lay.masks.shape[0]):
             first, count = int(self.u_first[i]), int(self.u_count[i])
@@ -179,8 +180,13 @@ class SavedSolver(Solver):
             base = plain.table[i, 0, us].astype(np.float64)
             if bonus_twice:
                 base = base + np.where(us >= m.threshold, m.bonus, 0)
-            per_roll = 0.0 if i == terminal and not end_value else saved_roll_value
-            saved = np.arange(int(self.max_saved[i]) + 1)[:, None] * per_roll
+            n_open = int(lay.masks[i]).bit_count()
+            rolls = np.arange(int(self.max_saved[i]) + 1, dtype=np.float64)
+            if n_open == 0:  # a full sheet: saved rolls are lost (end_value: as they were)
+                worth = rolls * saved_roll_value if end_value else 0.0 * rolls
+            else:
+                worth = np.minimum(rolls, saved_roll_cap * n_open) * saved_roll_value
+            saved = worth[:, None]
             start = int(self.offsets[i])
             flat[start : start + (len(saved) * count)] = (base[None, :] + saved).ravel()
         self.table = flat
