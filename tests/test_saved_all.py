@@ -9,6 +9,7 @@ approximate strategy while the whole table is not built.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,8 +184,8 @@ def test_play_falls_back_to_the_approximation_until_the_table_is_built(
     assert exact.value == pytest.approx(solver.advise(state).value, abs=1e-9)
 
 
-@pytest.mark.parametrize("c", [0.0, 2.0, 3.5])
-def test_the_approximate_table_values_as_the_approximate_strategy(c: float) -> None:
+@pytest.mark.parametrize(("c", "cap"), [(0.0, math.inf), (2.0, math.inf), (6.0, 0.75)])
+def test_the_approximate_table_values_as_the_approximate_strategy(c: float, cap: float) -> None:
     # The compiled simulation plays the approximate strategy through this table
     # (benchmarks/bench_saved_approx.py): every option of a position must be valued
     # as the strategy values it, with the same saved-roll value.
@@ -192,8 +193,10 @@ def test_the_approximate_table_values_as_the_approximate_strategy(c: float) -> N
 
     rules = RuleSet.parse("maxi+saved_rolls")
     open_boxes = ["fives", "small_straight", "chance"]
-    table = SavedSolver.approximate(rules, c, open_boxes=open_boxes, end_value=True)
-    strategy = ApproxStrategy(rules, saved_roll_value=c)
+    table = SavedSolver.approximate(
+        rules, c, saved_roll_cap=cap, open_boxes=open_boxes, end_value=True
+    )
+    strategy = ApproxStrategy(rules, saved_roll_value=c, saved_roll_cap=cap)
     state = Game(rules, ["solo"]).new_initial_state()
     state.sheets[0] = sheet_of(rules, open_boxes, {"sixes": 24, "fours": 12}, 2)
     state.apply(Roll())

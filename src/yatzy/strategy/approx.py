@@ -7,8 +7,10 @@ solver handles.
 - Maxi with saved rolls that accumulate (``saved_rolls=all``; ``next`` is solved
   exactly): the next state is valued by the Maxi table (the same
   options without saved rolls) plus :data:`SAVED_ROLL_VALUE` points per roll saved
-  for later.  A stop with ``j`` rolls unused saves ``j`` rolls, so the within-turn
-  search (exact, :mod:`yatzy.strategy.turn`) weighs stopping early against rolling on.
+  for later, counting at most :data:`SAVED_ROLL_CAP` saved rolls per box still open
+  and none once the sheet is full.  A stop with ``j`` rolls unused saves ``j`` rolls,
+  so the within-turn search (exact, :mod:`yatzy.strategy.turn`) weighs stopping
+  early against rolling on.
 - DubbelYatzy: the next state is valued by the Yatzy (or, for the international
   scoring, the Yahtzee without joker) table of the boxes other than Extra, with the
   order and bonus options carried over, plus a constant for an open Extra box
@@ -23,7 +25,6 @@ open when first needed (the whole game at the start), so late positions are quic
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
@@ -38,12 +39,14 @@ from yatzy.strategy.turn import TurnValues, keep_tables, solve_turn, sub_keeps
 if TYPE_CHECKING:
     from yatzy.solver import Solver
 
-SAVED_ROLL_VALUE = 2.0
-"""Maxi with saved rolls: points a saved roll is worth at the end of a turn."""
+SAVED_ROLL_VALUE = 6.0
+"""Maxi with saved rolls: points a saved roll is worth at the end of a turn (fitted
+by simulation, ``benchmarks/bench_saved_approx.py``; it was 2 until 2026-11-24)."""
 
-SAVED_ROLL_CAP = math.inf
+SAVED_ROLL_CAP = 0.75
 """Maxi with saved rolls: saved rolls beyond this many per box still open are worth
-nothing more; a full sheet's saved rolls are always worth nothing."""
+nothing more (fitted with :data:`SAVED_ROLL_VALUE`); a full sheet's saved rolls are
+always worth nothing."""
 
 
 def saved_rolls_worth(saved: int, open_after: int, value: float, cap: float) -> float:
