@@ -180,7 +180,7 @@ class Solver:
             # keep/reroll pass that several masks share.
             np.empty((runs, d.n_keeps * group), dtype=self.dtype),
             np.empty((runs, (d.n_keeps + 4) * group), dtype=self.dtype),
-            np.empty((runs, (max(m.saved, 1) * width + group) * d.n_rolls), dtype=self.dtype),
+            np.empty((runs, max(m.saved, 1) * width * d.n_rolls), dtype=self.dtype),
             np.empty((runs, max((m.saved + 1) * width, group)), dtype=np.float64),
         )
         total = lay.masks.shape[0] - 1
