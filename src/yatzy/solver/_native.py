@@ -32,6 +32,7 @@ import json
 import os
 import struct
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -71,7 +72,8 @@ WORDS = sum(1 + ndim for _, _, ndim in ARRAYS) + len(SCALARS)
 _FORMAT = b"yatzy-native-1"
 _SOURCES = ("_kernels.py", "_final_kernels.py", "_codes.py", "_native.py")
 
-_kernels: dict[str, Kernel] = {}
+_kernels: dict[str, Kernel | None] = {}
+_lock = threading.Lock()  # one thread loads or builds (the web app solves in threads)
 # Engines and compiled functions whose machine code the kernels run: kept alive.
 _alive: list[object] = []
 _symbols: dict[str, int] = {}
@@ -98,18 +100,18 @@ def kernel(dtype: str) -> Kernel | None:
     """The native solve kernel for ``dtype`` (``"float32"`` or ``"float64"``): loaded
     from its object file, else compiled by numba now (and the file written for the
     next process); ``None`` where neither works (the caller then uses numba)."""
-    if dtype not in _kernels:
-        found: Kernel | None = None
-        # A faster start is all this buys: any failure just means numba's way.
-        with contextlib.suppress(Exception):
-            found = _load(dtype)
-        if found is None:
+    with _lock:
+        if dtype not in _kernels:
+            found: Kernel | None = None
+            # A faster start is all this buys: any failure just means numba's way
+            # (remembered, so a failed build is not tried again in this process).
             with contextlib.suppress(Exception):
-                found = _build(dtype)
-        if found is None:
-            return None
-        _kernels[dtype] = found
-    return _kernels[dtype]
+                found = _load(dtype)
+            if found is None:
+                with contextlib.suppress(Exception):
+                    found = _build(dtype)
+            _kernels[dtype] = found
+        return _kernels[dtype]
 
 
 def _llvm() -> Any:
