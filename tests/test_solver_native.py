@@ -120,3 +120,33 @@ def test_words_check_every_array() -> None:
         _native.words([np.arange(6, dtype=np.int64)[::2], *arrays[1:]], scalars, "float32")
     with pytest.raises(ValueError, match="number of arguments"):
         _native.words(arrays[:-1], scalars, "float32")
+
+
+def test_numba_still_works_after_a_native_solve_in_the_same_process() -> None:
+    # The native loader initialises numba's C helpers itself; numba imported
+    # afterwards (the advisor's kernels allocate through them) must still work.
+    code = (
+        "import sys\n"
+        "from yatzy.game import BoxEntry, Sheet\n"
+        "from yatzy.solver import Solver\n"
+        "open_ = ['fours', 'chance', 'yatzy']\n"
+        "s = Solver('yatzy', open_boxes=open_, use_cache=False)\n"
+        "assert 'numba' not in sys.modules\n"
+        "sheet = Sheet(s.rules)\n"
+        "for b in s.rules.boxes:\n"
+        "    if b not in open_:\n"
+        "        sheet.entries[b] = BoxEntry(0)\n"
+        "t = s.turn_tables(sheet)\n"
+        "assert 'numba' in sys.modules\n"
+        "again = Solver('yatzy', open_boxes=open_, use_cache=False)\n"
+        "same = again.value(sheet) == s.value(sheet)\n"
+        "print(repr(float(t[1].max())), repr(s.value(sheet)), same)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ), capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    best_keep, value, same = out.stdout.split()
+    assert same == "True"
+    assert float(best_keep) > 0
+    assert 0 < float(value) < 100
