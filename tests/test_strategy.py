@@ -575,9 +575,18 @@ def test_skill_levels_play_each_rule_set_at_its_fitted_temperature() -> None:
     # a family not measured (DubbelYatzy) plays at the Scandinavian Yatzy temperature
     assert strong.temperature_for(RuleSet.parse("dubbel")) == SKILL_TEMPERATURES["strong"]
     assert AdvisedBot("mine", 0.5).temperature_for(forced) == 0.5  # a fixed one stays fixed
-    for family, levels in SKILL_TEMPERATURES_BY_RULES.items():
+    # a house rule fitted on its own wins over its family; its other options still
+    # play at the family's temperatures
+    last_resort = RuleSet.parse("yatzy+last_resort")
+    assert (
+        strong.temperature_for(last_resort)
+        == SKILL_TEMPERATURES_BY_RULES["yatzy+last_resort"]["strong"]
+    )
+    assert strong.temperature_for(RuleSet.parse("yatzy+last_resort+forced")) == fitted
+    for key, levels in SKILL_TEMPERATURES_BY_RULES.items():
+        assert RuleSet.parse(key).spec == key  # keys are canonical specs
         temps = [levels[level] for level in ("strong", "casual", "beginner")]
-        assert temps == sorted(temps), family  # stronger levels are cooler everywhere
+        assert temps == sorted(temps), key  # stronger levels are cooler everywhere
 
 
 def test_advised_bots_choose_legal_actions() -> None:

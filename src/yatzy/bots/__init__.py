@@ -128,12 +128,17 @@ SKILL_TEMPERATURES_BY_RULES: dict[str, dict[str, float]] = {
     "maxi": {"strong": 0.305, "casual": 0.561, "beginner": 0.819},
     "maxi+forced": {"strong": 0.228, "casual": 0.483, "beginner": 0.792},
     "maxi+half_forced": {"strong": 0.228, "casual": 0.485, "beginner": 0.798},
+    # House rules that moved a level's loss by more than a tenth at its family's
+    # temperatures (calibrate_levels.py --measure-only), fitted on their own:
+    "yatzy+last_resort": {"strong": 0.379, "casual": 0.737, "beginner": 1.161},
+    "yahtzee+joker=none": {"strong": 0.424, "casual": 0.809, "beginner": 1.269},
+    "maxi+last_resort": {"strong": 0.319, "casual": 0.584, "beginner": 0.858},
 }
 """The skill levels' temperatures fitted per rule set family (the variant and its
-order rule, e.g. ``yatzy+forced``), so that a level loses about its target
-(:data:`LEVEL_LOSS_TARGETS`) on every rule set; ``benchmarks/calibrate_levels.py``
-fits and measures them (figures in the README).  A family not listed plays at
-:data:`SKILL_TEMPERATURES`."""
+order rule, e.g. ``yatzy+forced``) or, where a house rule changes the loss too much,
+per rule set, so that a level loses about its target (:data:`LEVEL_LOSS_TARGETS`)
+on every rule set; ``benchmarks/calibrate_levels.py`` fits and measures them
+(figures in the README).  A family not listed plays at :data:`SKILL_TEMPERATURES`."""
 
 
 def rules_family(rules: RuleSet) -> str:

@@ -147,9 +147,7 @@ class Solver:
         m, lay = self.model, self.layout
         d = m.dice
         V = np.full(self.shape, np.nan, dtype=self.dtype)
-        terminal = lay.idx_of_mask[0]
-        V[terminal] = 0.0
-        V[terminal, :, m.threshold] = m.bonus
+        solved = self._terminal_values(V)
         runs = _threads()
         width = self.shape[2]
         group = max(width, _GROUP_LANES * 462 // d.n_keeps // 8 * 8)
@@ -196,7 +194,7 @@ class Solver:
         total = lay.masks.shape[0] - 1
         bar = _progress_bar(progress, total, f"solving {self.rules.spec}")
         with bar, ThreadPoolExecutor(runs) as pool:
-            for start, end in lay.bounds[1:]:
+            for start, end in lay.bounds[solved + 1 :]:
                 for lo in range(start, end, _CHUNK):
                     hi = min(end, lo + _CHUNK)
                     # Masks with as many open boxes are independent: split them
@@ -209,6 +207,20 @@ class Solver:
                         job.result()
                     bar.update(hi - lo)
         return V
+
+    def _terminal_values(self, V: npt.NDArray[Any]) -> int:
+        """Write the values of the game's last states into ``V``; the number of open
+        boxes they have (the solve starts above it).  The game ends with every box
+        filled, where only the upper bonus is still to come.
+
+        A subclass may end the game earlier: ``benchmarks/bench_dubbel.py`` bounds
+        DubbelYatzy with games that fill half of the boxes.
+        """
+        m = self.model
+        terminal = self.layout.idx_of_mask[0]
+        V[terminal] = 0.0
+        V[terminal, :, m.threshold] = m.bonus
+        return 0
 
     # -- values ----------------------------------------------------------------------------
 
