@@ -97,6 +97,23 @@ class Hub:
                 except Exception:  # a closed socket: forget it
                     self.unsubscribe(game_id, ws)
 
+    def send_chances(self, game_id: str, version: int, answer: dict[str, Any]) -> None:
+        """Send the game's subscribers its live win chances of ``version`` as
+        ``{"type": "chances", "version": v, "win_chances": {...}}`` (pages show the
+        newest they have for the version they show; see :mod:`yatzy.web.chances`)."""
+        if not self.sockets.get(game_id):
+            return
+        text = orjson.dumps({"type": "chances", "version": version, "win_chances": answer})
+        asyncio.get_running_loop().create_task(self._send_all(game_id, text.decode()))
+
+    async def _send_all(self, game_id: str, text: str) -> None:
+        async with self._locks[game_id]:  # one message at a time, as announce sends
+            for ws in list(self.sockets.get(game_id, ())):
+                try:
+                    await ws.send_text(text)
+                except Exception:  # a closed socket: forget it
+                    self.unsubscribe(game_id, ws)
+
     async def listen_postgres(self, dsn: str) -> None:
         """Forward PostgreSQL notifications of commits by any process (runs forever).
 

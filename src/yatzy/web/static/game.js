@@ -28,6 +28,7 @@ let busy = false;
 let handedTo = null; // hotseat: the seat the device was last handed to
 const lastWrite = new Map(); // seat -> the box it wrote last: marked in the sheet
 let freshUntil = 0; // until when the dice on the table count as just rolled (they tumble in)
+let chances = null; // the newest live win chances received (of this or an earlier version)
 
 const t = (key, vars) => {
   let text = words[key] || key;
@@ -93,7 +94,17 @@ function accept(game, mineNow) {
   if (mineNow) you = Object.assign({}, you, mineNow);
   prev = view;
   view = game;
+  takeChances(game.win_chances);
   render();
+}
+
+// Live win chances come with the view once computed, else later by themselves
+// ({"type": "chances"}); the newest ones stay shown, dimmed while a newer move's are
+// being computed.
+function takeChances(answer) {
+  if (!answer || answer.pending || (chances && answer.version < chances.version)) return false;
+  chances = answer;
+  return true;
 }
 
 let retryTimer = null;
@@ -187,6 +198,7 @@ function connect() {
       }
     }
     if (data.type === "state") accept(data.game, null);
+    else if (data.type === "chances" && takeChances(data.win_chances) && view) renderChances();
   };
   ws.onclose = () => {
     if (socket !== ws) return; // replaced by reconnect()
@@ -393,7 +405,8 @@ function renderProtocol() {
     head.append(el("th", { scope: "col", class: current ? "current" : "" },
       p.name,
       !p.claimed ? el("small", { class: "free" }, ` (${t("not_joined")})`) : null,
-      current ? el("span", { class: "sr" }, ` — ${t("to_play")}`) : null));
+      current ? el("span", { class: "sr" }, ` — ${t("to_play")}`) : null,
+      view.win_chances !== null ? el("span", { class: "win", "data-seat": p.seat }) : null));
   });
   table.append(el("thead", {}, head));
   const body = el("tbody");
@@ -438,6 +451,60 @@ function renderProtocol() {
     row(rowWords.final, sheets.map((s) => String(s.final)), "computed total");
   }
   table.append(body);
+  renderChances();
+}
+
+// -- live win chances: a percentage and a bar under each name ---------------------------------
+
+function chancesShown() {
+  try { return localStorage.getItem("yatzy-chances") !== "off"; } catch (e) { return true; }
+}
+
+// The margin of a simulated chance in percent, rounded up (never narrower than it is).
+function marginText(m) {
+  const pct = m * 100;
+  return pct >= 1 ? formatNumber(Math.ceil(pct), 0) : formatNumber(Math.ceil(pct * 10) / 10);
+}
+
+function chanceText(seat) {
+  const p = seat.chance;
+  if (seat.margin === 0) return percentText(p) + " %";
+  const pct = seat.margin * 100 < 0.5 ? percentText(p) : formatNumber(Math.round(p * 100), 0);
+  return `${pct} % ±${marginText(seat.margin)}`;
+}
+
+function renderChances() {
+  const multi = view.win_chances !== null;
+  const toggle = $("show-chances");
+  toggle.closest("label").hidden = !multi;
+  toggle.checked = chancesShown();
+  const note = $("chances-note");
+  const shown = multi && chancesShown();
+  const stale = Boolean(chances && chances.version < view.version);
+  document.querySelectorAll("#protocol .win").forEach((span) => {
+    const seat = chances && chances.seats && chances.seats[Number(span.dataset.seat)];
+    span.hidden = !shown;
+    span.classList.toggle("stale", stale);
+    if (!seat) {
+      const none = chances && chances.unavailable;
+      span.replaceChildren(el("span", { class: "sr" }, t(none ? "win_unavailable" : "win_pending")),
+        el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
+      return;
+    }
+    const text = chanceText(seat);
+    span.replaceChildren(
+      el("span", { class: "sr" }, t("win_chance_of", { player: seatName(seat.seat), chance: text })),
+      el("span", { "aria-hidden": "true" }, text),
+      el("meter", { min: 0, max: 1, value: seat.chance, "aria-hidden": "true" }));
+  });
+  note.hidden = !shown;
+  if (!shown) return;
+  if (!chances) note.textContent = t("win_pending");
+  else if (chances.unavailable) note.textContent = t("win_unavailable");
+  else if (chances.method === "final") note.textContent = "";
+  else if (chances.exact) note.textContent = t("win_note_exact");
+  else note.textContent = t("win_note_simulated", { margin: marginText(chances.margin) });
+  note.hidden = !note.textContent;
 }
 
 function renderRolloff() {
@@ -535,6 +602,11 @@ function renderHandover() {
     $("handover-go").textContent = t("i_am", { player: who });
   }
 }
+
+$("show-chances").addEventListener("change", (e) => {
+  try { localStorage.setItem("yatzy-chances", e.currentTarget.checked ? "on" : "off"); } catch (err) { /* private mode */ }
+  if (view) renderChances();
+});
 
 function renderStatus() {
   const status = $("status");
