@@ -78,7 +78,7 @@ def test_a_game_view_carries_every_seats_chance(client: TestClient) -> None:
 def test_chances_follow_the_moves_over_the_websocket(client: TestClient) -> None:
     gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
     v = _settled(client, gid)
-    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+    with client.websocket_connect(f"/api/games/{gid}/ws?chances=1") as ws:
         assert ws.receive_json()["type"] == "state"
         ref = 1
         ws.send_json({"type": "act", "ref": ref, "action": next_action(v), "version": v["version"]})
@@ -87,12 +87,25 @@ def test_chances_follow_the_moves_over_the_websocket(client: TestClient) -> None
         moved = answer["game"]
         assert moved["win_chances"] == {"version": moved["version"], "pending": True}
         message = ws.receive_json()
-        while message["type"] != "chances":
-            message = ws.receive_json()
+        assert message["type"] == "chances"
         assert message["version"] == moved["version"]
         got = message["win_chances"]
         assert got["version"] == moved["version"]
         assert sum(s["chance"] for s in got["seats"]) == pytest.approx(1.0, abs=2e-4)
+
+
+def test_only_sockets_that_ask_get_chance_messages(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+    v = _settled(client, gid)
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        for ref in (1, 2):
+            ws.send_json(
+                {"type": "act", "ref": ref, "action": next_action(v), "version": v["version"]}
+            )
+            answer = ws.receive_json()
+            assert answer["type"] == "state" and answer["ref"] == ref  # never a chances message
+            v = _settled(client, gid)
 
 
 def test_solo_games_have_no_win_chances(client: TestClient) -> None:

@@ -283,6 +283,7 @@ def win_chances(
     seed: int | None = None,
     max_samples: int = MAX_SAMPLES,
     exact: bool = True,
+    solve_seconds: float | None = None,
 ) -> WinChances:
     """Every seat's chance of finishing first from ``state`` (see the module docstring).
 
@@ -295,6 +296,8 @@ def win_chances(
     ``seed`` makes the simulation reproducible (with a fresh outcome cache).
     ``exact=False`` simulates even where a table would give the exact answer (to
     check one against the other); ``max_samples`` caps the games per position.
+    ``solve_seconds`` is the most CPU time a table solved for one seat may be expected
+    to take (default: half the budget left); each is solved once per sheet and kept.
     """
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
@@ -331,15 +334,16 @@ def win_chances(
             outcomes[g] = point_mass()
             continue
         if exact and exact_supported(rules, policies[seat]):
-            left = budget - (time.thread_time() - start)
-            solved = exact_outcome(state, seat, max(0.0, left) / 2)
+            left = max(0.0, budget - (time.thread_time() - start)) / 2
+            solved = exact_outcome(state, seat, left if solve_seconds is None else solve_seconds)
             if solved is not None:
                 outcomes[g] = solved
                 if seed is None:
                     _remember(key, solved)
                 continue
-        left = max(0.0, budget - (time.thread_time() - start))
-        samplers[g] = sampler_for(state, seat, policies[seat], build, left / 2)
+        left = max(0.0, budget - (time.thread_time() - start)) / 2
+        allow = left if solve_seconds is None else solve_seconds
+        samplers[g] = sampler_for(state, seat, policies[seat], build, allow)
         outcomes[g] = found or Outcome(0, np.zeros(1), 0, samplers[g].method)
     _simulate(samplers, outcomes, budget, start, rng, max_samples)
     if seed is None:
@@ -393,8 +397,10 @@ def _simulate(
         if left <= 0 and outcomes[g].samples > 0:
             return
         games = chunk[g]
-        if cost[g] > 0:
+        if cost[g] > 0 and math.isfinite(left):
             games = max(1, min(4 * chunk[g], int(left / len(active) / cost[g])))
+        elif cost[g] > 0:
+            games = 4 * chunk[g]
         games = min(games, max_samples - outcomes[g].samples)
         t0 = time.thread_time()
         points = samplers[g].sample(games, rng.getrandbits(31))

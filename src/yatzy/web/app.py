@@ -811,7 +811,8 @@ def create_app(
                 await ws.close(code=1013, reason=str(full)[:120])
             return
         await ws.accept()
-        hub.subscribe(game_id, ws)
+        # ?chances=1: this client also takes {"type": "chances"} messages (the game page).
+        hub.subscribe(game_id, ws, chances=ws.query_params.get("chances") == "1")
         try:
             await ws.send_text(orjson.dumps({"type": "state", "game": view}).decode())
             turn = view["turn"]

@@ -177,7 +177,7 @@ async function act(action, seat) {
 }
 
 function connect() {
-  const address = url(`api/games/${gameId}/ws`);
+  const address = url(`api/games/${gameId}/ws?chances=1`);
   address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(address);
   socket = ws;
