@@ -61,18 +61,25 @@ def _turn_values(
     yatzy_face: np.ndarray,
     lr_chance: int,
     saved: int,
+    carry_all: bool,
+    stop_value: float,
+    top: int,
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
     choice: np.ndarray,
 ) -> None:
-    """The within-turn values of a state, as :func:`_sim_kernels.play_games` computes
-    them: ``F[c, r]`` the best box for final roll ``r`` (a stop carrying ``c`` rolls
-    with saved rolls), ``E[j, k]`` the value of keeping ``k`` with ``j`` rolls left."""
+    """The within-turn values of a state up to ``top`` rolls left, as
+    :func:`_sim_kernels.play_games` computes them: ``F[c, r]`` the best box for final
+    roll ``r`` (a stop carrying ``c`` rolls with ``saved_rolls=next``), ``E[j, k]`` the
+    value of keeping ``k`` with ``j`` rolls left.  With ``carry_all`` (saved rolls that
+    accumulate, the approximate strategy) a stop with ``j`` rolls left is worth
+    ``F[0, r] + stop_value * j``."""
     n_rolls = score.shape[0]
     n_keeps = add.shape[0]
-    top = E.shape[0] - 1
     sixth = 1.0 / 6.0
+    if carry_all:
+        saved = 0
     for c in range(saved + 1):
         yc = c if saved > 0 else y
         _final_row(
@@ -105,7 +112,12 @@ def _turn_values(
                     best = o
             M[k] = best
         rbj = RB[j]
-        if saved > 0:
+        if carry_all:
+            f0 = F[0]
+            for r in range(n_rolls):
+                stop = f0[r] + stop_value * j
+                rbj[r] = M[r] if M[r] > stop else stop
+        elif saved > 0:
             fj = F[min(j, saved)]
             for r in range(n_rolls):
                 rbj[r] = M[r] if M[r] > fj[r] else fj[r]
@@ -139,6 +151,7 @@ def _write_options(
     opt_pts: np.ndarray,
     start: int,
     every_score: bool,
+    add_value: float,
 ) -> int:
     """The writes final roll ``r`` allows, from slot ``start`` on; returns the count.
 
@@ -146,7 +159,8 @@ def _write_options(
     by ``V`` (``y`` is the next state's middle index).  A box that would score gets a
     second entry with 0 (its scratch) where a 0 is allowed and the box may be
     scratched; ``every_score`` also lists a scratch beside a Score of 0, as the
-    game's legal actions do (the advisor counts those once).
+    game's legal actions do (the advisor counts those once).  ``add_value`` is added
+    to every value (the rolls a stop saves, with saved rolls that accumulate).
     """
     n_boxes = score.shape[1]
     two_y = V.shape[1] == 2
@@ -181,7 +195,7 @@ def _write_options(
                 nu = u
                 if box_face[b] > 0:
                     nu = min(u + p, threshold)
-                opt_v[count] = p + extra + V[row_of_mask[mask ^ (1 << b)], ny, nu]
+                opt_v[count] = p + extra + add_value + V[row_of_mask[mask ^ (1 << b)], ny, nu]
             count += 1
     return count
 
@@ -224,9 +238,16 @@ def play_from(
     roll_of_code: np.ndarray,
     keep_of_subset: np.ndarray,
     score_t: np.ndarray,
+    carry_all: bool,
+    stop_value: float,
 ) -> None:
     """Play ``out.shape[0]`` rests of a game from one position; ``out[g]`` gets the
     points game ``g`` adds to the sheet's Total.
+
+    Saved rolls: ``saved`` > 0 is ``saved_rolls=next`` (at most ``saved`` carried, read
+    from ``V``'s middle index); ``carry_all`` is ``saved_rolls=all`` played by the
+    approximate strategy (every unused roll carried, ``V`` the table without saved
+    rolls, a stop valued ``stop_value`` points more per roll it saves).
 
     The position: the open boxes ``start_mask``; ``start_y`` the Yatzy box's 50 (0/1)
     or, with saved rolls, the rolls carried into the next turn; ``start_u`` the upper
@@ -241,9 +262,10 @@ def play_from(
     n_rolls, n_boxes = score.shape
     n_keeps = add.shape[0]
     n = rolls.shape[1]
-    top = levels + saved
-    E = np.empty((top + 1, n_keeps), dtype=np.float64)
-    RB = np.empty((top + 1, n_rolls), dtype=np.float64)
+    keeps_on = saved > 0 or carry_all  # keeping every die is a stop that saves rolls
+    most = levels + (2 * n_boxes + 2 if carry_all else saved)  # the most rolls left
+    E = np.empty((most + 1, n_keeps), dtype=np.float64)
+    RB = np.empty((most + 1, n_rolls), dtype=np.float64)
     F = np.empty((saved + 1, n_rolls), dtype=np.float64)
     M = np.empty(n_keeps, dtype=np.float64)
     first_E = np.empty_like(E)
@@ -270,26 +292,28 @@ def play_from(
     two_y = V.shape[1] == 2
     for g in range(out.shape[0]):
         mask = start_mask
-        y = 0 if saved > 0 else start_y
-        carried = start_y if saved > 0 else 0
+        y = 0 if keeps_on else start_y
+        carried = start_y if keeps_on else 0
         u = start_u
         upper_real = start_upper
         total = 0
         first = True
         while mask != 0:
             allowed = allowed_of_mask[mask]
+            top = levels + (carried if carry_all else saved)
             if mode != MODE_RANDOM:
                 if first and have_first:
-                    E[:, :] = first_E
+                    E[: top + 1] = first_E[: top + 1]
                     F[:, :] = first_F
                 else:
                     _turn_values(
                         E, RB, F, M, cont, mask, y, u, allowed, V, row_of_mask, score,
                         score_t, box_face, joker_pts, ybox, joker_mode, lower_bits,
-                        threshold, yatzy_face, lr_chance, saved, add, sub, nsub, choice,
+                        threshold, yatzy_face, lr_chance, saved, carry_all, stop_value,
+                        top, add, sub, nsub, choice,
                     )  # fmt: skip
                     if first:
-                        first_E[:, :] = E
+                        first_E[: top + 1] = E[: top + 1]
                         first_F[:, :] = F
                         have_first = True
             if first and start_left >= 0:
@@ -309,7 +333,11 @@ def play_from(
             wp = 0
             while wb < 0:
                 yy = y
-                if saved > 0:
+                gain = 0.0  # what a stop is worth beyond its box (rolls it saves)
+                if carry_all:
+                    yy = 0
+                    gain = stop_value * left
+                elif saved > 0:
                     yy = min(left, saved)  # a stop now carries the rolls left on
                 if mode == MODE_ARGMAX:
                     keep_s = -1
@@ -319,13 +347,13 @@ def play_from(
                         el = E[left]
                         ks = keep_of_subset[r]
                         for s in range(full, -1, -1):
-                            if saved > 0 and s == full:
+                            if keeps_on and s == full:
                                 continue  # the whole roll kept is a stop, valued below
                             v = el[ks[s]]
                             if v > best_v + 1e-9:
                                 best_v = v
                                 best_s = s
-                        if saved > 0 and F[yy, r] >= best_v - 1e-9:
+                        if keeps_on and F[yy, r] + gain >= best_v - 1e-9:
                             keep_s = -1  # stop here, carrying yy rolls on
                         elif best_s == full:
                             left -= 1  # keeping every die is standing: one roll less
@@ -336,7 +364,7 @@ def play_from(
                         count = _write_options(
                             r, mask, yy, u, allowed, True, 0, V, row_of_mask, score,
                             box_face, joker_pts, ybox, joker_mode, lower_bits, threshold,
-                            yatzy_face, lr_chance, opt_v, opt_box, opt_pts, 0, False,
+                            yatzy_face, lr_chance, opt_v, opt_box, opt_pts, 0, False, gain,
                         )  # fmt: skip
                         best = 0
                         for i in range(1, count):
@@ -371,7 +399,7 @@ def play_from(
                         r, mask, yy, u, allowed, mode == MODE_SOFTMAX, scratch_bits, V,
                         row_of_mask, score, box_face, joker_pts, ybox, joker_mode,
                         lower_bits, threshold, yatzy_face, lr_chance, opt_v, opt_box,
-                        opt_pts, count, mode == MODE_RANDOM,
+                        opt_pts, count, mode == MODE_RANDOM, gain,
                     )  # fmt: skip
                     if mode == MODE_RANDOM:
                         pick = np.random.randint(0, count)
@@ -417,7 +445,7 @@ def play_from(
                 and ybox >= 0
                 and not (mask >> ybox) & 1
                 and y == 1
-                and saved == 0
+                and not keeps_on
             ):
                 total += YATZY_BONUS
             total += wp
@@ -426,7 +454,9 @@ def play_from(
                 u = min(u + wp, threshold)
             if wb == ybox and two_y:
                 y = 1 if wp == 50 else 0
-            if saved > 0:
+            if carry_all:
+                carried = left
+            elif saved > 0:
                 carried = min(left, saved)
             mask ^= 1 << wb
         if bonus > 0 and not bonus_won and upper_real >= real_threshold:

@@ -13,10 +13,12 @@ distribution of the points its position still adds to its final score under its
   (:func:`subgame_seconds`) fits the time allowed; one sub-game table covers every
   later position of that sheet, so it is solved once per player;
 - **sampled** otherwise, by the numba kernel :mod:`yatzy.strategy._win_kernels` from
-  the exact position (plain dice: ``yatzy``, ``yahtzee``, ``maxi`` with every option
-  but saved rolls that accumulate) with the level's policy, or by playing the level's
-  bot through game states in pure Python (DubbelYatzy, ``maxi+saved_rolls``), which
-  is slow: few games fit a budget, and the margin says so.
+  the exact position (plain dice: ``yatzy``, ``yahtzee``, ``maxi`` with every option;
+  ``maxi+saved_rolls`` with its approximate strategy, as the bots play it until its
+  exact table is built) with the level's policy, or by playing the level's bot
+  through game states in pure Python (DubbelYatzy; ``maxi+saved_rolls`` once its
+  exact table is built), which is slow: few games fit a budget, and the margin says
+  so.
 
 Outcomes are cached per position (the sheet's open boxes, capped upper sum, the
 Yatzy box's 50, saved rolls, and within the turn of the player to act the dice and
@@ -419,8 +421,15 @@ def ev_solver(
 
 
 def kernel_supported(rules: RuleSet) -> bool:
-    """Whether the kernel plays ``rules`` (plain dice, no accumulating saved rolls)."""
-    return not rules.double and rules.saved_rolls != "all"
+    """Whether the kernel plays ``rules``: plain dice; saved rolls that accumulate only
+    while their approximate strategy plays them (before their exact table is built)."""
+    if rules.double:
+        return False
+    if rules.saved_rolls == "all":
+        from yatzy.strategy.advisor import is_exact
+
+        return not is_exact(rules)
+    return True
 
 
 class KernelSampler(Sampler):
@@ -440,8 +449,18 @@ class KernelSampler(Sampler):
         n_boxes = len(rules.boxes)
         tie = np.zeros(n_boxes, dtype=np.int64)
         temperature = 1.0
+        carry_all = rules.saved_rolls == "all"
+        stop_value = 0.0
         if policy.kind in ("optimal", "softmax"):
-            solver = ev_solver(rules, sheet.open_boxes, build, allow_seconds)
+            table_rules = rules
+            if carry_all:
+                # The approximate strategy: the table without saved rolls, and a stop
+                # worth SAVED_ROLL_VALUE points more per roll it saves.
+                from yatzy.strategy.approx import SAVED_ROLL_VALUE, proxy_rules
+
+                table_rules = proxy_rules(rules)
+                stop_value = SAVED_ROLL_VALUE
+            solver = ev_solver(table_rules, sheet.open_boxes, build, allow_seconds)
             V = solver.table
             rows = solver.layout.idx_of_mask
             mode = wk.MODE_ARGMAX if policy.kind == "optimal" else wk.MODE_SOFTMAX
@@ -458,7 +477,7 @@ class KernelSampler(Sampler):
         if mode == wk.MODE_SOFTMAX and not temperature > 0:
             mode = wk.MODE_ARGMAX
         mask = model.mask_of(sheet.open_boxes)
-        if model.saved:
+        if model.saved or carry_all:
             y = sheet.saved_rolls
         else:
             y = 1 if model.ys == 2 and sheet.points("yatzy") == 50 else 0
@@ -486,6 +505,8 @@ class KernelSampler(Sampler):
             rows,
             st.allowed_of_mask,
             *st.args,
+            carry_all,
+            stop_value,
         )
 
     def sample(self, games: int, seed: int) -> IntArray:

@@ -237,7 +237,7 @@ def _margins(
             mean = float(pmf @ h)
             var += max(0.0, float(pmf @ (h - mean) ** 2)) / o.samples
         margin = _Z95 * math.sqrt(var) if var > 0 else 0.0
-        out.append(max(margin + floor, 3 * floor))
+        out.append(min(1.0, max(margin + floor, 3 * floor)))  # a chance is within [0, 1]
     return out
 
 
