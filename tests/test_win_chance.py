@@ -17,6 +17,7 @@ from yatzy.errors import YatzyError
 from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
 from yatzy.strategy import outcomes
 from yatzy.strategy.outcomes import (
+    DoubleSampler,
     KernelSampler,
     PythonSampler,
     TablesNotReady,
@@ -252,14 +253,29 @@ def test_kernel_plays_as_the_bot_does(
 # -- the other paths --------------------------------------------------------------------------
 
 
-def test_dubbel_is_simulated_by_its_strategy_in_python() -> None:
+def test_dubbel_is_simulated_by_its_strategy() -> None:
     open_boxes = [["threes", "chance", "yatzy", "extra"], ["ones", "fours", "full_house", "extra"]]
     state = _position("dubbel", open_boxes, levels=[None, "greedy"], seed=3)
+    DoubleSampler(state, 0, policy_for(None, state.rules), True).sample(1, 0)  # compiled
     result = win_chances(state, budget=0.3, seed=2)
-    assert {s.method for s in result.seats} == {"simulated (Python)"}
-    assert all(s.games >= 1 for s in result.seats)
+    # A person by the approximate strategy's kernel, greedy by its bot in Python.
+    assert [s.method for s in result.seats] == ["simulated", "simulated (Python)"]
+    # The slow sampler does not starve the fast one (games in proportion to 1/sqrt(cost)).
+    assert result.seats[0].games > result.seats[1].games >= 20
     assert sum(result.chances) == pytest.approx(1.0, abs=1e-9)
     assert 0 < result.margin <= 1.0
+
+
+@pytest.mark.parametrize("level", ["optimal", "strong"])
+def test_dubbel_kernel_plays_as_the_approximate_strategy(level: str) -> None:
+    state = _position("dubbel", [["threes", "two_pairs", "chance", "yatzy", "extra", "sixes"]])
+    state.apply(Roll())
+    state.apply_roll([(6, 3), (6, 3), (2, 3), (5, 1), (6, 6), (1, 2)])
+    policy = policy_for(level, state.rules)
+    kernel = DoubleSampler(state, 0, policy, True).sample(20_000, 3)
+    python = PythonSampler(state, 0, policy).sample(150, 4)
+    se = np.sqrt(kernel.var() / len(kernel) + python.var() / len(python))
+    assert abs(kernel.mean() - python.mean()) < 4 * se
 
 
 def test_a_missing_table_is_not_built_when_building_is_not_allowed() -> None:

@@ -516,6 +516,82 @@ class KernelSampler(Sampler):
         return out
 
 
+class DoubleSampler(Sampler):
+    """The numba kernel of DubbelYatzy's approximate strategy (free order; people, the
+    optimal bot and the skill levels), from a seat's position."""
+
+    method = "simulated"
+
+    def __init__(
+        self, state: State, seat: int, policy: Policy, build: bool, allow_seconds: float = 0.0
+    ) -> None:
+        from itertools import combinations
+
+        from yatzy.rules import score_table
+        from yatzy.strategy import _win_kernels as wk
+        from yatzy.strategy.approx import EXTRA_VALUE, proxy_rules
+        from yatzy.strategy.fast import _keep_tables
+
+        rules = state.rules
+        proxy = proxy_rules(rules)
+        sheet = state.sheets[seat]
+        proxy_open = [b for b in sheet.open_boxes if b in proxy.box_index]
+        solver = ev_solver(proxy, proxy_open, build, allow_seconds)
+        n = rules.num_dice
+        add, sub, nsub, _yf, rolls, roll_of_code, _ks = _keep_tables(n)
+        mask = sum(1 << i for i, b in enumerate(rules.boxes) if sheet.is_open(b))
+        outer = np.zeros(n, dtype=np.int64)
+        inner = np.zeros(n, dtype=np.int64)
+        left = -1
+        if in_turn(state, seat):
+            assert state.dice is not None
+            for i, die in enumerate(state.dice):
+                if i not in state.pending:
+                    outer[i], inner[i] = die  # type: ignore[misc]
+            left = 0 if state.game.pad else state.rolls_left()
+        subsets = [
+            sum(1 << i for i in pos) for size in range(n) for pos in combinations(range(n), size)
+        ]
+        extra = rules.box_index.get("extra", -1)
+        mode = wk.MODE_SOFTMAX if policy.kind == "softmax" else wk.MODE_ARGMAX
+        self._kernel = wk.play_double_from
+        self._start = (
+            mask,
+            min(sheet.upper_sum, solver.model.threshold),
+            sheet.upper_sum,
+            sheet.bonus > 0,
+            outer,
+            inner,
+            left,
+            mode,
+            float(policy.temperature) if policy.kind == "softmax" else 1.0,
+            np.array(score_table(rules).points, dtype=np.int64),
+            np.array([c.face for c in rules.categories], dtype=np.int64),
+            sum(1 << i for i, b in enumerate(rules.boxes) if rules.scratchable(b)),
+            int(solver.model.threshold),
+            rules.threshold,
+            rules.bonus,
+            rules.max_rolls - 1,
+            solver.table,
+            solver.layout.idx_of_mask,
+            np.array([proxy.box_index.get(b, -1) for b in rules.boxes], dtype=np.int64),
+            extra,
+            float(EXTRA_VALUE[rules.extra]) if rules.extra is not None else 0.0,
+            add,
+            sub,
+            nsub,
+            rolls,
+            roll_of_code,
+            np.array(subsets, dtype=np.int64),
+        )
+
+    def sample(self, games: int, seed: int) -> IntArray:
+        """The points each of ``games`` games adds (see :class:`Sampler`)."""
+        out = np.zeros(games, dtype=np.int64)
+        self._kernel(seed, out, *self._start)
+        return out
+
+
 class PythonSampler(Sampler):
     """The level's bot plays the seat's sheet through a one-player game state."""
 
@@ -569,8 +645,15 @@ def sampler_for(
 ) -> Sampler:
     """The fastest sampler of the seat's rest of the game (see the module docstring);
     ``allow_seconds`` bounds a table solved for it without ``build``."""
-    if kernel_supported(state.rules):
+    rules = state.rules
+    if kernel_supported(rules):
         return KernelSampler(state, seat, policy, build, allow_seconds)
+    if (
+        rules.double
+        and not (rules.forced or rules.half_forced)
+        and policy.kind in ("optimal", "softmax")
+    ):
+        return DoubleSampler(state, seat, policy, build, allow_seconds)
     if policy.kind in ("optimal", "softmax") and not build:
         _approx_ready(state.rules)
     return PythonSampler(state, seat, policy)

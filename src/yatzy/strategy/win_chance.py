@@ -384,17 +384,20 @@ def _simulate(
     rng: random.Random,
     max_samples: int,
 ) -> None:
-    """Add games to the sampled outcomes until the budget is spent, the outcome with
-    the fewest games first; every one gets at least one game."""
+    """Add games to the sampled outcomes until the budget is spent; every one gets at
+    least one game.  The next games go to the outcome with the least ``n^2 * cost``
+    (``n`` its games, ``cost`` the CPU time of one): that spreads the budget so as to
+    minimise the sum of the ``1/n`` (games in proportion to ``1/sqrt(cost)``), so a
+    slow sampler (DubbelYatzy's greedy bot in Python) does not starve the fast ones."""
     chunk = {g: samplers[g].first_chunk for g in samplers}
     cost = {g: 0.0 for g in samplers}  # seconds per game, once measured
     while samplers:
         active = [g for g in samplers if outcomes[g].samples < max_samples]
         if not active:
             return
-        g = min(active, key=lambda k: outcomes[k].samples)
+        g = min(active, key=lambda k: (outcomes[k].samples + 1) ** 2 * cost[k])
         left = budget - (time.thread_time() - start)
-        if left <= 0 and outcomes[g].samples > 0:
+        if left <= 0 and all(outcomes[k].samples > 0 for k in samplers):
             return
         games = chunk[g]
         if cost[g] > 0 and math.isfinite(left):
