@@ -554,11 +554,19 @@ def play_double_from(
     rolls: np.ndarray,
     roll_of_code: np.ndarray,
     subsets: np.ndarray,
+    greedy: bool,
+    tie: np.ndarray,
 ) -> None:
     """Play ``out.shape[0]`` rests of a DubbelYatzy sheet (free order) with the
     approximate strategy of :class:`yatzy.strategy.approx.ApproxStrategy` (argmax, or
     softmax at ``temperature``); ``out[g]`` gets the points game ``g`` adds to the
     final score (Extra and the upper bonus included).
+
+    With ``greedy`` it plays :class:`yatzy.strategy.greedy.GreedyStrategy` instead: no
+    future (a layer's final roll is worth its best box's points), a pair of results
+    its points and the upper bonus it completes, equal gains to the boxes that can
+    score the least (``tie``), and it rolls only for a keep worth more than the best
+    pair now.
 
     Each turn: ``here`` is the future of the state, ``margin[b, p]`` what writing
     ``p`` in box ``b`` alone does to it, and a layer's final roll is worth its best
@@ -609,11 +617,13 @@ def play_double_from(
                 E[:, :] = first_E
                 here = first_here
             else:
-                here = _future(
-                    mask, u, V, row_of_pmask, to_proxy, extra_box, extra_value, threshold
-                )
+                here = 0.0
+                if not greedy:
+                    here = _future(
+                        mask, u, V, row_of_pmask, to_proxy, extra_box, extra_value, threshold
+                    )
                 for b in range(n_boxes):
-                    if not (mask >> b) & 1:
+                    if greedy or not (mask >> b) & 1:
                         continue
                     top_p = max_points if box_face[b] > 0 else 0
                     for p in range(top_p + 1):
@@ -628,7 +638,7 @@ def play_double_from(
                     for b in range(n_boxes):
                         if (mask >> b) & 1:
                             pts = score[r, b]
-                            v = pts + margin[b, pts if box_face[b] > 0 else 0]
+                            v = pts if greedy else pts + margin[b, pts if box_face[b] > 0 else 0]
                             if v > best:
                                 best = v
                     RB[0, r] = best
@@ -698,15 +708,11 @@ def play_double_from(
                             continue
                         pb0 = score[r_out, b]
                         for ea in range(2):
-                            if ea == 0 and not (pa0 != 0 or not (scratch_bits >> a) & 1):
-                                continue
-                            if ea == 1 and not ((scratch_bits >> a) & 1 and pa0 <= 0):
+                            if not _entry_kind(ea, pa0, (scratch_bits >> a) & 1 == 1, greedy):
                                 continue
                             pa = pa0 if ea == 0 else 0
                             for eb in range(2):
-                                if eb == 0 and not (pb0 != 0 or not (scratch_bits >> b) & 1):
-                                    continue
-                                if eb == 1 and not ((scratch_bits >> b) & 1 and pb0 <= 0):
+                                if not _entry_kind(eb, pb0, (scratch_bits >> b) & 1 == 1, greedy):
                                     continue
                                 pb = pb0 if eb == 0 else 0
                                 up = 0
@@ -714,6 +720,17 @@ def play_double_from(
                                     up += pa
                                 if box_face[b] > 0:
                                     up += pb
+                                if greedy:
+                                    gain = pa + pb
+                                    if upper_real < real_threshold <= upper_real + up:
+                                        gain += bonus
+                                    opt_v[count] = gain
+                                    opt_a[count] = a
+                                    opt_b[count] = b
+                                    opt_pa[count] = pa
+                                    opt_pb[count] = pb
+                                    count += 1
+                                    continue
                                 pm2 = pm
                                 if to_proxy[a] >= 0:
                                     pm2 ^= 1 << to_proxy[a]
@@ -777,7 +794,24 @@ def play_double_from(
                         opt_a[count] = s
                         count += 1
                 pick = 0
-                if mode == MODE_SOFTMAX:
+                if greedy:
+                    # The pair that adds the most (ties: the boxes that can score least),
+                    # then a keep only if it is worth more than that.
+                    for i in range(1, writes):
+                        a_i = opt_v[i]
+                        a_p = opt_v[pick]
+                        if a_i > a_p or (
+                            a_i == a_p
+                            and tie[opt_a[i]] + tie[opt_b[i]] < tie[opt_a[pick]] + tie[opt_b[pick]]
+                        ):
+                            pick = i
+                    best_keep = -1
+                    for i in range(writes, count):
+                        if best_keep < 0 or opt_v[i] > opt_v[best_keep] + 1e-9:
+                            best_keep = i
+                    if best_keep >= 0 and opt_v[best_keep] > opt_v[pick] + 1e-9:
+                        pick = best_keep
+                elif mode == MODE_SOFTMAX:
                     best_v = -np.inf
                     for i in range(count):
                         if opt_v[i] > best_v:
@@ -822,6 +856,18 @@ def play_double_from(
         if bonus > 0 and not bonus_won and upper_real >= real_threshold:
             total += bonus
         out[g] = total
+
+
+@njit(cache=True, nogil=True)
+def _entry_kind(kind: int, points: int, scratchable: bool, greedy: bool) -> bool:
+    """Whether a result of ``points`` in a box is listed as a score (``kind`` 0) or a
+    scratch (1): as :func:`yatzy.strategy.approx._entries` lists them, or with
+    ``greedy`` as :func:`yatzy.strategy.greedy._entry_kinds` (a 0 only scratched)."""
+    if greedy and scratchable and points <= 0:
+        return kind == 1 or points < 0
+    if kind == 0:
+        return points != 0 or not scratchable
+    return scratchable and points <= 0
 
 
 @njit(cache=True, nogil=True)

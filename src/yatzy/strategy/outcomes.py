@@ -518,7 +518,7 @@ class KernelSampler(Sampler):
 
 class DoubleSampler(Sampler):
     """The numba kernel of DubbelYatzy's approximate strategy (free order; people, the
-    optimal bot and the skill levels), from a seat's position."""
+    optimal bot and the skill levels) or of its greedy bot, from a seat's position."""
 
     method = "simulated"
 
@@ -554,6 +554,7 @@ class DoubleSampler(Sampler):
         ]
         extra = rules.box_index.get("extra", -1)
         mode = wk.MODE_SOFTMAX if policy.kind == "softmax" else wk.MODE_ARGMAX
+        tie = np.array([max(rules.possible_scores(b)) for b in rules.boxes], dtype=np.int64)
         self._kernel = wk.play_double_from
         self._start = (
             mask,
@@ -583,6 +584,8 @@ class DoubleSampler(Sampler):
             rolls,
             roll_of_code,
             np.array(subsets, dtype=np.int64),
+            policy.kind == "greedy",
+            tie,
         )
 
     def sample(self, games: int, seed: int) -> IntArray:
@@ -651,7 +654,7 @@ def sampler_for(
     if (
         rules.double
         and not (rules.forced or rules.half_forced)
-        and policy.kind in ("optimal", "softmax")
+        and policy.kind in ("optimal", "softmax", "greedy")
     ):
         return DoubleSampler(state, seat, policy, build, allow_seconds)
     if policy.kind in ("optimal", "softmax") and not build:
