@@ -27,7 +27,8 @@ games (below 100 games, the largest that variance can be, 1/4).  A term ``1/n``
 (``n`` the fewest games of a sampled distribution) is added for the skew of rare
 outcomes, and a chance whose games all give the same answer still gets a margin of
 at least ``3/n`` (the rule of three).  Checked against exact answers on sub-games:
-about 95 % of the intervals cover the exact chance (``tests/test_win_chance.py``).
+92-98 % of the intervals cover the exact chance (``tests/test_win_chance.py``, the
+README's figures).
 """
 
 from __future__ import annotations
