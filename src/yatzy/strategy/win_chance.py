@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -74,6 +75,7 @@ _Z95 = 1.959963984540054
 _FEW = 100  # below this many games, the variance of a chance is taken at its bound, 1/4
 _KEPT = 4096
 _OUTCOMES: OrderedDict[Hashable, Outcome] = OrderedDict()
+_OUTCOMES_LOCK = threading.Lock()  # a server's background threads share the cache
 
 
 @dataclass(frozen=True)
@@ -269,10 +271,19 @@ def _final_chances(state: State, levels: list[str]) -> WinChances:
 
 
 def _remember(key: Hashable, outcome: Outcome) -> None:
-    _OUTCOMES[key] = outcome
-    _OUTCOMES.move_to_end(key)
-    while len(_OUTCOMES) > _KEPT:
-        _OUTCOMES.popitem(last=False)
+    with _OUTCOMES_LOCK:
+        _OUTCOMES[key] = outcome
+        _OUTCOMES.move_to_end(key)
+        while len(_OUTCOMES) > _KEPT:
+            _OUTCOMES.popitem(last=False)
+
+
+def _known(key: Hashable) -> Outcome | None:
+    with _OUTCOMES_LOCK:
+        found = _OUTCOMES.get(key)
+        if found is not None:
+            _OUTCOMES.move_to_end(key)
+        return found
 
 
 def win_chances(
@@ -323,14 +334,10 @@ def win_chances(
     samplers: dict[int, Sampler] = {}
     for key, g in group_of.items():
         seat = groups[g][0]
-        if seed is None and key in _OUTCOMES:
-            found = _OUTCOMES[key]
-            _OUTCOMES.move_to_end(key)
-            if found.exact or found.samples >= max_samples:
-                outcomes[g] = found
-                continue
-        else:
-            found = None
+        found = None if seed is not None else _known(key)
+        if found is not None and (found.exact or found.samples >= max_samples):
+            outcomes[g] = found
+            continue
         if not state.sheets[seat].open_boxes:
             outcomes[g] = point_mass()
             continue
