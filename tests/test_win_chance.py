@@ -29,9 +29,12 @@ from yatzy.strategy.win_chance import combine, win_chances
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Tables go to a temporary cache; whole optimal-play tables are never there."""
+    """Tables go to a temporary cache; whole optimal-play tables are never there, and
+    none that another test of this process loaded is known (the caches are fresh)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setattr(outcomes, "_whole_table", lambda rules: None)
+    for name in ("_EV_WHOLE", "_EV_MISSING", "_EV_SUBGAMES", "_SUBGAMES"):
+        monkeypatch.setattr(outcomes, name, type(getattr(outcomes, name))())
     yield
 
 

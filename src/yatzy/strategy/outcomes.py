@@ -536,7 +536,14 @@ class DoubleSampler(Sampler):
         proxy = proxy_rules(rules)
         sheet = state.sheets[seat]
         proxy_open = [b for b in sheet.open_boxes if b in proxy.box_index]
-        solver = ev_solver(proxy, proxy_open, build, allow_seconds)
+        threshold = rules.threshold if rules.bonus else 0
+        if policy.kind == "greedy":  # greedy reads no table (the kernel never looks)
+            table = np.zeros((1, 1, threshold + 1), dtype=np.float64)
+            rows = np.zeros(1 << len(proxy.boxes), dtype=np.int32)
+        else:
+            solver = ev_solver(proxy, proxy_open, build, allow_seconds)
+            table, rows = solver.table, solver.layout.idx_of_mask
+            threshold = int(solver.model.threshold)
         n = rules.num_dice
         add, sub, nsub, _yf, rolls, roll_of_code, _ks = _keep_tables(n)
         mask = sum(1 << i for i, b in enumerate(rules.boxes) if sheet.is_open(b))
@@ -558,7 +565,7 @@ class DoubleSampler(Sampler):
         self._kernel = wk.play_double_from
         self._start = (
             mask,
-            min(sheet.upper_sum, solver.model.threshold),
+            min(sheet.upper_sum, threshold),
             sheet.upper_sum,
             sheet.bonus > 0,
             outer,
@@ -569,12 +576,12 @@ class DoubleSampler(Sampler):
             np.array(score_table(rules).points, dtype=np.int64),
             np.array([c.face for c in rules.categories], dtype=np.int64),
             sum(1 << i for i, b in enumerate(rules.boxes) if rules.scratchable(b)),
-            int(solver.model.threshold),
+            threshold,
             rules.threshold,
             rules.bonus,
             rules.max_rolls - 1,
-            solver.table,
-            solver.layout.idx_of_mask,
+            table,
+            rows,
             np.array([proxy.box_index.get(b, -1) for b in rules.boxes], dtype=np.int64),
             extra,
             float(EXTRA_VALUE[rules.extra]) if rules.extra is not None else 0.0,
