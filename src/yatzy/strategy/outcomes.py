@@ -12,13 +12,14 @@ distribution of the points its position still adds to its final score under its
   the sub-game of the open boxes, solved in memory when its estimated cost
   (:func:`subgame_seconds`) fits the time allowed; one sub-game table covers every
   later position of that sheet, so it is solved once per player;
-- **sampled** otherwise, by the numba kernel :mod:`yatzy.strategy._win_kernels` from
-  the exact position (plain dice: ``yatzy``, ``yahtzee``, ``maxi`` with every option;
-  ``maxi+saved_rolls`` with its approximate strategy, as the bots play it until its
-  exact table is built) with the level's policy, or by playing the level's bot
-  through game states in pure Python (DubbelYatzy; ``maxi+saved_rolls`` once its
-  exact table is built), which is slow: few games fit a budget, and the margin says
-  so.
+- **sampled** otherwise, by the numba kernels :mod:`yatzy.strategy._win_kernels`
+  (plain dice: ``yatzy``, ``yahtzee``, ``maxi`` with every option; ``maxi+saved_rolls``
+  with its approximate strategy, as the bots play it until its exact table is built)
+  and :mod:`yatzy.strategy._win_double_kernels` (DubbelYatzy's approximate strategy
+  and greedy bot, free order) from the exact position with the level's policy, or by
+  playing the level's bot through game states in pure Python (DubbelYatzy's random
+  bot and forced orders; ``maxi+saved_rolls`` once its exact table is built), which
+  is slow: few games fit a budget, and the margin says so.
 
 Outcomes are cached per position (the sheet's open boxes, capped upper sum, the
 Yatzy box's 50, saved rolls, and within the turn of the player to act the dice and
@@ -528,6 +529,7 @@ class DoubleSampler(Sampler):
         from itertools import combinations
 
         from yatzy.rules import score_table
+        from yatzy.strategy import _win_double_kernels as wdk
         from yatzy.strategy import _win_kernels as wk
         from yatzy.strategy.approx import EXTRA_VALUE, proxy_rules
         from yatzy.strategy.fast import _keep_tables
@@ -562,7 +564,7 @@ class DoubleSampler(Sampler):
         extra = rules.box_index.get("extra", -1)
         mode = wk.MODE_SOFTMAX if policy.kind == "softmax" else wk.MODE_ARGMAX
         tie = np.array([max(rules.possible_scores(b)) for b in rules.boxes], dtype=np.int64)
-        self._kernel = wk.play_double_from
+        self._kernel = wdk.play_double_from
         self._start = (
             mask,
             min(sheet.upper_sum, threshold),

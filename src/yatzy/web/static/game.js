@@ -2,7 +2,8 @@
 // Every rule (what may be scored, the points, whose turn, the sums) comes from the
 // server; this module only draws it, keeps the dice the player picks until the roll,
 // and asks before a zero that the dice would not need.
-import { formatNumber, renderHint, renderAnalysis } from "./insight.js";
+import { drawChances, percentText, showChances } from "./chances.js";
+import { renderHint, renderAnalysis } from "./insight.js";
 import { beep, confirmAsk, el, parsePadDice } from "./widgets.js";
 
 const root = document.getElementById("game");
@@ -454,57 +455,8 @@ function renderProtocol() {
   renderChances();
 }
 
-// -- live win chances: a percentage and a bar under each name ---------------------------------
-
-function chancesShown() {
-  try { return localStorage.getItem("yatzy-chances") !== "off"; } catch (e) { return true; }
-}
-
-// The margin of a simulated chance in percent, rounded up (never narrower than it is).
-function marginText(m) {
-  const pct = m * 100;
-  return pct >= 1 ? formatNumber(Math.ceil(pct), 0) : formatNumber(Math.ceil(pct * 10) / 10);
-}
-
-function chanceText(seat) {
-  const p = seat.chance;
-  if (seat.margin === 0) return percentText(p) + " %";
-  const pct = seat.margin * 100 < 0.5 ? percentText(p) : formatNumber(Math.round(p * 100), 0);
-  return `${pct} % ±${marginText(seat.margin)}`;
-}
-
 function renderChances() {
-  const multi = view.win_chances !== null;
-  const toggle = $("show-chances");
-  toggle.closest("label").hidden = !multi;
-  toggle.checked = chancesShown();
-  const note = $("chances-note");
-  const shown = multi && chancesShown();
-  const stale = Boolean(chances && chances.version < view.version);
-  document.querySelectorAll("#protocol .win").forEach((span) => {
-    const seat = chances && chances.seats && chances.seats[Number(span.dataset.seat)];
-    span.hidden = !shown;
-    span.classList.toggle("stale", stale);
-    if (!seat) {
-      const none = chances && chances.unavailable;
-      span.replaceChildren(el("span", { class: "sr" }, t(none ? "win_unavailable" : "win_pending")),
-        el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
-      return;
-    }
-    const text = chanceText(seat);
-    span.replaceChildren(
-      el("span", { class: "sr" }, t("win_chance_of", { player: seatName(seat.seat), chance: text })),
-      el("span", { "aria-hidden": "true" }, text),
-      el("meter", { min: 0, max: 1, value: seat.chance, "aria-hidden": "true" }));
-  });
-  note.hidden = !shown;
-  if (!shown) return;
-  if (!chances) note.textContent = t("win_pending");
-  else if (chances.unavailable) note.textContent = t("win_unavailable");
-  else if (chances.method === "final") note.textContent = "";
-  else if (chances.exact) note.textContent = t("win_note_exact");
-  else note.textContent = t("win_note_simulated", { margin: marginText(chances.margin) });
-  note.hidden = !note.textContent;
+  drawChances(view, chances, { t, seatName, toggle: $("show-chances"), note: $("chances-note") });
 }
 
 function renderRolloff() {
@@ -604,7 +556,7 @@ function renderHandover() {
 }
 
 $("show-chances").addEventListener("change", (e) => {
-  try { localStorage.setItem("yatzy-chances", e.currentTarget.checked ? "on" : "off"); } catch (err) { /* private mode */ }
+  showChances(e.currentTarget.checked);
   if (view) renderChances();
 });
 
@@ -623,12 +575,6 @@ function renderStatus() {
   status.textContent = text;
 }
 
-// A chance in percent to a tenth, never rounded to a certainty it is not: "> 99.9".
-function percentText(p) {
-  if (p > 0.999 && p < 1) return "> " + formatNumber(99.9);
-  if (p > 0 && p < 0.001) return "< " + formatNumber(0.1);
-  return formatNumber(p * 100);
-}
 
 function aimAtRecord() {
   try { return localStorage.getItem("yatzy-aim") !== "expected"; } catch (e) { return true; }
