@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -42,11 +43,16 @@ class LiveChances:
     """Computes and remembers every game's live win chances (see the module docstring).
 
     ``budget`` is the CPU time one computation may spend (seconds); ``enabled``
-    False leaves ``win_chances`` out of every view (``null``).
+    False leaves ``win_chances`` out of every view (``null``).  ``share`` bounds the
+    thread's use of a core: after a computation that took ``c`` CPU seconds it rests
+    ``c * (1 / share - 1)`` seconds before the next, so many busy games delay their
+    chances (each game's newest version waits) rather than take a busy server's CPU
+    from its actions.
     """
 
-    def __init__(self, *, budget: float = 0.2, enabled: bool = True) -> None:
+    def __init__(self, *, budget: float = 0.2, enabled: bool = True, share: float = 0.5) -> None:
         self.budget = budget
+        self.share = share
         self.enabled = enabled and _available()
         self.notify: Notify | None = None
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
@@ -112,7 +118,9 @@ class LiveChances:
                     return
                 game_id, (version, state, levels) = self._queue.popitem(last=False)
                 self._computing = (game_id, version)
+            spent = time.thread_time()
             answer = self._compute(game_id, version, state, levels)
+            spent = time.thread_time() - spent
             with self._cond:
                 self._computing = None
                 if answer is None:
@@ -125,6 +133,10 @@ class LiveChances:
                     self.notify(game_id, version, answer)
                 except Exception as exc:  # a closed loop at shutdown: nothing to tell
                     log.debug("win chances of %s not sent: %s", game_id, exc)
+            if 0 < self.share < 1:
+                with self._cond:
+                    # Rest (woken early only to stop): the share of a core stays bounded.
+                    self._cond.wait_for(lambda: self._stopped, spent * (1 / self.share - 1))
 
     def _compute(
         self, game_id: str, version: int, state: State, levels: list[str | None]
