@@ -76,6 +76,24 @@ def fit(decisions: list[list[float]], target: float, games: int) -> float:
     return round(math.exp((lo + hi) / 2), 3)
 
 
+def measure_only(specs: list[str], games: int, seed: int) -> int:
+    """Measure every level at the temperature the bots play ``spec`` at."""
+    from yatzy.bots import skill_temperature
+
+    for spec in specs:
+        rules = RuleSet.parse(spec)
+        for level, target in LEVEL_LOSS_TARGETS.items():
+            temperature = skill_temperature(level, rules)
+            measured = calibrate(spec, temperature, games, seed=seed + 1)
+            print(
+                f"{spec:28s} {level:9s} T={temperature:<6} target {target:5.1f}  measured "
+                f"{measured.mean_loss:5.1f} ± {measured.stderr:.1f} over {measured.games} games "
+                f"(mean score {measured.mean_score:.1f})",
+                flush=True,
+            )
+    return 0
+
+
 def main() -> int:
     """Fit and measure every level on every rule set asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -83,7 +101,14 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=60, help="games sampled for the fit")
     parser.add_argument("--games", type=int, default=100, help="games measured per level")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--measure-only",
+        action="store_true",
+        help="no fit: measure the temperatures the bots use today (yatzy.bots.skill_temperature)",
+    )
     args = parser.parse_args()
+    if args.measure_only:
+        return measure_only(args.specs, args.games, args.seed)
     fitted: dict[str, dict[str, float]] = {}
     for spec in args.specs:
         start = time.perf_counter()

@@ -281,6 +281,34 @@ def test_quit_without_saving(play: Run, tmp_path: Path) -> None:
     assert "The game was not saved." in out
 
 
+@pytest.mark.parametrize(("lang", "no"), [("en", "n"), ("en", "No"), ("sv", "nej"), ("fi", "e")])
+def test_a_no_to_the_save_offer_writes_no_file_called_no(
+    play: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, no: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = play(["--seed", "2", "--lang", lang, "P"], lines("", "q", no))
+    assert code == 1
+    assert [p.name for p in tmp_path.iterdir() if p.name != "state"] == []
+
+
+@pytest.mark.parametrize(("lang", "yes"), [("en", "y"), ("sv", "ja"), ("fi", "k")])
+def test_a_yes_to_the_save_offer_saves_in_the_rescue_folder(
+    play: Run,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    rescue_home: Path,
+    lang: str,
+    yes: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = play(["--seed", "2", "--lang", lang, "P"], lines("", "k 1", "q", yes))
+    assert code == 1
+    assert not (tmp_path / yes).exists()
+    [saved] = list(rescue_home.iterdir())
+    assert f"yatzy play --resume {saved}" in out
+    assert load(saved).rolls_used == 2
+
+
 def test_save_command_and_failed_save(play: Run, tmp_path: Path) -> None:
     target = tmp_path / "snap.json"
     missing = tmp_path / "no" / "such" / "dir.json"

@@ -9,6 +9,7 @@ approximate strategy while the whole table is not built.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from yatzy.errors import YatzyError
-from yatzy.game import BoxEntry, Game, Roll, Sheet
+from yatzy.game import Action, BoxEntry, Game, Roll, Sheet, State
 from yatzy.rules import RuleSet, all_rolls
 from yatzy.solver import Solver
 from yatzy.solver._dice import dice_tables
@@ -181,3 +182,58 @@ def test_play_falls_back_to_the_approximation_until_the_table_is_built(
     exact = advisor.advise(state)
     assert exact.exact
     assert exact.value == pytest.approx(solver.advise(state).value, abs=1e-9)
+
+
+@pytest.mark.parametrize(("c", "cap"), [(0.0, math.inf), (2.0, math.inf), (6.0, 0.75)])
+def test_the_approximate_table_values_as_the_approximate_strategy(c: float, cap: float) -> None:
+    # The compiled simulation plays the approximate strategy through this table
+    # (benchmarks/bench_saved_approx.py): every option of a position must be valued
+    # as the strategy values it, with the same saved-roll value.
+    from yatzy.strategy.approx import ApproxStrategy
+
+    rules = RuleSet.parse("maxi+saved_rolls")
+    open_boxes = ["fives", "small_straight", "chance"]
+    table = SavedSolver.approximate(
+        rules, c, saved_roll_cap=cap, open_boxes=open_boxes, end_value=True
+    )
+    strategy = ApproxStrategy(rules, saved_roll_value=c, saved_roll_cap=cap)
+    state = Game(rules, ["solo"]).new_initial_state()
+    state.sheets[0] = sheet_of(rules, open_boxes, {"sixes": 24, "fours": 12}, 2)
+    state.apply(Roll())
+    for dice in ([5, 5, 5, 1, 2, 3], [1, 2, 3, 4, 6, 6], [2, 2, 3, 3, 6, 6]):
+        position = state.clone()
+        position.apply_roll(dice)
+        want = _by_option(position, strategy.evaluate(position))
+        got = _by_option(position, [(c.action, c.value) for c in table.advise(position).choices])
+        assert set(got) == set(want)
+        assert len(got) > 10
+        for action, value in got.items():
+            assert value == pytest.approx(want[action], abs=2e-3), action
+
+
+def test_the_approximate_table_can_count_the_bonus_twice_and_drop_saved_rolls_at_the_end() -> None:
+    rules = RuleSet.parse("maxi+saved_rolls")
+    open_boxes = ["sixes", "chance"]
+    once = SavedSolver.approximate(rules, 2.0, open_boxes=open_boxes)
+    twice = SavedSolver.approximate(rules, 2.0, open_boxes=open_boxes, bonus_twice=True)
+    kept = SavedSolver.approximate(rules, 2.0, open_boxes=open_boxes, end_value=True)
+    # Upper sum 75 reached: the bonus (50) counted again; below it, not.
+    assert twice.remaining(open_boxes, 75) == pytest.approx(once.remaining(open_boxes, 75) + 50)
+    assert twice.remaining(open_boxes, 40) == pytest.approx(once.remaining(open_boxes, 40))
+    # A full sheet's saved rolls: worth nothing, or 2 each with end_value.
+    assert once.remaining([], 0, saved_rolls=3) == 0
+    assert kept.remaining([], 0, saved_rolls=3) == pytest.approx(6.0)
+
+
+def _by_option(state: State, pairs: list[tuple[Action, float]]) -> dict[object, float]:
+    """The best value per box written, and per multiset of dice kept."""
+    out: dict[object, float] = {}
+    dice = state.layer("all")
+    for action, value in pairs:
+        key: object
+        if isinstance(action, Roll):
+            key = tuple(sorted(dice[i] for i in action.keep))
+        else:
+            key = action.box  # type: ignore[attr-defined]
+        out[key] = max(value, out.get(key, float("-inf")))
+    return out

@@ -143,9 +143,14 @@ def rules_family(rules: RuleSet) -> str:
 
 
 def skill_temperature(level: str, rules: RuleSet) -> float:
-    """The temperature of skill ``level`` on ``rules`` (fitted where measured)."""
-    fitted = SKILL_TEMPERATURES_BY_RULES.get(rules_family(rules), {})
-    return fitted.get(level, SKILL_TEMPERATURES[level])
+    """The temperature of skill ``level`` on ``rules``: fitted for the rule set itself
+    where a house rule changed the loss too much, else for its family, else
+    Scandinavian Yatzy's."""
+    for key in (rules.spec, rules_family(rules)):
+        fitted = SKILL_TEMPERATURES_BY_RULES.get(key)
+        if fitted is not None and level in fitted:
+            return fitted[level]
+    return SKILL_TEMPERATURES[level]
 
 
 def _advised(name: str, temperature: float | None) -> Callable[[], Bot]:

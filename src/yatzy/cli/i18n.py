@@ -191,9 +191,12 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "fi": "tallennus ei onnistunut ({path}): {reason}",
     },
     "quit_offer": {
-        "en": "Save the game before quitting? File name (Enter: do not save): ",
-        "sv": "Spara spelet innan du avslutar? Filnamn (Enter: spara inte): ",
-        "fi": "Tallennetaanko peli ennen lopetusta? Tiedostonimi (Enter: ei tallenneta): ",
+        "en": "Save the game before quitting? y: save it in {folder}, or a file name"
+        " (Enter or n: do not save): ",
+        "sv": "Spara spelet innan du avslutar? j: spara i {folder}, eller ett filnamn"
+        " (Enter eller n: spara inte): ",
+        "fi": "Tallennetaanko peli ennen lopetusta? k: tallenna kansioon {folder}, tai"
+        " tiedostonimi (Enter tai e: ei tallenneta): ",
     },
     "not_saved": {
         "en": "The game was not saved.",

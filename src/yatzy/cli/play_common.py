@@ -29,6 +29,9 @@ from yatzy.rules import Language
 YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
 """Answers that mean yes in English, Swedish and Finnish."""
 
+NO_WORDS = ("n", "no", "nej", "e", "ei")
+"""Answers that mean no in English, Swedish and Finnish."""
+
 
 def wastes_dice(state: State, box: str, *, scratch: bool, layer: str = "all") -> bool:
     """Whether writing 0 in ``box`` throws points away: the dice score in an allowed box.

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import join_names, tr
 from yatzy.cli.play_common import (
+    NO_WORDS,
     YES_WORDS,
     chances_line,
     explain_refusal,
@@ -399,14 +400,18 @@ class PlaySession:
                 self._print(tr("resume_hint", self.lang, path=self.save_path))
             return
         while ask:
-            answer = self._read(tr("quit_offer", self.lang))
+            answer = self._read(tr("quit_offer", self.lang, folder=self.rescue_dir))
             if answer is None:
                 rescue = True
                 break
             path = answer.strip()
-            if not path:  # an explicit "do not save"
+            # A yes/no answer is no file name: "n" must not become a file called n.
+            if not path or path.casefold() in NO_WORDS:  # an explicit "do not save"
                 self._print(tr("not_saved", self.lang))
                 return
+            if path.casefold() in YES_WORDS:  # yes, where the rescue folder keeps games
+                rescue = True
+                break
             path = os.path.expanduser(path)
             if not self._may_write(path, force=False):
                 continue
@@ -415,6 +420,7 @@ class PlaySession:
                 self._print(tr("resume_hint", self.lang, path=path))
                 return
         if rescue and self._has_progress():
+            # Cut off (end of input), or a plain yes: the rescue folder.
             path = rescue_path(self.rescue_dir)
             with contextlib.suppress(OSError):
                 os.makedirs(self.rescue_dir, exist_ok=True)

@@ -94,6 +94,22 @@ class SavedSolver(Solver):
         use_cache: bool = True,
         progress: bool = False,
     ) -> None:
+        root_name = self._setup(rules, open_boxes, dtype)
+        key = _key(self.model, root_name, dtype)
+        start = time.perf_counter()
+        table = cache.load(key, self.shape) if use_cache else None
+        self.from_cache = table is not None
+        if table is None:
+            table = self._solve(progress)
+            self.seconds = time.perf_counter() - start
+            if use_cache:
+                cache.save(key, table, self.seconds)
+        else:
+            self.seconds = time.perf_counter() - start
+        self.table: npt.NDArray[Any] = table
+
+    def _setup(self, rules: RuleSet | str, open_boxes: Any, dtype: DType) -> str:
+        """Check the arguments and lay out the compact rows; the root's name (cache key)."""
         if isinstance(rules, str):
             rules = RuleSet.parse(rules)
         if not isinstance(rules, RuleSet) or not accumulates(rules):
@@ -123,19 +139,60 @@ class SavedSolver(Solver):
         sizes = (self.max_saved + 1) * self.u_count
         self.offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         self.shape: tuple[int, ...] = (int(sizes.sum()),)
-        root_name = "" if root == model.full_mask else ",".join(model.boxes_of(root))
-        key = _key(model, root_name, dtype)
-        start = time.perf_counter()
-        table = cache.load(key, self.shape) if use_cache else None
-        self.from_cache = table is not None
-        if table is None:
-            table = self._solve(progress)
-            self.seconds = time.perf_counter() - start
-            if use_cache:
-                cache.save(key, table, self.seconds)
-        else:
-            self.seconds = time.perf_counter() - start
-        self.table: npt.NDArray[Any] = table
+        return "" if root == model.full_mask else ",".join(model.boxes_of(root))
+
+    @classmethod
+    def approximate(
+        cls,
+        rules: RuleSet | str,
+        saved_roll_value: float,
+        *,
+        saved_roll_cap: float = float("inf"),
+        open_boxes: Any = None,
+        end_value: bool = False,
+        bonus_twice: bool = False,
+    ) -> SavedSolver:
+        """A table of the approximate strategy's values in this solver's layout.
+
+        A state's value is the plain rule set's (no saved rolls, solved exactly) plus
+        ``saved_roll_value`` per saved roll, up to ``saved_roll_cap`` rolls per open
+        box: the valuation of
+        :class:`yatzy.strategy.approx.ApproxStrategy`, so the compiled simulation plays
+        that strategy.  A full sheet's saved rolls are worth nothing unless
+        ``end_value``; ``bonus_twice`` adds the upper bonus to every state whose sum
+        has reached it, which makes the writes that complete it count it twice (the
+        strategy's earlier error, for the benchmarks' comparison).  Never cached: the
+        whole game's table takes as much memory as the exact one (3.2 GiB).
+        """
+        self = object.__new__(cls)  # Solver.__new__ wants the rules; _setup checks them
+        self._setup(rules, open_boxes, "float32")
+        m, lay = self.model, self.layout
+        plain = Solver(
+            self.rules.replace(saved_rolls="none"),
+            open_boxes=None if open_boxes is None else list(open_boxes),
+        )
+        if not np.array_equal(plain.layout.masks, lay.masks):
+            raise YatzyError(f"{plain.spec} does not share the box sets of {self.rules.spec}")
+        flat = np.empty(self.shape, dtype=np.float32)
+        for i in range(lay.masks.shape[0]):
+            first, count = int(self.u_first[i]), int(self.u_count[i])
+            us = np.minimum(np.arange(first, first + count), m.threshold)
+            base = plain.table[i, 0, us].astype(np.float64)
+            if bonus_twice:
+                base = base + np.where(us >= m.threshold, m.bonus, 0)
+            n_open = int(lay.masks[i]).bit_count()
+            rolls = np.arange(int(self.max_saved[i]) + 1, dtype=np.float64)
+            if n_open == 0:  # a full sheet: saved rolls are lost (end_value: as they were)
+                worth = rolls * saved_roll_value if end_value else 0.0 * rolls
+            else:
+                worth = np.minimum(rolls, saved_roll_cap * n_open) * saved_roll_value
+            saved = worth[:, None]
+            start = int(self.offsets[i])
+            flat[start : start + (len(saved) * count)] = (base[None, :] + saved).ravel()
+        self.table = flat
+        self.from_cache = False
+        self.seconds = 0.0
+        return self
 
     def _solve(self, progress: bool) -> npt.NDArray[Any]:
         import numba

@@ -339,16 +339,19 @@ def value_after(state: State, action: Action) -> float:
     sheet = after.sheets[state.player]
     if is_exact(state.rules):
         return solver_covering(state.rules, state.sheet.open_boxes).value(sheet)
-    from yatzy.strategy.approx import SAVED_ROLL_VALUE, approx_for
+    from yatzy.strategy.approx import approx_for, saved_rolls_worth
 
     strategy = approx_for(state.rules.spec)
     fifty = sheet.points("yatzy") == 50 and strategy.proxy.has_joker
     saved = sheet.saved_rolls if state.rules.saves_rolls else 0
+    worth = saved_rolls_worth(
+        saved, len(sheet.open_boxes), strategy.saved_roll_value, strategy.saved_roll_cap
+    )
     return (
         sheet.total
         - sheet.bonus
         + strategy.future(sheet.open_boxes, sheet.upper_sum, fifty)
-        + saved * SAVED_ROLL_VALUE
+        + worth
     )
 
 

@@ -7,8 +7,10 @@ solver handles.
 - Maxi with saved rolls that accumulate (``saved_rolls=all``; ``next`` is solved
   exactly): the next state is valued by the Maxi table (the same
   options without saved rolls) plus :data:`SAVED_ROLL_VALUE` points per roll saved
-  for later.  A stop with ``j`` rolls unused saves ``j`` rolls, so the within-turn
-  search (exact, :mod:`yatzy.strategy.turn`) weighs stopping early against rolling on.
+  for later, counting at most :data:`SAVED_ROLL_CAP` saved rolls per box still open
+  and none once the sheet is full.  A stop with ``j`` rolls unused saves ``j`` rolls,
+  so the within-turn search (exact, :mod:`yatzy.strategy.turn`) weighs stopping
+  early against rolling on.
 - DubbelYatzy: the next state is valued by the Yatzy (or, for the international
   scoring, the Yahtzee without joker) table of the boxes other than Extra, with the
   order and bonus options carried over, plus a constant for an open Extra box
@@ -23,7 +25,7 @@ open when first needed (the whole game at the start), so late positions are quic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -37,8 +39,23 @@ from yatzy.strategy.turn import TurnValues, keep_tables, solve_turn, sub_keeps
 if TYPE_CHECKING:
     from yatzy.solver import Solver
 
-SAVED_ROLL_VALUE = 2.0
-"""Maxi with saved rolls: points a saved roll is worth at the end of a turn."""
+SAVED_ROLL_VALUE = 6.0
+"""Maxi with saved rolls: points a saved roll is worth at the end of a turn (fitted
+by simulation, ``benchmarks/bench_saved_approx.py``; it was 2 until 2026-11-24)."""
+
+SAVED_ROLL_CAP = 0.75
+"""Maxi with saved rolls: saved rolls beyond this many per box still open are worth
+nothing more (fitted with :data:`SAVED_ROLL_VALUE`); a full sheet's saved rolls are
+always worth nothing."""
+
+
+def saved_rolls_worth(saved: int, open_after: int, value: float, cap: float) -> float:
+    """What ``saved`` rolls are worth to the approximate strategy with ``open_after``
+    boxes still open after the turn: ``value`` each, up to ``cap`` per open box."""
+    if open_after == 0:
+        return 0.0
+    return value * min(float(saved), cap * open_after)
+
 
 EXTRA_VALUE = {"minus": -12.0, "chance": 22.0, "scratch": 0.0}
 """DubbelYatzy: the value given to the Extra box while it is open, by its option."""
@@ -66,8 +83,9 @@ def proxy_rules(rules: RuleSet) -> RuleSet:
 class ApproxStrategy:
     """Values of every option of a position by the recipe of the module docstring.
 
-    ``extra_value`` and ``saved_roll_value`` replace :data:`EXTRA_VALUE` and
-    :data:`SAVED_ROLL_VALUE` (the benchmarks fit them by simulation).  With
+    ``extra_value``, ``saved_roll_value`` and ``saved_roll_cap`` replace
+    :data:`EXTRA_VALUE`, :data:`SAVED_ROLL_VALUE` and :data:`SAVED_ROLL_CAP` (the
+    benchmarks fit them by simulation).  With
     ``layer_points`` (the default) a DubbelYatzy layer's final roll values an upper box
     with the points it writes there (the upper sum moves towards the bonus); without
     it, as if it wrote 0 there (the earlier, weaker evaluation).  ``bonus_twice``
@@ -82,6 +100,7 @@ class ApproxStrategy:
         *,
         extra_value: float | None = None,
         saved_roll_value: float | None = None,
+        saved_roll_cap: float | None = None,
         layer_points: bool = True,
         bonus_twice: bool = False,
     ) -> None:
@@ -96,6 +115,7 @@ class ApproxStrategy:
             else 0.0
         )
         self.saved_roll_value = SAVED_ROLL_VALUE if saved_roll_value is None else saved_roll_value
+        self.saved_roll_cap = SAVED_ROLL_CAP if saved_roll_cap is None else saved_roll_cap
         self.layer_points = layer_points
         self.bonus_twice = bonus_twice
         self._solvers: list[Solver] = []
@@ -197,8 +217,8 @@ class ApproxStrategy:
                     if v > best:
                         best = v
                 final.append(best)
-            saved = self.saved_roll_value
-            found = solve_turn(rules.num_dice, lambda j: [v + saved * j for v in final], levels)
+            worth = self._saved_worth(sheet)
+            found = solve_turn(rules.num_dice, lambda j: [v + worth(j) for v in final], levels)
             if len(self._turns) > 2048:
                 self._turns.clear()
             self._turns[key] = found
@@ -221,13 +241,14 @@ class ApproxStrategy:
         zero_ok = state.zero_allowed()  # last_resort may forbid a 0
         for f in fills(rules, sheet, allowed_boxes(state), dice):
             after = self._after(sheet, {f.box: f.points})
-            value = scored + self._gain(sheet, f) + after + self.saved_roll_value * left
+            saved = self._saved_worth(sheet)(left)
+            value = scored + self._gain(sheet, f) + after + saved
             if f.points == 0 and rules.scratchable(f.box):
                 out.append((Scratch(f.box), value))
             else:
                 out.append((Score(f.box), value))
                 if zero_ok and rules.scratchable(f.box):
-                    zero = self._after(sheet, {f.box: 0}) + self.saved_roll_value * left
+                    zero = self._after(sheet, {f.box: 0}) + saved
                     out.append((Scratch(f.box), scored + yatzy_bonus + zero))
         if left > 0:
             for kept in sub_keeps(tuple(sorted(dice))):
@@ -235,6 +256,15 @@ class ApproxStrategy:
                     continue
                 out.append((Roll(_positions(dice, kept)), scored + values.keep_value(kept, left)))
         return out
+
+    def _saved_worth(self, sheet: Sheet) -> Callable[[int], float]:
+        """The worth of the rolls a stop saves this turn (one box is written)."""
+        open_after = len(sheet.open_boxes) - 1
+
+        def worth(saved: int) -> float:
+            return saved_rolls_worth(saved, open_after, self.saved_roll_value, self.saved_roll_cap)
+
+        return worth
 
     def _gain(self, sheet: Sheet, f: Fill) -> int:
         """A fill's gain without the upper bonus, which the table's future holds."""
