@@ -63,6 +63,7 @@ def _turn_values(
     saved: int,
     carry_all: bool,
     stop_value: float,
+    stop_limit: float,
     top: int,
     add: np.ndarray,
     sub: np.ndarray,
@@ -74,7 +75,7 @@ def _turn_values(
     roll ``r`` (a stop carrying ``c`` rolls with ``saved_rolls=next``), ``E[j, k]`` the
     value of keeping ``k`` with ``j`` rolls left.  With ``carry_all`` (saved rolls that
     accumulate, the approximate strategy) a stop with ``j`` rolls left is worth
-    ``F[0, r] + stop_value * j``."""
+    ``F[0, r] + stop_value * min(j, stop_limit)``."""
     n_rolls = score.shape[0]
     n_keeps = add.shape[0]
     sixth = 1.0 / 6.0
@@ -114,8 +115,9 @@ def _turn_values(
         rbj = RB[j]
         if carry_all:
             f0 = F[0]
+            worth = stop_value * min(float(j), stop_limit)
             for r in range(n_rolls):
-                stop = f0[r] + stop_value * j
+                stop = f0[r] + worth
                 rbj[r] = M[r] if M[r] > stop else stop
         elif saved > 0:
             fj = F[min(j, saved)]
@@ -240,6 +242,7 @@ def play_from(
     score_t: np.ndarray,
     carry_all: bool,
     stop_value: float,
+    stop_cap: float,
 ) -> None:
     """Play ``out.shape[0]`` rests of a game from one position; ``out[g]`` gets the
     points game ``g`` adds to the sheet's Total.
@@ -247,7 +250,9 @@ def play_from(
     Saved rolls: ``saved`` > 0 is ``saved_rolls=next`` (at most ``saved`` carried, read
     from ``V``'s middle index); ``carry_all`` is ``saved_rolls=all`` played by the
     approximate strategy (every unused roll carried, ``V`` the table without saved
-    rolls, a stop valued ``stop_value`` points more per roll it saves).
+    rolls, a stop valued ``stop_value`` points more per roll it saves, counting at
+    most ``stop_cap`` rolls per box still open after the turn and none once the sheet
+    is full: :func:`yatzy.strategy.approx.saved_rolls_worth`).
 
     The position: the open boxes ``start_mask``; ``start_y`` the Yatzy box's 50 (0/1)
     or, with saved rolls, the rolls carried into the next turn; ``start_u`` the upper
@@ -301,6 +306,10 @@ def play_from(
         while mask != 0:
             allowed = allowed_of_mask[mask]
             top = levels + (carried if carry_all else saved)
+            open_after = -1  # the boxes still open after this turn's write
+            for b in range(n_boxes):
+                open_after += (mask >> b) & 1
+            stop_limit = stop_cap * open_after
             if mode != MODE_RANDOM:
                 if first and have_first:
                     E[: top + 1] = first_E[: top + 1]
@@ -310,7 +319,7 @@ def play_from(
                         E, RB, F, M, cont, mask, y, u, allowed, V, row_of_mask, score,
                         score_t, box_face, joker_pts, ybox, joker_mode, lower_bits,
                         threshold, yatzy_face, lr_chance, saved, carry_all, stop_value,
-                        top, add, sub, nsub, choice,
+                        stop_limit, top, add, sub, nsub, choice,
                     )  # fmt: skip
                     if first:
                         first_E[: top + 1] = E[: top + 1]
@@ -336,7 +345,7 @@ def play_from(
                 gain = 0.0  # what a stop is worth beyond its box (rolls it saves)
                 if carry_all:
                     yy = 0
-                    gain = stop_value * left
+                    gain = stop_value * min(float(left), stop_limit)
                 elif saved > 0:
                     yy = min(left, saved)  # a stop now carries the rolls left on
                 if mode == MODE_ARGMAX:

@@ -451,16 +451,17 @@ class KernelSampler(Sampler):
         tie = np.zeros(n_boxes, dtype=np.int64)
         temperature = 1.0
         carry_all = rules.saved_rolls == "all"
-        stop_value = 0.0
+        stop_value = stop_cap = 0.0
         if policy.kind in ("optimal", "softmax"):
             table_rules = rules
             if carry_all:
                 # The approximate strategy: the table without saved rolls, and a stop
-                # worth SAVED_ROLL_VALUE points more per roll it saves.
-                from yatzy.strategy.approx import SAVED_ROLL_VALUE, proxy_rules
+                # worth SAVED_ROLL_VALUE points more per roll it saves (at most
+                # SAVED_ROLL_CAP rolls per box still open count).
+                from yatzy.strategy.approx import SAVED_ROLL_CAP, SAVED_ROLL_VALUE, proxy_rules
 
                 table_rules = proxy_rules(rules)
-                stop_value = SAVED_ROLL_VALUE
+                stop_value, stop_cap = SAVED_ROLL_VALUE, SAVED_ROLL_CAP
             solver = ev_solver(table_rules, sheet.open_boxes, build, allow_seconds)
             V = solver.table
             rows = solver.layout.idx_of_mask
@@ -508,6 +509,7 @@ class KernelSampler(Sampler):
             *st.args,
             carry_all,
             stop_value,
+            stop_cap,
         )
 
     def sample(self, games: int, seed: int) -> IntArray:
