@@ -22,11 +22,12 @@ Rust-backed ``yatzy-solver`` 1.0.0 from PyPI solving the same game
 interleaved, ``--repeat`` runs each; it prints every run, the minimum and median of
 each and their ratios.  yatzy-solver lives in its own virtual environment,
 ``benchmarks/.venv-bench`` (git-ignored), created on first use with pip.  numba's
-cache of compiled kernels is warm (one untimed run first builds it, as the first
-run after an install does); the compile of a cold numba cache is timed once and
-printed apart.  Then it times ``yatzy solve yatzy`` loading the cached table (whole
-process) and the table load alone.  Run it under ``nice`` on a shared machine:
-both solvers inherit the same niceness.
+cache of compiled kernels, with the solve kernel's native object file kept beside it
+(see ``yatzy.solver._native``), is warm (one untimed run first builds it, as the
+first run after an install does); the compile of a cold cache (an empty
+``NUMBA_CACHE_DIR``) is timed once and printed apart.  Then it times ``yatzy solve
+yatzy`` loading the cached table (whole process) and the table load alone.  Run it
+under ``nice`` on a shared machine: both solvers inherit the same niceness.
 
     nice -n 10 python benchmarks/bench_solver.py --versus --repeat 5
 """

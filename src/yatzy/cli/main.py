@@ -48,8 +48,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser with every subcommand registered (or only the command ``only``)."""
     parser = _Parser(
         prog="yatzy",
         description="Nordic Yatzy and its variants: rules, scoring, play and strategy.",
@@ -57,14 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"yatzy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        module = importlib.import_module(f"yatzy.cli.cmd_{name}")
-        module.add_parser(sub)
+        if only is None or name == only:
+            module = importlib.import_module(f"yatzy.cli.cmd_{name}")
+            module.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for any bad input)."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    # A command named first needs only its own module: the others' imports (the
+    # protocols, the web app's pieces) would cost a solver run about 0.1 s.
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):

@@ -147,9 +147,7 @@ class Solver:
     def _solve(self, progress: bool) -> npt.NDArray[Any]:
         from concurrent.futures import ThreadPoolExecutor
 
-        from tqdm import tqdm
-
-        from yatzy.solver import _kernels
+        from yatzy.solver import _native
 
         m, lay = self.model, self.layout
         d = m.dice
@@ -160,61 +158,61 @@ class Solver:
         runs = _threads()
         width = self.shape[2]
         group = max(width, _GROUP_LANES * 462 // d.n_keeps // 8 * 8)
-        args = (
-            V,
-            lay.idx_of_mask,
-            lay.allowed,
-            m.score,
-            m.box_face,
-            m.joker_pts,
+        # Scratch rows, one per thread (see solve_masks); ``group`` lanes for the
+        # keep/reroll pass that several masks share.
+        scratch = (
+            np.empty((runs, d.n_keeps * group), dtype=self.dtype),
+            np.empty((runs, (d.n_keeps + 4) * group), dtype=self.dtype),
+            np.empty((runs, max(m.saved, 1) * width * d.n_rolls), dtype=self.dtype),
+            np.empty((runs, max((m.saved + 1) * width, group)), dtype=np.float64),
+        )
+        scalars = (
             m.ybox,
             m.joker_mode,
             m.lower_bits,
             m.threshold,
-            m.hi_of_filled_upper,
-            m.lo_of_open_upper,
             m.levels,
             m.saved,
             m.lr_chance,
-            d.add,
-            d.sub,
-            d.nsub,
-            d.roll_prob,
-            d.yatzy_face,
-            # Scratch rows, one per thread (see solve_masks); ``group`` lanes for the
-            # keep/reroll pass that several masks share.
-            np.empty((runs, d.n_keeps * group), dtype=self.dtype),
-            np.empty((runs, (d.n_keeps + 4) * group), dtype=self.dtype),
-            np.empty((runs, (max(m.saved, 1) * width + group) * d.n_rolls), dtype=self.dtype),
-            np.empty((runs, max((m.saved + 1) * width, group)), dtype=np.float64),
         )
-        total = lay.masks.shape[0] - 1
-        with tqdm(
-            total=total,
-            disable=None if progress else True,
-            desc=f"solving {self.rules.spec}",
-            unit="box sets",
-            leave=False,
-        ) as bar:
-            fixed, scratch = args[:-4], args[-4:]
+        tables = (lay.idx_of_mask, lay.allowed, m.score, m.box_face, m.joker_pts)
+        uppers = (m.hi_of_filled_upper, m.lo_of_open_upper)
+        dice = (d.add, d.sub, d.nsub, d.roll_prob, d.yatzy_face)
+        native = _native.kernel(self.dtype)
+        if native is not None:
+            # The solve kernel as native code (no numba to import: see _native).
+            kernel, arrays = native, (V, *tables, *uppers, *dice)
+
+            def run(c: int, masks: npt.NDArray[np.int64]) -> None:
+                rows = tuple(a[c : c + 1] for a in scratch)
+                mine = np.ascontiguousarray(masks)
+                kernel(_native.words((mine, *arrays, *rows), scalars, self.dtype))
+
+        else:
+            from yatzy.solver import _kernels
+
+            ints = scalars[:4], scalars[4:]
+            fixed = (V, *tables, *ints[0], *uppers, *ints[1], *dice)
 
             def run(c: int, masks: npt.NDArray[np.int64]) -> None:
                 rows = tuple(a[c : c + 1] for a in scratch)
                 _kernels.solve_masks(masks, *fixed, *rows)
 
-            with ThreadPoolExecutor(runs) as pool:
-                for start, end in lay.bounds[1:]:
-                    for lo in range(start, end, _CHUNK):
-                        hi = min(end, lo + _CHUNK)
-                        # Masks with as many open boxes are independent: split them
-                        # between the threads (interleaved, so the costs even out).
-                        jobs = [
-                            pool.submit(run, c, lay.masks[lo + c : hi : runs])
-                            for c in range(min(runs, hi - lo))
-                        ]
-                        for job in jobs:
-                            job.result()
-                        bar.update(hi - lo)
+        total = lay.masks.shape[0] - 1
+        bar = _progress_bar(progress, total, f"solving {self.rules.spec}")
+        with bar, ThreadPoolExecutor(runs) as pool:
+            for start, end in lay.bounds[1:]:
+                for lo in range(start, end, _CHUNK):
+                    hi = min(end, lo + _CHUNK)
+                    # Masks with as many open boxes are independent: split them
+                    # between the threads (interleaved, so the costs even out).
+                    jobs = [
+                        pool.submit(run, c, lay.masks[lo + c : hi : runs])
+                        for c in range(min(runs, hi - lo))
+                    ]
+                    for job in jobs:
+                        job.result()
+                    bar.update(hi - lo)
         return V
 
     # -- values ----------------------------------------------------------------------------
@@ -386,6 +384,28 @@ class Solver:
                     choices.append(Choice(Roll(pos), float(tables[level, index[kept]])))
         choices.sort(key=lambda c: -c.value)
         return Advice(choices[0].value, tuple(choices))
+
+
+class _NoBar:
+    """A progress bar that shows nothing (tqdm is not imported for it)."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        """Ignore progress."""
+
+
+def _progress_bar(progress: bool, total: int, desc: str) -> Any:
+    """A tqdm bar on a terminal's stderr when ``progress``; else nothing to import."""
+    if not progress:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, disable=None, desc=desc, unit="box sets", leave=False)
 
 
 def _threads() -> int:

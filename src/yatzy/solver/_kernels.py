@@ -26,230 +26,25 @@ carried) replace the roll rows before every level's maximum.  The levels do not
 depend on ``c``, so one chain of ``levels + saved`` levels gives every ``c``: the
 turn with ``c`` carried is the mean of the first roll at level ``levels + c``.
 
-With ``last_resort`` (``lr_chance`` is the Chance box, else -1) a roll may go only
-to the allowed boxes where it scores, Chance only when it scores in no other, and
-0 only when it scores in none of them.
+The best box for each final roll (the final values) is in
+:mod:`yatzy.solver._final_kernels`, with the rules of which boxes a roll may fill.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit
+from numba import cfunc, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.numpy_support import carray
 
-from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
+from yatzy.solver._final_kernels import _box_rolls, _final_values
 
-
-@njit(cache=True, nogil=True)
-def _allowed_for_roll(
-    mask: int,
-    allowed: int,
-    face: int,
-    ybox: int,
-    joker_mode: int,
-    lower_bits: int,
-) -> int:
-    """The boxes a roll may fill: the order rules' ``allowed``, cut by the forced joker."""
-    if joker_mode != JOKER_FORCED or face == 0 or ybox < 0 or (mask >> ybox) & 1:
-        return allowed
-    upper_bit = face - 1
-    if (mask >> upper_bit) & 1:
-        want = 1 << upper_bit
-    else:
-        want = mask & lower_bits
-        if want == 0:
-            want = mask & 63
-    cut = allowed & want
-    return cut if cut != 0 else allowed
-
-
-# A note on maxima: ``row[l] = max(row[l], v)`` in place makes LLVM emit masked
-# stores (vmaskmovps), which are very slow on AMD processors.  Every maximum here
-# therefore reads two rows and writes a third (ping-pong between buffers), which
-# compiles to plain vector compare/blend/store.
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _max_rows(
-    D: np.ndarray, d: int, X: np.ndarray, x: int, Y: np.ndarray, y: int, lanes: int
-) -> None:
-    """``D[d] = max(X[x], Y[y])`` lane by lane (``D[d]`` must be neither input row)."""
-    for lane in range(lanes):
-        a = X[x, lane]
-        b = Y[y, lane]
-        D[d, lane] = b if b > a else a
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _copy_row(D: np.ndarray, d: int, S: np.ndarray, s: int, lanes: int) -> None:
-    for lane in range(lanes):
-        D[d, lane] = S[s, lane]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _relax(
-    D: np.ndarray,
-    d: int,
-    S: np.ndarray,
-    s: int,
-    V: np.ndarray,
-    nv: int,
-    ny: int,
-    pts: int,
-    extra: int,
-    upper: bool,
-    u0: int,
-    lanes: int,
-    threshold: int,
-) -> None:
-    """``D[d, l] = max(S[s, l], pts + extra + V[nv, ny, u'])`` (distinct rows).
-
-    ``u'`` is lane ``l``'s upper sum after the box: moved by ``pts`` for an upper
-    box (capped at the threshold), unchanged otherwise.
-    """
-    gain = D.dtype.type(pts + extra)
-    # Offsets from the loop variable are cast to unsigned: numba then skips the
-    # negative-index wraparound, which would keep LLVM from vectorising the loop.
-    if upper:
-        split = threshold - pts - u0
-        if split > lanes:
-            split = lanes
-        if split < 0:
-            split = 0
-        shift = u0 + pts
-        for lane in range(split):
-            v = gain + V[nv, ny, np.uintp(lane + shift)]
-            a = S[s, lane]
-            D[d, lane] = v if v > a else a
-        top = gain + V[nv, ny, threshold]
-        for lane in range(split, lanes):
-            a = S[s, lane]
-            D[d, lane] = top if top > a else a
-    else:
-        for lane in range(lanes):
-            v = gain + V[nv, ny, np.uintp(u0 + lane)]
-            a = S[s, lane]
-            D[d, lane] = v if v > a else a
-
-
-@njit(cache=True, nogil=True)
-def _final_values(
-    A: np.ndarray,
-    B: np.ndarray,
-    mask: int,
-    y: int,
-    u0: int,
-    lanes: int,
-    allowed: int,
-    V: np.ndarray,
-    idx_of_mask: np.ndarray,
-    score: np.ndarray,
-    box_face: np.ndarray,
-    joker_pts: np.ndarray,
-    ybox: int,
-    joker_mode: int,
-    lower_bits: int,
-    threshold: int,
-    yatzy_face: np.ndarray,
-    lr_chance: int,
-) -> None:
-    """Rows of the rolls in ``A``: the best box for every final roll (no rolls left).
-
-    ``y`` is the middle index of ``V`` that the next states are read at (the Yatzy
-    box's 50, or with saved rolls the rolls carried into the next turn).
-    Scratching is allowed unless ``last_resort`` forbids it, so every roll can reach
-    ``Z``, the best of scratching an allowed box; a roll then only needs the boxes
-    where it scores.  Under ``last_resort`` a roll that scores somewhere starts from
-    minus infinity instead, with only its scoring boxes (Chance alone when it scores
-    nowhere else).
-    Roll by roll, box by box, the running maximum ping-pongs between spare rows of
-    ``B`` (they stay in L1 cache) and the last box writes the roll's row of ``A``.
-    Five of a kind under the forced joker (its own allowed boxes) starts from
-    minus infinity and tries every box it may fill.
-    """
-    n_rolls, n_boxes = score.shape
-    n_keeps = A.shape[0]
-    t_zero = n_keeps + 2
-    t_inf = n_keeps + 3
-    for lane in range(lanes):
-        B[t_inf, lane] = -np.inf
-    two_y = V.shape[1] == 2
-    joker_live = joker_mode != JOKER_NONE and ybox >= 0 and not (mask >> ybox) & 1
-    extra_joker = YATZY_BONUS if y == 1 else 0
-    nvs = np.empty(n_boxes, dtype=np.int64)
-    n_allowed = 0
-    for b in range(n_boxes):
-        nvs[b] = idx_of_mask[mask ^ (1 << b)] if (mask >> b) & 1 else -1
-        n_allowed += (allowed >> b) & 1
-    # Z: the best scratch (0 points; the Yatzy box then holds 0).
-    src = t_inf
-    j = 0
-    for b in range(n_boxes):
-        if not (allowed >> b) & 1:
-            continue
-        j += 1
-        dst = t_zero if j == n_allowed else n_keeps + (j % 2)
-        ny = 0 if b == ybox and two_y else y
-        _relax(B, dst, B, src, V, nvs[b], ny, 0, 0, False, u0, lanes, threshold)
-        src = dst
-    for r in range(n_rolls):
-        face = yatzy_face[r]
-        joker = joker_live and face > 0
-        boxes = allowed
-        extra = 0
-        start = t_zero
-        if joker:
-            boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
-            extra = extra_joker
-            start = t_inf
-        elif lr_chance >= 0:
-            scoring = 0
-            for b in range(n_boxes):
-                if (boxes >> b) & 1 and b != lr_chance and score[r, b] > 0:
-                    scoring |= 1 << b
-            if scoring != 0:
-                boxes = scoring
-                start = t_inf
-            elif (boxes >> lr_chance) & 1 and score[r, lr_chance] > 0:
-                boxes = 1 << lr_chance
-                start = t_inf
-        count = 0
-        for b in range(n_boxes):
-            if (boxes >> b) & 1 and (joker or score[r, b] > 0):
-                count += 1
-        if count == 0:
-            for lane in range(lanes):
-                A[r, lane] = B[t_zero, lane]
-            continue
-        src = start
-        j = 0
-        for b in range(n_boxes):
-            if not (boxes >> b) & 1:
-                continue
-            pts = score[r, b]
-            if not joker and pts == 0:
-                continue
-            if joker and joker_pts[b] > 0 and not (mask >> (face - 1)) & 1:
-                pts = joker_pts[b]
-            ny = y
-            if b == ybox and two_y:
-                ny = 1 if pts == 50 else 0
-            j += 1
-            if j == count:
-                _relax(
-                    A, r, B, src, V, nvs[b], ny, pts, extra, box_face[b] > 0, u0, lanes, threshold
-                )
-            else:
-                dst = n_keeps + (j % 2)
-                _relax(
-                    B, dst, B, src, V, nvs[b], ny, pts, extra, box_face[b] > 0, u0, lanes, threshold
-                )
-                src = dst
-
-
-# Kernels never pick between arrays at run time (``X = R if ... else A``): numba
-# reference-counts such a variable with atomic increments on every pass of the
-# loop, which cost more than the arithmetic.  Loops are split instead, and each
-# half calls a helper with fixed arrays.
+# Maxima: a loop that writes a row it also reads (``row[l] = max(row[l], v)``)
+# compiles to masked stores, very slow on AMD processors, so every maximum writes
+# a row it does not read (see the note in :mod:`yatzy.solver._final_kernels`).
 
 
 @njit(cache=True, nogil=True)
@@ -289,22 +84,51 @@ def _expect(A: np.ndarray, R: np.ndarray, add: np.ndarray, n_rolls: int, lanes: 
 
 
 @njit(cache=True, nogil=True)
+def _keep_order(add: np.ndarray, nsub: np.ndarray, n_rolls: int) -> np.ndarray:
+    """The order the maxima visit the keeps in: smaller keeps first (a keep reads its
+    sub-keeps), the rolls last, and keeps of one size by their number of sub-keeps.
+
+    Grouping by the number of sub-keeps keeps the branch on it predictable; and the
+    keep index comes from memory, so LLVM cannot hoist the loops' overlap checks
+    out of the loop over keeps (hoisted over every keep they always fail: the
+    maxima are written into the array they read, and all of it ran scalar).
+    """
+    n_keeps = add.shape[0]
+    size = np.empty(n_keeps, dtype=np.int64)
+    n = 0
+    while (n + 1) * (n + 2) * (n + 3) * (n + 4) * (n + 5) // 120 < n_rolls:
+        n += 1
+    for k in range(n_keeps):
+        size[k] = n if k < n_rolls else size[add[k, 0]] - 1
+    order = np.empty(n_keeps, dtype=np.int64)
+    i = 0
+    for s in range(n + 1):
+        for ns in range(7):
+            for k in range(n_keeps):
+                if size[k] == s and nsub[k] == ns:
+                    order[i] = k
+                    i += 1
+    return order
+
+
+@njit(cache=True, nogil=True)
 def _max_subs(
     X: np.ndarray,
     Y: np.ndarray,
     B: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
-    start: int,
-    stop: int,
+    order: np.ndarray,
+    first: int,
+    last: int,
     lanes: int,
 ) -> None:
-    """``Y[k]`` for ``k`` from ``start - 1`` down to ``stop``: the maximum of ``X[k]``
-    and the rows ``B[sub[k]]`` (its sub-keeps' maxima), chained through the spare
-    rows of ``B`` past the keeps.
+    """``Y[k]`` for the keeps ``k = order[first:last]``: the maximum of ``X[k]`` and
+    the rows ``B[sub[k]]`` (its sub-keeps' maxima), in one pass per keep (up to six
+    sub-keeps: a keep has one per distinct face).  See :func:`_keep_order`.
     """
-    n_keeps = sub.shape[0]
-    for k in range(start - 1, stop - 1, -1):
+    for i in range(first, last):
+        k = order[i]
         ns = nsub[k]
         if ns == 0:
             for lane in range(lanes):
@@ -317,23 +141,68 @@ def _max_subs(
                 b = B[s0, lane]
                 Y[k, lane] = b if b > a else a
             continue
+        s1 = sub[k, 1]
+        if ns == 2:
+            for lane in range(lanes):
+                a = X[k, lane]
+                b = B[s0, lane]
+                a = b if b > a else a
+                b = B[s1, lane]
+                Y[k, lane] = b if b > a else a
+            continue
+        s2 = sub[k, 2]
+        if ns == 3:
+            for lane in range(lanes):
+                a = X[k, lane]
+                b = B[s0, lane]
+                a = b if b > a else a
+                b = B[s1, lane]
+                a = b if b > a else a
+                b = B[s2, lane]
+                Y[k, lane] = b if b > a else a
+            continue
+        s3 = sub[k, 3]
+        if ns == 4:
+            for lane in range(lanes):
+                a = X[k, lane]
+                b = B[s0, lane]
+                a = b if b > a else a
+                b = B[s1, lane]
+                a = b if b > a else a
+                b = B[s2, lane]
+                a = b if b > a else a
+                b = B[s3, lane]
+                Y[k, lane] = b if b > a else a
+            continue
+        s4 = sub[k, 4]
+        if ns == 5:
+            for lane in range(lanes):
+                a = X[k, lane]
+                b = B[s0, lane]
+                a = b if b > a else a
+                b = B[s1, lane]
+                a = b if b > a else a
+                b = B[s2, lane]
+                a = b if b > a else a
+                b = B[s3, lane]
+                a = b if b > a else a
+                b = B[s4, lane]
+                Y[k, lane] = b if b > a else a
+            continue
+        s5 = sub[k, 5]
         for lane in range(lanes):
             a = X[k, lane]
             b = B[s0, lane]
-            B[n_keeps, lane] = b if b > a else a
-        src = n_keeps
-        for j in range(1, ns - 1):
-            dst = n_keeps + (j % 2)
-            s = sub[k, j]
-            for lane in range(lanes):
-                a = B[src, lane]
-                b = B[s, lane]
-                B[dst, lane] = b if b > a else a
-            src = dst
-        s = sub[k, ns - 1]
-        for lane in range(lanes):
-            a = B[src, lane]
-            b = B[s, lane]
+            a = b if b > a else a
+            b = B[s1, lane]
+            a = b if b > a else a
+            b = B[s2, lane]
+            a = b if b > a else a
+            b = B[s3, lane]
+            a = b if b > a else a
+            b = B[s4, lane]
+            a = b if b > a else a
+            b = B[s5, lane]
             Y[k, lane] = b if b > a else a
 
 
@@ -345,6 +214,7 @@ def _maximize(
     R_out: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
+    order: np.ndarray,
     n_rolls: int,
     lanes: int,
 ) -> None:
@@ -353,13 +223,13 @@ def _maximize(
     Keep values come from ``A`` (rolls: from ``R``); the maxima go to ``B`` (rolls: to
     ``R_out``, which must not be ``R``; both are ``A`` or ``B``, so the roll rows
     alternate between the two arrays from level to level instead of being copied).
-    ``B`` has spare rows past the keeps: a keep with several sub-keeps chains through
-    two of them, so no row is read and written in the same loop (in-place maxima
-    compile to masked stores, very slow on AMD).  This is the hottest code of the
-    solver.
+    Each keep takes the maximum of itself and its sub-keeps in one pass (no row is
+    read and written in the same loop: in-place maxima compile to masked stores,
+    very slow on AMD), in the order of :func:`_keep_order`.
     """
-    _max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
-    _max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
+    split = A.shape[0] - n_rolls
+    _max_subs(A, B, B, sub, nsub, order, 0, split, lanes)
+    _max_subs(R, R_out, B, sub, nsub, order, split, A.shape[0], lanes)
 
 
 @njit(cache=True, nogil=True)
@@ -372,6 +242,7 @@ def _turn_value(
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
+    order: np.ndarray,
     roll_prob: np.ndarray,
 ) -> None:
     """From the final values in the roll rows of ``A``: ``out[:lanes]``, the turn's value."""
@@ -380,10 +251,10 @@ def _turn_value(
     for _ in range(levels):
         if in_a:
             _expect(A, A, add, n_rolls, lanes)
-            _maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
+            _maximize(A, A, B, B, sub, nsub, order, n_rolls, lanes)
         else:
             _expect(A, B, add, n_rolls, lanes)
-            _maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
+            _maximize(A, B, B, A, sub, nsub, order, n_rolls, lanes)
         in_a = not in_a
     R = A if in_a else B
     for lane in range(lanes):
@@ -427,6 +298,7 @@ def _saved_turn_values(
     add: np.ndarray,
     sub: np.ndarray,
     nsub: np.ndarray,
+    order: np.ndarray,
     roll_prob: np.ndarray,
 ) -> None:
     """Saved rolls (next): ``out[c * lanes:]``, the turn's value with ``c`` rolls carried in.
@@ -442,11 +314,11 @@ def _saved_turn_values(
         if in_a:
             _expect(A, A, add, n_rolls, lanes)
             _load_stops(A, C, stops, n_rolls, lanes)
-            _maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
+            _maximize(A, A, B, B, sub, nsub, order, n_rolls, lanes)
         else:
             _expect(A, B, add, n_rolls, lanes)
             _load_stops(B, C, stops, n_rolls, lanes)
-            _maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
+            _maximize(A, B, B, A, sub, nsub, order, n_rolls, lanes)
         in_a = not in_a
         if j >= levels:
             if in_a:
@@ -487,15 +359,19 @@ def solve_masks(
 
     Every state these masks lead to must be filled already.  The masks are split
     into ``scratch_a.shape[0]`` runs solved one after the other; run ``c`` works in
-    row ``c`` of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``,
-    ``saved * n_rolls * width`` (at least 1) and ``(saved + 1) * width`` values, or
-    more: without saved rolls the keep/reroll pass runs on as many lanes as the
-    first two hold, ``scratch_a.shape[1] // n_keeps``, and ``scratch_out`` must hold
-    as many; their contents do not matter), so nothing is allocated per mask.  The kernel
+    row ``c`` of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``
+    and at least ``(4 + 2 * boxes) * (width + 6 * dice)`` (the final values'
+    scratch, see :func:`_final_values`), ``saved * n_rolls * width`` (at least 1)
+    and ``(saved + 1) * width`` values, or more: without saved rolls the keep/reroll
+    pass runs on as many lanes as the first two hold, ``scratch_a.shape[1] //
+    n_keeps``, and ``scratch_out`` must hold as many; their contents do not matter),
+    so little is allocated per mask.  The kernel
     releases the GIL: the caller runs disjoint slices of ``masks`` on threads, each
     with its own scratch rows (a numba ``prange`` would start a thread pool whose
     start-up, about 0.25 s, is a large share of solving Yatzy).
     """
+    box_rolls = _box_rolls(score)
+    order = _keep_order(add, nsub, roll_prob.shape[0])
     n_masks = masks.shape[0]
     n_runs = scratch_a.shape[0]
     for c in range(n_runs):
@@ -523,9 +399,10 @@ def solve_masks(
                 nsub,
                 roll_prob,
                 yatzy_face,
+                box_rolls,
+                order,
                 scratch_a[c],
                 scratch_b[c],
-                scratch_c[c],
                 scratch_out[c],
             )
             continue
@@ -552,6 +429,8 @@ def solve_masks(
                 nsub,
                 roll_prob,
                 yatzy_face,
+                box_rolls,
+                order,
                 scratch_a[c],
                 scratch_b[c],
                 scratch_c[c],
@@ -594,9 +473,10 @@ def _solve_group(
     nsub: np.ndarray,
     roll_prob: np.ndarray,
     yatzy_face: np.ndarray,
+    box_rolls: np.ndarray,
+    order: np.ndarray,
     flat_a: np.ndarray,
     flat_b: np.ndarray,
-    flat_c: np.ndarray,
     out: np.ndarray,
 ) -> None:
     """Fill ``V`` for ``masks`` (no saved rolls), several masks per keep/reroll pass.
@@ -605,21 +485,14 @@ def _solve_group(
     depends on the number of lanes (short rows run scalar, and the per-row work
     dominates), so the final values of several ``(mask, y)`` go side by side into
     the roll rows of one wide ``A`` and one pass values them all.  The group holds
-    up to ``cap`` lanes: what ``flat_a``, ``flat_b`` and ``out`` hold, and
-    ``flat_c`` holds ``n_rolls * (width + cap)`` values.  Each mask's final values
-    are computed in small rows (the head of ``flat_c`` for its roll rows, the head
-    of ``flat_b`` for the spare rows, free until the pass) and staged in the rest
-    of ``flat_c``, which goes to ``A`` once the group is complete.
+    up to ``cap`` lanes, what ``flat_a``, ``flat_b`` and ``out`` hold; the rows of
+    ``A`` and ``B`` are ``cap`` lanes apart whatever the group's width, so each
+    mask's final values go straight into its lanes of ``A`` (the head of ``flat_b``,
+    free until the pass, is their scratch ``W``).
     """
     n_keeps = add.shape[0]
-    n_rolls = roll_prob.shape[0]
     width = V.shape[2]
-    cap = min(
-        flat_a.shape[0] // n_keeps,
-        flat_b.shape[0] // (n_keeps + 4),
-        out.shape[0],
-        flat_c.shape[0] // n_rolls - width,
-    )
+    cap = min(flat_a.shape[0] // n_keeps, flat_b.shape[0] // (n_keeps + 4), out.shape[0])
     n_masks = masks.shape[0]
     # The items of the current group: mask index, y, lane offset.
     items_i = np.empty(cap // 8 + 1, dtype=np.int64)
@@ -627,7 +500,9 @@ def _solve_group(
     items_off = np.empty(cap // 8 + 1, dtype=np.int64)
     n_items = 0
     used = 0
-    stage = flat_c[n_rolls * width : n_rolls * (width + cap)].reshape((n_rolls, cap))
+    # Each mask's final values go straight into its lanes of the roll rows.
+    Af = flat_a[: n_keeps * cap].reshape((n_keeps, cap))
+    Bf = flat_b[: (n_keeps + 4) * cap].reshape((n_keeps + 4, cap))
     i = 0
     y = 0
     while i <= n_masks:
@@ -640,12 +515,7 @@ def _solve_group(
             u0, lanes, _ = _lanes_of(mask, width, hi_of_filled_upper, lo_of_open_upper)
         if n_items > 0 and (i == n_masks or used + lanes > cap):
             # Flush: one keep/reroll pass over the group's lanes, then store.
-            Aw = flat_a[: n_keeps * used].reshape((n_keeps, used))
-            for r in range(n_rolls):
-                for lane in range(used):
-                    Aw[r, lane] = stage[r, lane]
-            Bw = flat_b[: (n_keeps + 4) * used].reshape((n_keeps + 4, used))
-            _turn_value(Aw, Bw, out, levels, used, add, sub, nsub, roll_prob)
+            _turn_value(Af, Bf, out, levels, used, add, sub, nsub, order, roll_prob)
             for t in range(n_items):
                 m = masks[items_i[t]]
                 yy = items_y[t]
@@ -661,11 +531,10 @@ def _solve_group(
         if i == n_masks:
             break
         mask = masks[i]
-        R = flat_c[: n_rolls * lanes].reshape((n_rolls, lanes))
-        S = flat_b[: (n_rolls + 4) * lanes].reshape((n_rolls + 4, lanes))
         _final_values(
-            R,
-            S,
+            Af,
+            used,
+            flat_b,
             mask,
             y,
             u0,
@@ -682,10 +551,8 @@ def _solve_group(
             threshold,
             yatzy_face,
             lr_chance,
+            box_rolls,
         )
-        for r in range(n_rolls):
-            for lane in range(lanes):
-                stage[r, used + lane] = R[r, lane]
         items_i[n_items] = i
         items_y[n_items] = y
         items_off[n_items] = used
@@ -720,6 +587,8 @@ def _solve_mask(
     nsub: np.ndarray,
     roll_prob: np.ndarray,
     yatzy_face: np.ndarray,
+    box_rolls: np.ndarray,
+    order: np.ndarray,
     flat_a: np.ndarray,
     flat_b: np.ndarray,
     flat_c: np.ndarray,
@@ -749,7 +618,8 @@ def _solve_mask(
             # F_c: the best box with c rolls carried on; F_0 stays in A's roll rows.
             _final_values(
                 A,
-                B,
+                0,
+                flat_b,
                 mask,
                 c,
                 u0,
@@ -766,12 +636,13 @@ def _solve_mask(
                 threshold,
                 yatzy_face,
                 lr_chance,
+                box_rolls,
             )
             if c > 0:
                 for r in range(n_rolls):
                     for lane in range(lanes):
                         C[(c - 1) * n_rolls + r, lane] = A[r, lane]
-        _saved_turn_values(A, B, C, out, levels, saved, lanes, add, sub, nsub, roll_prob)
+        _saved_turn_values(A, B, C, out, levels, saved, lanes, add, sub, nsub, order, roll_prob)
         for c in range(saved + 1):
             for u in range(u0):
                 V[idx, c, u] = out[c * lanes]
@@ -782,7 +653,8 @@ def _solve_mask(
     for y in range(ys):
         _final_values(
             A,
-            B,
+            0,
+            flat_b,
             mask,
             y,
             u0,
@@ -799,8 +671,9 @@ def _solve_mask(
             threshold,
             yatzy_face,
             lr_chance,
+            box_rolls,
         )
-        _turn_value(A, B, out, levels, lanes, add, sub, nsub, roll_prob)
+        _turn_value(A, B, out, levels, lanes, add, sub, nsub, order, roll_prob)
         for u in range(u0):
             V[idx, y, u] = out[0]
         for u in range(u0, reach):
@@ -842,10 +715,14 @@ def turn_tables(
     A = np.empty((add.shape[0], 1), dtype=V.dtype)
     B = np.empty((add.shape[0] + 4, 1), dtype=V.dtype)
     C = np.empty((max(saved, 1) * n_rolls, 1), dtype=V.dtype)
+    W = np.empty((4 + 2 * score.shape[1]) * 40, dtype=V.dtype)
+    box_rolls = _box_rolls(score)
+    order = _keep_order(add, nsub, n_rolls)
     for c in range(saved, -1, -1):
         _final_values(
             A,
-            B,
+            0,
+            W,
             mask,
             c if saved > 0 else y,
             u,
@@ -862,6 +739,7 @@ def turn_tables(
             threshold,
             yatzy_face,
             lr_chance,
+            box_rolls,
         )
         if c > 0:
             for r in range(n_rolls):
@@ -877,5 +755,86 @@ def turn_tables(
             out[j, k] = R[k, 0] if k < n_rolls else A[k, 0]
         if saved > 0:
             _load_stops(R, C, (min(j, saved) - 1) * n_rolls, n_rolls, 1)
-        _maximize(A, R, B, R_out, sub, nsub, n_rolls, 1)
+        _maximize(A, R, B, R_out, sub, nsub, order, n_rolls, 1)
         in_a = not in_a
+
+
+def _pointer_of(typingctx: Any, address: Any) -> Any:
+    """An int64 address as a void pointer (for :func:`numba.carray`)."""
+    sig = types.voidptr(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return sig, codegen
+
+
+_pointer: Any = intrinsic(_pointer_of)
+
+
+def native_entry(dtype: str) -> Any:
+    """:func:`solve_masks` as a C function ``void(int64 *words)`` (a numba ``cfunc``,
+    compiled now; see :mod:`yatzy.solver._native`).
+
+    ``words`` describe the arguments in the order of ``_native.ARRAYS`` and
+    ``_native.SCALARS``: each array's address and shape (C-contiguous, with the
+    element types listed there; the table and scratch rows in ``dtype``), then the
+    integers.
+    """
+    f = np.float32 if dtype == "float32" else np.float64
+    i32 = np.int32
+    i64 = np.int64
+
+    @cfunc(types.void(types.CPointer(types.int64)))  # type: ignore[no-untyped-call]
+    def entry(words: Any) -> None:
+        w = carray(words, (_WORDS,))
+        masks = carray(_pointer(w[0]), (w[1],), i64)
+        V = carray(_pointer(w[2]), (w[3], w[4], w[5]), f)
+        idx_of_mask = carray(_pointer(w[6]), (w[7],), i32)
+        allowed = carray(_pointer(w[8]), (w[9],), i64)
+        score = carray(_pointer(w[10]), (w[11], w[12]), i32)
+        box_face = carray(_pointer(w[13]), (w[14],), i32)
+        joker_pts = carray(_pointer(w[15]), (w[16],), i32)
+        hi = carray(_pointer(w[17]), (w[18],), i32)
+        lo = carray(_pointer(w[19]), (w[20],), i32)
+        add = carray(_pointer(w[21]), (w[22], w[23]), i32)
+        sub = carray(_pointer(w[24]), (w[25], w[26]), i32)
+        nsub = carray(_pointer(w[27]), (w[28],), i32)
+        roll_prob = carray(_pointer(w[29]), (w[30],), np.float64)
+        yatzy_face = carray(_pointer(w[31]), (w[32],), i32)
+        scratch_a = carray(_pointer(w[33]), (w[34], w[35]), f)
+        scratch_b = carray(_pointer(w[36]), (w[37], w[38]), f)
+        scratch_c = carray(_pointer(w[39]), (w[40], w[41]), f)
+        scratch_out = carray(_pointer(w[42]), (w[43], w[44]), np.float64)
+        solve_masks(
+            masks,
+            V,
+            idx_of_mask,
+            allowed,
+            score,
+            box_face,
+            joker_pts,
+            w[45],  # ybox
+            w[46],  # joker_mode
+            w[47],  # lower_bits
+            w[48],  # threshold
+            hi,
+            lo,
+            w[49],  # levels
+            w[50],  # saved
+            w[51],  # lr_chance
+            add,
+            sub,
+            nsub,
+            roll_prob,
+            yatzy_face,
+            scratch_a,
+            scratch_b,
+            scratch_c,
+            scratch_out,
+        )
+
+    return entry
+
+
+_WORDS = 52  # _native.WORDS (that module must not import numba, nor this one it)

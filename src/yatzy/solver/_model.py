@@ -132,7 +132,7 @@ class Model:
         h.update(self.rules.spec.encode())
         # The kernels' source: a change to how values are computed is a new table.
         here = Path(__file__).parent
-        for name in ("_kernels.py", "_codes.py", "_dice.py"):
+        for name in ("_kernels.py", "_final_kernels.py", "_codes.py", "_dice.py"):
             h.update((here / name).read_bytes())
         for arr in (
             self.score,

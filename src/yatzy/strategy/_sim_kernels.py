@@ -26,7 +26,7 @@ from numba import njit
 # The box rules of a final roll are the solver's own, so simulation and solving
 # can never disagree about which boxes a roll may fill.
 from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
-from yatzy.solver._kernels import _allowed_for_roll
+from yatzy.solver._final_kernels import _allowed_for_roll
 
 
 @njit(cache=True, nogil=True)
