@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
-from yatzy.solver._kernels import _allowed_for_roll
+from yatzy.solver._final_kernels import _allowed_for_roll
 from yatzy.strategy._sim_kernels import _final_row, _last_resort_boxes, _roll_index
 
 MODE_ARGMAX = 0
