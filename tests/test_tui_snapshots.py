@@ -32,9 +32,10 @@ def shoot(
     lang: Language,
     size: tuple[int, int],
     keys: Callable[[Pilot[Any], YatzyApp], Awaitable[None]],
+    chances: Callable[[State], Any] | None = None,
 ) -> str:
     """The screen's text after ``keys`` were played on a seeded app of ``size``."""
-    app = make_app(state, lang=lang, seed=3)
+    app = make_app(state, lang=lang, seed=3, chances=chances)
     shot: list[str] = []
 
     async def main() -> None:
@@ -103,6 +104,39 @@ def test_maxi_with_fourteen_players_fits_80x24(lang: Language) -> None:
     assert len(text.splitlines()) <= 24
     assert "Maja" in text  # the current player's column is scrolled into view
     check(f"maxi14-turn-{lang}-80x24", text)
+
+
+def fixed_chances(state: State) -> Any:
+    """Chances that depend on the totals alone (the real ones are simulated): the row's
+    layout is what a snapshot checks; tests/test_win_chance.py checks the numbers."""
+    from yatzy.strategy.win_chance import SeatChance, WinChances
+
+    weights = [s.total + 1 for s in state.sheets]
+    seats = tuple(
+        SeatChance(i, p.bot or "person", w / sum(weights), 0.021 if p.bot else 0.0, "", 0)
+        for i, (w, p) in enumerate(zip(weights, state.players, strict=True))
+    )
+    return WinChances(seats, False, 0.0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_turn_screen_with_chances_to_win(lang: Language) -> None:
+    state = new_state("yatzy", ["Anna", "Bo"], ("greedy",))
+    text = shoot(state, lang, (80, 24), roll_and_keep, fixed_chances)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert len(text.splitlines()) <= 24
+    check(f"yatzy-chances-{lang}-80x24", text)
+
+
+def test_maxi_with_fourteen_players_and_their_chances_fits_80x24() -> None:
+    names = ["Anna", "Bo", "Cecilia", "David", "Eva", "Fredrik", "Greta"]
+    names += ["Hugo", "Ida", "Johan", "Karin", "Lars", "Maja", "Nils"]
+    state = new_state("maxi+saved_rolls", names, starter=12)
+    text = shoot(state, "en", (80, 24), roll_and_keep, fixed_chances)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert len(text.splitlines()) <= 24
+    assert "Win %" in text and "Maja" in text
+    check("maxi14-chances-en-80x24", text)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,10 @@ def make_app(
     rescue: Path | None = None,
     bot_delay: float = 0.0,
     record: int | None = None,
+    chances: Callable[[State], Any] | None = None,
 ) -> YatzyApp:
-    """The app over ``state`` with seeded dice and bots (a bot per seat with a level)."""
+    """The app over ``state`` with seeded dice and bots (a bot per seat with a level);
+    ``chances`` computes the row of live chances to win (none by default)."""
     bots = {i: make_bot(p.bot) for i, p in enumerate(state.players) if p.bot}
     return YatzyApp(
         state,
@@ -49,6 +52,7 @@ def make_app(
         save_path=save_path,
         bot_delay=bot_delay,
         rescue_directory=str(rescue) if rescue else None,
+        chances=chances,
     )
 
 

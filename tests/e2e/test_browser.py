@@ -543,7 +543,7 @@ def test_undo_button_follows_the_views_undo(browser: Any, server: Server) -> Non
         ws.on_message(to_server)
         real.on_message(lambda m: ws.send(with_undo(m) if isinstance(m, str) else m))
 
-    page.route_web_socket(re.compile(r".*/ws$"), route)
+    page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)  # the page asks ?chances=1
     page.goto(server.url + "/?lang=en")
     page.locator("#play-solo").click()
     page.wait_for_url(GAME_URL)

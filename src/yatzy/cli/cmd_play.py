@@ -90,6 +90,18 @@ def add_parser(sub: Any) -> None:
         help="solo: your record; the board shows the live chance of beating it (target play; "
         "yatzy and yahtzee, once `yatzy solve SPEC --target POINTS` has built the table)",
     )
+    chances = p.add_mutually_exclusive_group()
+    chances.add_argument(
+        "--chances",
+        action="store_true",
+        default=None,
+        help="show every player's live chance to win (people counted as playing their "
+        "best, bots at their level): a row of the full-screen sheet, a line after each "
+        "turn in line mode (default: at a terminal, for two or more players)",
+    )
+    chances.add_argument(
+        "--no-chances", dest="chances", action="store_false", help="do not show them"
+    )
     p.add_argument(
         "--no-record",
         action="store_true",
@@ -165,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
 
             return keep_in_stats(s, db, lang)
 
+    show_chances = sys.stdout.isatty() if args.chances is None else bool(args.chances)
     if _full_screen(args):
         from yatzy.cli.tui import run_app
 
@@ -179,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
             bot_delay=delay,
             resumed_from=args.resume,
             on_finished=on_finished,
+            chances=show_chances,
         )
     session = PlaySession(
         state,
@@ -191,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=delay,
         clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
         on_finished=on_finished,
+        chances=show_chances,
     )
     return session.run(resumed_from=args.resume)
 

@@ -42,6 +42,14 @@ def add_parser(sub: Any) -> None:
         "it, e.g. /yatzy (default: none)",
     )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument(
+        "--win-budget",
+        type=number,
+        default=0.2,
+        metavar="SECONDS",
+        help="CPU seconds one update of a game's live win chances may take (default 0.2; "
+        "0 switches them off)",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -243,6 +251,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_BOT_DELAY"] = str(args.bot_delay)
     os.environ["YATZY_LIMITS"] = limits.to_json()
     os.environ["YATZY_HEADER_TIMEOUT"] = str(args.header_timeout)
+    os.environ["YATZY_WIN_BUDGET"] = str(args.win_budget)
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,

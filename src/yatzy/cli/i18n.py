@@ -54,6 +54,22 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "sv": "Chans att slå ditt rekord ({record}): {percent} %",
         "fi": "Mahdollisuus rikkoa ennätyksesi ({record}): {percent} %",
     },
+    "win_line": {
+        "en": "Chance to win: {chances}",
+        "sv": "Chans att vinna: {chances}",
+        "fi": "Voittotodennäköisyys: {chances}",
+    },
+    "win_line_simulated": {
+        "en": "Chance to win (simulated, ± at 95 %): {chances}",
+        "sv": "Chans att vinna (simulerad, ± med 95 % säkerhet): {chances}",
+        "fi": "Voittotodennäköisyys (simuloitu, ± 95 %:n varmuudella): {chances}",
+    },
+    "win_line_pending": {
+        "en": "Chance to win: not available yet ({reason})",
+        "sv": "Chans att vinna: inte tillgänglig än ({reason})",
+        "fi": "Voittotodennäköisyys: ei vielä saatavilla ({reason})",
+    },
+    "win_row": {"en": "Win %", "sv": "Vinst %", "fi": "Voitto %"},
     "record_chance_unavailable": {
         "en": "Chance of beating your record ({record}): not available",
         "sv": "Chans att slå ditt rekord ({record}): inte tillgänglig",

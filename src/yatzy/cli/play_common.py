@@ -8,8 +8,10 @@ prints or reads.
 
 from __future__ import annotations
 
+import math
 import os
 import time
+from typing import Any
 
 from yatzy.cli.i18n import join_names, tr
 from yatzy.errors import (
@@ -151,6 +153,55 @@ def record_line(state: State, record: int, lang: Language) -> str:
     if lang != "en":
         percent = percent.replace(".", ",")
     return tr("record_chance", lang, record=record, percent=percent)
+
+
+def live_chances(state: State, budget: float = 0.2) -> Any:
+    """The live win chances of a game of two or more players
+    (:class:`~yatzy.strategy.win_chance.WinChances`), or ``None`` for a solo game or
+    when a table it needs is not built: a 5-dice rule set's table is built here
+    (seconds), Maxi's (minutes) only by ``yatzy solve``, the bots or a hint.  A
+    sub-game's table that solves within a second is solved (once per sheet)."""
+    if len(state.players) < 2:
+        return None
+    from yatzy.strategy.win_chance import TablesNotReady, win_chances
+
+    try:
+        return win_chances(state, budget=budget, build=state.rules.num_dice == 5, solve_seconds=1.0)
+    except TablesNotReady:
+        return None
+
+
+def chance_text(chance: float, margin: float, lang: Language, *, sign: bool = True) -> str:
+    """A chance in percent: to a tenth when exact ("54.3 %", never a certainty it is
+    not: "> 99.9 %"), else to a whole percent with the margin rounded up ("54 % ±2")."""
+    pct = chance * 100
+    if margin == 0:
+        if 0 < pct < 0.1:
+            text = "< 0.1"
+        elif 99.9 < pct < 100:
+            text = "> 99.9"
+        else:
+            text = f"{pct:.1f}"
+    else:
+        text = f"{pct:.0f}"
+    if lang != "en":
+        text = text.replace(".", ",")
+    out = f"{text} %"
+    if margin > 0 and sign:
+        m = margin * 100
+        width = f"{math.ceil(m)}" if m >= 1 else f"{math.ceil(m * 10) / 10:.1f}"
+        out += f" ±{width if lang == 'en' else width.replace('.', ',')}"
+    return out
+
+
+def chances_line(state: State, result: Any, lang: Language) -> str:
+    """Every player's chance to win in one line (see :func:`live_chances`)."""
+    parts = [
+        f"{state.players[s.seat].name} {chance_text(s.chance, s.margin, lang)}"
+        for s in result.seats
+    ]
+    key = "win_line" if result.exact else "win_line_simulated"
+    return tr(key, lang, chances=" · ".join(parts))
 
 
 def keep_in_stats(state: State, url: str | None, lang: Language) -> str:

@@ -25,8 +25,10 @@ from yatzy.cli.i18n import join_names, tr
 from yatzy.cli.play_common import (
     NO_WORDS,
     YES_WORDS,
+    chances_line,
     explain_refusal,
     has_progress,
+    live_chances,
     record_line,
     rescue_dir,
     rescue_path,
@@ -170,6 +172,7 @@ class PlaySession:
         bot_delay: float = 0.0,
         sleep: Callable[[float], None] | None = None,
         record: int | None = None,
+        chances: bool = False,
     ) -> None:
         self.state = state
         self.lang: Language = lang
@@ -191,6 +194,7 @@ class PlaySession:
         self._messages: list[str] = []
         self._dirty = True
         self.record = record
+        self.chances = chances and len(state.players) > 1
 
     # -- output -------------------------------------------------------------------------
 
@@ -219,6 +223,9 @@ class PlaySession:
         ]
         if self.record is not None and not state.is_terminal() and not state.is_chance_node():
             lines.append(self._record_line(self.record))
+        if self.chances and not state.is_terminal() and state.dice is None:
+            # After every turn: each player's chance to win from here on.
+            lines.append(self._chances_line())
         if self.clear and self._messages:
             lines += ["", *self._messages[-10:]]
         self._messages.clear()
@@ -245,6 +252,13 @@ class PlaySession:
         if not self.stdout.isatty():
             return None
         return shutil.get_terminal_size().columns
+
+    def _chances_line(self) -> str:
+        result = live_chances(self.state)
+        if result is None:
+            reason = f"yatzy solve {self.state.rules.spec}"
+            return tr("win_line_pending", self.lang, reason=reason)
+        return chances_line(self.state, result, self.lang)
 
     def _record_line(self, record: int) -> str:
         """Solo: the live chance of beating ``record`` (target play from here on)."""

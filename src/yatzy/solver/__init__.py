@@ -83,6 +83,8 @@ class Solver:
     which is much smaller.  ``dtype`` picks the float type of the table: float32
     (default) halves memory and is faster; it agrees with float64 to about 1e-5 points
     (248.43999 for Yatzy, 254.58962 for Yahtzee with the free joker).
+    ``cached_only`` raises :class:`LookupError` instead of solving when the table is
+    not in the disk cache (a server never solves for minutes inside a request).
     """
 
     def __new__(cls, rules: RuleSet | str, **kwargs: Any) -> Solver:
@@ -103,6 +105,7 @@ class Solver:
         dtype: DType = "float32",
         use_cache: bool = True,
         progress: bool = False,
+        cached_only: bool = False,
     ) -> None:
         if isinstance(rules, str):
             rules = RuleSet.parse(rules)
@@ -128,6 +131,8 @@ class Solver:
         start = time.perf_counter()
         table = cache.load(key, self.shape) if use_cache else None
         self.from_cache = table is not None
+        if table is None and cached_only:
+            raise LookupError(f"no cached table for {self.spec}")
         if table is None:
             table = self._solve(progress)
             self.seconds = time.perf_counter() - start

@@ -94,6 +94,7 @@ class TargetTable:
         self.layout = Layout.build(model, root)
         self._open_boxes = None if open_boxes is None else list(model.boxes_of(root))
         self._ev: npt.NDArray[Any] | None = None
+        self._use_cache = use_cache
         self._turns: OrderedDict[tuple[int, int, int], npt.NDArray[np.float64]] = OrderedDict()
         shape = (self.layout.masks.shape[0], model.ys, model.threshold + 1)
         root_name = "" if root == model.full_mask else ",".join(model.boxes_of(root))
@@ -146,7 +147,9 @@ class TargetTable:
         if self._ev is None:
             from yatzy.solver import Solver
 
-            self._ev = Solver(self.rules, open_boxes=self._open_boxes).table
+            self._ev = Solver(
+                self.rules, open_boxes=self._open_boxes, use_cache=self._use_cache
+            ).table
         return self._ev
 
     def _solve(self, shape: tuple[int, int, int], progress: bool) -> tuple[npt.NDArray[Any], ...]:

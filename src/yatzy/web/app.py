@@ -46,6 +46,7 @@ from yatzy.web.bodies import (
     JoinIn,
     SocketActIn,
 )
+from yatzy.web.chances import LiveChances
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
@@ -492,6 +493,8 @@ def create_app(
     secure_cookies: bool = False,
     server_gc: bool = False,
     limits: Limits | None = None,
+    win_chances: bool = True,
+    win_budget: float = 0.2,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -500,7 +503,9 @@ def create_app(
     ``limits`` are the abuse limits (:class:`Limits`; ``yatzy serve`` passes its
     defaults and options); left out, nothing is limited, as suits tests and
     embedding.  Cookies are ``Secure`` with ``secure_cookies`` or whenever the
-    request came over HTTPS (as a trusted proxy reports it).
+    request came over HTTPS (as a trusted proxy reports it).  ``win_chances`` puts
+    every multi-seat game's live win chances in its views, each computed in the
+    background within ``win_budget`` CPU seconds (:class:`LiveChances`).
     """
     url = normalise_url(database_url)
     limits = limits or Limits.off()
@@ -509,8 +514,16 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         repo = await run_in_threadpool(GameRepository.open, url)
-        service = GameService(repo)
+        chances = LiveChances(budget=win_budget, enabled=win_chances)
+        service = GameService(repo, chances=chances)
         hub = Hub(service)
+        loop = asyncio.get_running_loop()
+
+        def notify(game_id: str, version: int, answer: dict[str, Any]) -> None:
+            # From the computing thread: the sockets are the event loop's.
+            loop.call_soon_threadsafe(hub.send_chances, game_id, version, answer)
+
+        chances.notify = notify
         bots = BotRunner(service, hub, bot_delay)
         app.state.service, app.state.hub, app.state.bots = service, hub, bots
         listener = None
@@ -528,6 +541,7 @@ def create_app(
         try:
             yield
         finally:
+            chances.stop()
             await bots.stop()
             if pruner is not None:
                 pruner.cancel()
@@ -797,7 +811,8 @@ def create_app(
                 await ws.close(code=1013, reason=str(full)[:120])
             return
         await ws.accept()
-        hub.subscribe(game_id, ws)
+        # ?chances=1: this client also takes {"type": "chances"} messages (the game page).
+        hub.subscribe(game_id, ws, chances=ws.query_params.get("chances") == "1")
         try:
             await ws.send_text(orjson.dumps({"type": "state", "game": view}).decode())
             turn = view["turn"]
@@ -862,14 +877,19 @@ def _tune_gc() -> None:
 
 
 def app_from_env() -> FastAPI:
-    """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY`` and
-    ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults), for uvicorn."""
+    """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY``,
+    ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults) and
+    ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
+    off; default 0.2), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
+    budget = float(os.environ.get("YATZY_WIN_BUDGET", "0.2"))
     return create_app(
         os.environ.get("YATZY_DATABASE_URL") or None,
         bot_delay=float(os.environ.get("YATZY_BOT_DELAY", "0.6")),
         server_gc=True,
         limits=Limits.from_json(limits) if limits else Limits(),
+        win_chances=budget > 0,
+        win_budget=budget,
     )

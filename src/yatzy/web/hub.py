@@ -38,6 +38,7 @@ class Hub:
         self.sent: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._changed: dict[str, float] = {}
+        self._chances: set[WebSocket] = set()  # sockets that take {"type": "chances"}
 
     def count(self, game_id: str) -> int:
         """How many sockets of this process follow the game."""
@@ -49,12 +50,16 @@ class Hub:
         update; 0 if never."""
         return self._changed.get(game_id, 0.0)
 
-    def subscribe(self, game_id: str, ws: WebSocket) -> None:
-        """Send the game's updates to ``ws`` from now on."""
+    def subscribe(self, game_id: str, ws: WebSocket, *, chances: bool = False) -> None:
+        """Send the game's updates to ``ws`` from now on (with ``chances``, also the
+        live win chances as they are computed: see :meth:`send_chances`)."""
         self.sockets[game_id].add(ws)
+        if chances:
+            self._chances.add(ws)
 
     def unsubscribe(self, game_id: str, ws: WebSocket) -> None:
         """Stop sending to ``ws``."""
+        self._chances.discard(ws)
         group = self.sockets.get(game_id)
         if group is not None:
             group.discard(ws)
@@ -91,6 +96,26 @@ class Hub:
             text = (b'{"type":"state","game":' + view_json + b"}").decode()
             for ws in list(self.sockets.get(game_id, ())):
                 if ws is skip:
+                    continue
+                try:
+                    await ws.send_text(text)
+                except Exception:  # a closed socket: forget it
+                    self.unsubscribe(game_id, ws)
+
+    def send_chances(self, game_id: str, version: int, answer: dict[str, Any]) -> None:
+        """Send the game's subscribers that asked for them (``?chances=1``) its live win
+        chances of ``version`` as ``{"type": "chances", "version": v, "win_chances":
+        {...}}`` (pages show the newest they have for the version they show; see
+        :mod:`yatzy.web.chances`).  Other clients read them in the next view."""
+        if not any(ws in self._chances for ws in self.sockets.get(game_id, ())):
+            return
+        text = orjson.dumps({"type": "chances", "version": version, "win_chances": answer})
+        asyncio.get_running_loop().create_task(self._send_all(game_id, text.decode()))
+
+    async def _send_all(self, game_id: str, text: str) -> None:
+        async with self._locks[game_id]:  # one message at a time, as announce sends
+            for ws in list(self.sockets.get(game_id, ())):
+                if ws not in self._chances:
                     continue
                 try:
                     await ws.send_text(text)

@@ -136,6 +136,39 @@ _STRINGS: dict[str, tuple[str, str, str]] = {
     ),
     "how_to_play_rules": ("Så spelar man", "Näin pelataan", "How to play"),
     "sound": ("Ljud", "Äänet", "Sound"),
+    "show_chances": ("Vinstchanser", "Voittotodennäköisyydet", "Win chances"),
+    "win_chance_of": (
+        "{player}: chans att vinna {chance}",
+        "{player}: voittotodennäköisyys {chance}",
+        "{player}: chance to win {chance}",
+    ),
+    "win_pending": (
+        "vinstchanserna räknas…",
+        "voittotodennäköisyyksiä lasketaan…",
+        "working out the chances to win…",
+    ),
+    "win_unavailable": (
+        "Vinstchanserna kan inte räknas för det här läget än.",
+        "Voittotodennäköisyyksiä ei voi vielä laskea tässä tilanteessa.",
+        "The chances to win cannot be worked out for this position yet.",
+    ),
+    "win_note_exact": (
+        "Chans att vinna efter varje drag, exakt: människor räknas spela sitt bästa, "
+        "datorn på sin nivå.",
+        "Voittotodennäköisyys jokaisen siirron jälkeen, tarkka: ihmisten oletetaan pelaavan "
+        "parhaansa, tietokoneen tasonsa mukaan.",
+        "Chance to win after every move, exact: people are counted as playing their best, "
+        "the computer at its level.",
+    ),
+    "win_note_simulated": (
+        "Chans att vinna efter varje drag, simulerad: med 95 % säkerhet inom ±{margin} %. "
+        "Människor räknas spela sitt bästa, datorn på sin nivå.",
+        "Voittotodennäköisyys jokaisen siirron jälkeen, simuloitu: 95 %:n varmuudella "
+        "±{margin} %:n tarkkuudella. Ihmisten oletetaan pelaavan parhaansa, tietokoneen "
+        "tasonsa mukaan.",
+        "Chance to win after every move, simulated: 95 % sure to be within ±{margin} %. "
+        "People are counted as playing their best, the computer at its level.",
+    ),
     "dice": ("Tärningar", "Nopat", "Dice"),
     "die": ("Tärning", "Noppa", "Die"),
     "kept": ("sparad", "pidetty", "kept"),

@@ -42,6 +42,7 @@ from yatzy.game import (
 )
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
 from yatzy.web.views import game_view
@@ -124,9 +125,15 @@ def new_token() -> str:
 class GameService:
     """The web app's use of the core: one instance per server process."""
 
-    def __init__(self, repo: GameRepository, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        repo: GameRepository,
+        rng: random.Random | None = None,
+        chances: LiveChances | None = None,
+    ) -> None:
         self.repo = repo
         self.rng = rng or default_rng()
+        self.chances = chances
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._lock = Lock()
 
@@ -230,8 +237,15 @@ class GameService:
     ) -> dict[str, Any]:
         """The game as JSON for a viewer holding ``tokens`` (seat -> token)."""
         stored, state = self.load(game_id)
-        view = game_view(stored, state, words=True)
+        view = self.game_view(stored, state, words=True)
         view["you"] = self.you(stored, state, tokens or {}, owner)
+        return view
+
+    def game_view(self, stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
+        """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
+        see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
+        view = game_view(stored, state, words=words)
+        view["win_chances"] = None if self.chances is None else self.chances.for_view(stored, state)
         return view
 
     async def view_async(
@@ -252,13 +266,13 @@ class GameService:
     async def _view_for(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
     ) -> dict[str, Any]:
-        view = game_view(stored, state, words=True)
+        view = self.game_view(stored, state, words=True)
         view["you"] = await self.you_async(stored, state, tokens, owner)
         return view
 
     async def public_view_async(self, game_id: str) -> dict[str, Any]:
         """The game as every spectator sees it (what WebSocket clients receive)."""
-        return game_view(*await self.load_async(game_id))
+        return self.game_view(*await self.load_async(game_id))
 
     def you(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -550,7 +564,7 @@ class GameService:
         """:meth:`act_async`, then the public view, the viewer's part, and whether a bot
         is next."""
         stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
-        public = game_view(stored, state)
+        public = self.game_view(stored, state)
         if state.is_terminal() or len(stored.seats) == 1:  # the solo record and its chance
             you = await self.you_async(stored, state, tokens, owner)
         else:

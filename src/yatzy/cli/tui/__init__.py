@@ -30,8 +30,12 @@ def run_app(
     bot_delay: float,
     resumed_from: str | None,
     on_finished: Callable[[State], str] | None = None,
+    chances: bool = True,
 ) -> int:
-    """Play ``state`` full screen; 0 when the game ended, 1 when the players quit."""
+    """Play ``state`` full screen; 0 when the game ended, 1 when the players quit.
+
+    ``chances`` shows every player's live chance to win in a row of the sheet."""
+    from yatzy.cli.play_common import live_chances
     from yatzy.cli.tui.app import EXIT_UNFINISHED, YatzyApp
 
     app = YatzyApp(
@@ -45,6 +49,7 @@ def run_app(
         bot_delay=bot_delay,
         resumed_from=resumed_from,
         on_finished=on_finished,
+        chances=live_chances if chances else None,
     )
     code = app.run()
     for line in app.exit_lines:

@@ -115,9 +115,16 @@ class YatzyApp(App[int]):
         resumed_from: str | None = None,
         rescue_directory: str | None = None,
         on_finished: Callable[[State], str] | None = None,
+        chances: Callable[[State], Any] | None = None,
     ) -> None:
         super().__init__()
         self.state = state
+        # The players' live chances to win (WinChances or None), computed off the screen's
+        # thread by ``chances`` after every move; a row of the sheet with two or more players.
+        self.chances_of = chances if len(state.players) > 1 else None
+        self._chances: Any = None
+        self._chances_for: tuple[Any, ...] | None = None
+        self._chances_busy = False
         self.on_finished = on_finished  # hands a finished game on (statistics)
         self.record = record  # solo: the record whose live chance of beating is shown
         self.lang: Language = lang
@@ -163,7 +170,8 @@ class YatzyApp(App[int]):
         if state.rules.double:
             now_head = "◦ ●"
             now_width = 7  # "◦12 -30"
-        self.sheet.build(self._heads, now_head, now_width, sheet_rows(state, self.lang))
+        rows = sheet_rows(state, self.lang, chances=self._chance_cells())
+        self.sheet.build(self._heads, now_head, now_width, rows)
         if self.resumed_from is not None:
             self._say(
                 tr(
@@ -199,7 +207,8 @@ class YatzyApp(App[int]):
         picked = {}
         for layer, entry in self.pick.items():
             picked[entry.box] = layer
-        rows = sheet_rows(state, lang, picked)
+        self._update_chances()
+        rows = sheet_rows(state, lang, picked, chances=self._chance_cells())
         table = self.sheet
         table.show(rows)
         seat = current_seat(state)
@@ -226,6 +235,51 @@ class YatzyApp(App[int]):
         self.query_one(MessageLines).show_lines(self.messages, self.error)
         keys = tr("tui_keys_over" if state.is_terminal() else "tui_keys", lang)
         self.query_one("#keys", Static).update(keys)
+
+    # -- live chances to win ---------------------------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        """What the chances depend on: the turn, the rolls and the dice, the totals."""
+        state = self.state
+        dice = tuple(state.dice) if state.dice is not None else None
+        return (state.turn_number, state.rolls_used, dice, tuple(state.totals()))
+
+    def _chance_cells(self) -> tuple[Any, ...] | bool | None:
+        if self.chances_of is None:
+            return False
+        if self._chances is None:
+            return None
+        from yatzy.cli.tui.sheetview import chance_cells
+
+        return chance_cells(self._chances, self._chances_for != self._position())
+
+    def _update_chances(self) -> None:
+        """Start computing the chances of the position on the table, one at a time."""
+        state = self.state
+        compute = self.chances_of
+        if compute is None or self._chances_busy or state.is_chance_node():
+            return
+        here = self._position()
+        if here == self._chances_for:
+            return
+        self._chances_busy = True
+        position = state.clone()
+
+        def task() -> Any:
+            try:
+                return compute(position)
+            except Exception:  # no chances is no reason to stop the game
+                return None
+
+        def done(result: Any) -> None:
+            self._background -= 1
+            self._chances_busy = False
+            self._chances_for = here
+            if result is not None:
+                self._chances = result
+            self._redraw()
+
+        self._in_background(task, done)
 
     def _status(self) -> Text:
         status = self._status_text()

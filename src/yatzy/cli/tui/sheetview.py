@@ -9,6 +9,7 @@ for boxes the rules do not allow now, ``x`` for a scratch.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,13 +127,46 @@ def _bonus_cell(sheet: Sheet) -> Cell:
     return Cell("")
 
 
+def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...]:
+    """Each player's chance to win in a narrow cell: whole percents ("54"; "<1", ">99"
+    near the ends), "±m" when simulated (the margin rounded up); the leader bold,
+    every cell dim while the chances are of an earlier position."""
+    best = max(s.chance for s in result.seats)
+    out = []
+    for s in result.seats:
+        pct = s.chance * 100
+        if 0 < pct < 0.5:
+            text = "<1"
+        elif 99.5 <= pct < 100:
+            text = ">99"
+        else:
+            text = f"{pct:.0f}"
+        if s.margin > 0:
+            text += f"±{math.ceil(s.margin * 100 - 1e-9)}"
+        style = "dim" if stale else ("bold" if s.chance == best else "")
+        out.append(Cell(text, style))
+    return tuple(out)
+
+
+def win_row(state: State, lang: Language, cells: tuple[Cell, ...] | None) -> SheetRow:
+    """The row of the players' chances to win ("…" while the first are computed)."""
+    if cells is None:
+        cells = tuple(Cell("…", GREY) for _ in state.players)
+    return SheetRow("win", "", Cell(tr("win_row", lang), "italic"), Cell(""), cells)
+
+
 def sheet_rows(
-    state: State, lang: Language, picked: dict[str, str] | None = None
+    state: State,
+    lang: Language,
+    picked: dict[str, str] | None = None,
+    chances: tuple[Cell, ...] | bool | None = False,
 ) -> list[SheetRow]:
     """Every row of the sheet for ``state`` in protocol order.
 
     ``picked`` maps a box to ``"inner"``/``"outer"`` while a DubbelYatzy player
-    chooses the boxes of the two results (the now cell shows ◦ or ●).
+    chooses the boxes of the two results (the now cell shows ◦ or ●).  ``chances``
+    (cells of :func:`chance_cells`, or ``None`` while pending) puts the row of the
+    players' chances to win first; ``False`` leaves it out.
     """
     rules = state.rules
     sheets = state.sheets
@@ -146,6 +180,8 @@ def sheet_rows(
     best = best_boxes(state)
     last_seat, last_boxes = _last_written(state)
     rows: list[SheetRow] = []
+    if chances is not False:
+        rows.append(win_row(state, lang, chances if isinstance(chances, tuple) else None))
 
     def computed(key: str, label: str, cells: list[Cell]) -> None:
         rows.append(SheetRow(key, "", Cell(label, "italic"), Cell(""), tuple(cells)))

@@ -37,12 +37,15 @@ class SheetTable(DataTable[Text]):
         self.clear(columns=True)
         self._shown: dict[tuple[str, str], tuple[str, str]] = {}
         self.fixed_columns = FIXED
+        # The players' chances to win stay in sight when the sheet scrolls.
+        self.fixed_rows = 1 if rows and rows[0].key == "win" else 0
+        least = 5 if self.fixed_rows else 4  # "54±3", "100±1"
         label_width = max(len(r.label.text) for r in rows)
         self.add_column("", key="letter", width=1)
         self.add_column("", key="label", width=label_width)
         self.add_column(Text(now_head, justify="right"), key="now", width=now_width)
         for i, head in enumerate(heads):
-            self.add_column(Text(head, justify="right"), key=f"p{i}", width=max(4, len(head)))
+            self.add_column(Text(head, justify="right"), key=f"p{i}", width=max(least, len(head)))
         for row in rows:
             self.add_row(*self._cells(row), key=row.key)
 

@@ -2,7 +2,8 @@
 // Every rule (what may be scored, the points, whose turn, the sums) comes from the
 // server; this module only draws it, keeps the dice the player picks until the roll,
 // and asks before a zero that the dice would not need.
-import { formatNumber, renderHint, renderAnalysis } from "./insight.js";
+import { drawChances, percentText, showChances } from "./chances.js";
+import { renderHint, renderAnalysis } from "./insight.js";
 import { beep, confirmAsk, el, parsePadDice } from "./widgets.js";
 
 const root = document.getElementById("game");
@@ -28,6 +29,7 @@ let busy = false;
 let handedTo = null; // hotseat: the seat the device was last handed to
 const lastWrite = new Map(); // seat -> the box it wrote last: marked in the sheet
 let freshUntil = 0; // until when the dice on the table count as just rolled (they tumble in)
+let chances = null; // the newest live win chances received (of this or an earlier version)
 
 const t = (key, vars) => {
   let text = words[key] || key;
@@ -93,7 +95,17 @@ function accept(game, mineNow) {
   if (mineNow) you = Object.assign({}, you, mineNow);
   prev = view;
   view = game;
+  takeChances(game.win_chances);
   render();
+}
+
+// Live win chances come with the view once computed, else later by themselves
+// ({"type": "chances"}); the newest ones stay shown, dimmed while a newer move's are
+// being computed.
+function takeChances(answer) {
+  if (!answer || answer.pending || (chances && answer.version < chances.version)) return false;
+  chances = answer;
+  return true;
 }
 
 let retryTimer = null;
@@ -166,7 +178,7 @@ async function act(action, seat) {
 }
 
 function connect() {
-  const address = url(`api/games/${gameId}/ws`);
+  const address = url(`api/games/${gameId}/ws?chances=1`);
   address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(address);
   socket = ws;
@@ -187,6 +199,7 @@ function connect() {
       }
     }
     if (data.type === "state") accept(data.game, null);
+    else if (data.type === "chances" && takeChances(data.win_chances) && view) renderChances();
   };
   ws.onclose = () => {
     if (socket !== ws) return; // replaced by reconnect()
@@ -393,7 +406,8 @@ function renderProtocol() {
     head.append(el("th", { scope: "col", class: current ? "current" : "" },
       p.name,
       !p.claimed ? el("small", { class: "free" }, ` (${t("not_joined")})`) : null,
-      current ? el("span", { class: "sr" }, ` — ${t("to_play")}`) : null));
+      current ? el("span", { class: "sr" }, ` — ${t("to_play")}`) : null,
+      view.win_chances !== null ? el("span", { class: "win", "data-seat": p.seat }) : null));
   });
   table.append(el("thead", {}, head));
   const body = el("tbody");
@@ -438,6 +452,11 @@ function renderProtocol() {
     row(rowWords.final, sheets.map((s) => String(s.final)), "computed total");
   }
   table.append(body);
+  renderChances();
+}
+
+function renderChances() {
+  drawChances(view, chances, { t, seatName, toggle: $("show-chances"), note: $("chances-note") });
 }
 
 function renderRolloff() {
@@ -536,6 +555,11 @@ function renderHandover() {
   }
 }
 
+$("show-chances").addEventListener("change", (e) => {
+  showChances(e.currentTarget.checked);
+  if (view) renderChances();
+});
+
 function renderStatus() {
   const status = $("status");
   if (view.finished) { status.textContent = t("game_over"); return; }
@@ -551,12 +575,6 @@ function renderStatus() {
   status.textContent = text;
 }
 
-// A chance in percent to a tenth, never rounded to a certainty it is not: "> 99.9".
-function percentText(p) {
-  if (p > 0.999 && p < 1) return "> " + formatNumber(99.9);
-  if (p > 0 && p < 0.001) return "< " + formatNumber(0.1);
-  return formatNumber(p * 100);
-}
 
 function aimAtRecord() {
   try { return localStorage.getItem("yatzy-aim") !== "expected"; } catch (e) { return true; }

@@ -1,0 +1,198 @@
+"""The live win chances of the games a server shows, computed off the event loop.
+
+Every view of a game with two or more seats carries ``win_chances``
+(:meth:`LiveChances.for_view`): the chances of its version once computed, else
+``{"version": v, "pending": true}`` and the computation is queued.  One background
+thread computes them (:func:`yatzy.strategy.win_chance.win_chances`, at most
+``budget`` CPU seconds each), always for the newest version of a game waiting, so a
+game that moves faster than its chances skips the versions in between; each answer
+is remembered per game version and handed to ``notify`` (the app sends it to the
+game's WebSocket clients as ``{"type": "chances", ...}``).
+
+Nothing here waits for a table: a 5-dice rule set's table that is not in the disk
+cache is built by a thread of its own (seconds), meanwhile the game's chances stay
+pending, and the games that waited for it are queued again once it is built.
+Maxi's whole table takes minutes and is never built here (``yatzy solve maxi``, or
+hints, build it): until it is cached a Maxi game's chances are
+``{"version": v, "unavailable": reason}``, except late in the game, where the
+sub-games of the open boxes solve within the budget.  Solo games have none (their
+live chance is the record's).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from yatzy.game import Game, State
+from yatzy.rules import RuleSet
+from yatzy.store import StoredGame
+
+log = logging.getLogger("yatzy.web")
+
+Notify = Callable[[str, int, dict[str, Any]], None]
+
+_KEPT = 2048  # answers remembered (game, version)
+
+
+class LiveChances:
+    """Computes and remembers every game's live win chances (see the module docstring).
+
+    ``budget`` is the CPU time one computation may spend (seconds); ``enabled``
+    False leaves ``win_chances`` out of every view (``null``).  ``share`` bounds the
+    thread's use of a core: after a computation that took ``c`` CPU seconds it rests
+    ``c * (1 / share - 1)`` seconds before the next, so many busy games delay their
+    chances (each game's newest version waits) rather than take a busy server's CPU
+    from its actions.
+    """
+
+    def __init__(self, *, budget: float = 0.2, enabled: bool = True, share: float = 0.5) -> None:
+        self.budget = budget
+        self.share = share
+        self.enabled = enabled and _available()
+        self.notify: Notify | None = None
+        self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        # game id -> (version, state, levels): the newest version waiting, oldest game first
+        self._queue: OrderedDict[str, tuple[int, State, list[str | None]]] = OrderedDict()
+        self._waiting_for_tables: dict[str, dict[str, tuple[int, State, list[str | None]]]] = {}
+        self._building: set[str] = set()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def for_view(self, stored: StoredGame, state: State) -> dict[str, Any] | None:
+        """The view's ``win_chances``: ``None`` (solo, or switched off), the answer for
+        this version, or ``{"version": v, "pending": true}`` (then it is queued)."""
+        if not self.enabled or len(stored.seats) < 2:
+            return None
+        key = (stored.id, stored.version)
+        with self._cond:
+            found = self._done.get(key)
+            if found is not None:
+                return found
+            if key == self._computing:
+                return {"version": stored.version, "pending": True}
+            levels = [s.bot for s in stored.seats]
+            self._queue[stored.id] = (stored.version, state, levels)
+            self._queue.move_to_end(stored.id)
+            self._start()
+            self._cond.notify()
+        return {"version": stored.version, "pending": True}
+
+    def answer(self, game_id: str, version: int) -> dict[str, Any] | None:
+        """The computed answer for a game version, if there is one."""
+        with self._cond:
+            return self._done.get((game_id, version))
+
+    def stop(self) -> None:
+        """Stop the background thread after its current computation."""
+        with self._cond:
+            self._stopped = True
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until nothing is queued or computing (tests); False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._queue and not self._computing, timeout)
+
+    # -- the background thread ---------------------------------------------------------------
+
+    _computing: tuple[str, int] | None = None
+
+    def _start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._stopped = False
+            self._thread = threading.Thread(target=self._run, name="win-chances", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.notify_all()
+                self._cond.wait_for(lambda: self._queue or self._stopped)
+                if self._stopped:
+                    return
+                game_id, (version, state, levels) = self._queue.popitem(last=False)
+                self._computing = (game_id, version)
+            spent = time.thread_time()
+            answer = self._compute(game_id, version, state, levels)
+            spent = time.thread_time() - spent
+            with self._cond:
+                self._computing = None
+                if answer is None:
+                    continue
+                self._done[(game_id, version)] = answer
+                while len(self._done) > _KEPT:
+                    self._done.popitem(last=False)
+            if self.notify is not None:
+                try:
+                    self.notify(game_id, version, answer)
+                except Exception as exc:  # a closed loop at shutdown: nothing to tell
+                    log.debug("win chances of %s not sent: %s", game_id, exc)
+            if 0 < self.share < 1:
+                with self._cond:
+                    # Rest (woken early only to stop): the share of a core stays bounded.
+                    self._cond.wait_for(lambda: self._stopped, spent * (1 / self.share - 1))
+
+    def _compute(
+        self, game_id: str, version: int, state: State, levels: list[str | None]
+    ) -> dict[str, Any] | None:
+        from yatzy.strategy.win_chance import TablesNotReady, win_chances
+
+        try:
+            result = win_chances(state, levels, budget=self.budget, build=False)
+        except TablesNotReady as exc:
+            if state.rules.num_dice > 5:
+                # Maxi's whole table takes minutes: never built here (``yatzy solve``
+                # builds it, hints prepare it); late positions' sub-games need none.
+                return {"version": version, "unavailable": str(exc)}
+            self._wait_for_tables(game_id, version, state, levels)
+            return None
+        except Exception as exc:  # never let one game stop the others' chances
+            log.warning("no win chances for %s: %s", game_id, exc)
+            return {"version": version, "unavailable": str(exc)}
+        return {"version": version, **result.to_json()}
+
+    def _wait_for_tables(
+        self, game_id: str, version: int, state: State, levels: list[str | None]
+    ) -> None:
+        spec = state.rules.spec
+        with self._cond:
+            self._waiting_for_tables.setdefault(spec, {})[game_id] = (version, state, levels)
+            if spec in self._building:
+                return
+            self._building.add(spec)
+        threading.Thread(
+            target=self._build, args=(state.rules,), name=f"win-tables-{spec}", daemon=True
+        ).start()
+
+    def _build(self, rules: RuleSet) -> None:
+        """Build what a whole game of ``rules`` needs, then queue the games waiting."""
+        from yatzy.strategy.win_chance import win_chances
+
+        try:
+            start = Game(rules, ["a", "b"]).new_initial_state(starter=0)
+            win_chances(start, budget=0.0, build=True)
+        except Exception as exc:
+            log.warning("no win chances for %s: %s", rules.spec, exc)
+        with self._cond:
+            self._building.discard(rules.spec)
+            waiting = self._waiting_for_tables.pop(rules.spec, {})
+            for game_id, item in waiting.items():
+                if game_id not in self._queue:
+                    self._queue[game_id] = item
+            if waiting:
+                self._start()
+                self._cond.notify()
+
+
+def _available() -> bool:
+    """Whether the numeric libraries of the strategy package are installed (looked up,
+    not imported: the server imports them on the first computation)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("numpy", "numba"))

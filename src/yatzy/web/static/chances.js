@@ -1,0 +1,70 @@
+// Live chances to win on the game screen: a percentage and a bar under each player's
+// name in the sheet's column heads, a line on how they were found (exact, or
+// simulated with the half-width of the 95 % interval), and the viewer's switch.  It
+// draws what the view's win_chances say; it computes nothing.
+import { formatNumber } from "./insight.js";
+import { el } from "./widgets.js";
+
+// A chance in percent to a tenth, never rounded to a certainty it is not: "> 99.9".
+export function percentText(p) {
+  if (p > 0.999 && p < 1) return "> " + formatNumber(99.9);
+  if (p > 0 && p < 0.001) return "< " + formatNumber(0.1);
+  return formatNumber(p * 100);
+}
+
+// The viewer's switch, remembered in this browser (on unless turned off).
+export function chancesShown() {
+  try { return localStorage.getItem("yatzy-chances") !== "off"; } catch (e) { return true; }
+}
+
+export function showChances(on) {
+  try { localStorage.setItem("yatzy-chances", on ? "on" : "off"); } catch (e) { /* private mode */ }
+}
+
+// The margin of a simulated chance in percent, rounded up (never narrower than it is).
+export function marginText(m) {
+  const pct = m * 100;
+  return pct >= 1 ? formatNumber(Math.ceil(pct), 0) : formatNumber(Math.ceil(pct * 10) / 10);
+}
+
+// "54,3 %" when exact; "54 % ±2" when simulated (a tenth when the margin is that small).
+export function chanceText(seat) {
+  const p = seat.chance;
+  if (seat.margin === 0) return percentText(p) + " %";
+  const pct = seat.margin * 100 < 0.5 ? percentText(p) : formatNumber(Math.round(p * 100), 0);
+  return `${pct} % ±${marginText(seat.margin)}`;
+}
+
+// Fill the column heads' .win cells of the view's sheet with ``chances`` (the newest
+// received, maybe of an earlier version: then they are drawn as stale) and the note.
+export function drawChances(view, chances, { t, seatName, toggle, note }) {
+  const multi = view.win_chances !== null;
+  toggle.closest("label").hidden = !multi;
+  toggle.checked = chancesShown();
+  const shown = multi && chancesShown();
+  const stale = Boolean(chances && chances.version < view.version);
+  document.querySelectorAll("#protocol .win").forEach((span) => {
+    const seat = chances && chances.seats && chances.seats[Number(span.dataset.seat)];
+    span.hidden = !shown;
+    span.classList.toggle("stale", stale);
+    if (!seat) {
+      const none = chances && chances.unavailable;
+      span.replaceChildren(el("span", { class: "sr" }, t(none ? "win_unavailable" : "win_pending")),
+        el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
+      return;
+    }
+    const text = chanceText(seat);
+    span.replaceChildren(
+      el("span", { class: "sr" }, t("win_chance_of", { player: seatName(seat.seat), chance: text })),
+      el("span", { "aria-hidden": "true" }, text),
+      el("meter", { min: 0, max: 1, value: seat.chance, "aria-hidden": "true" }));
+  });
+  note.hidden = !shown;
+  if (!shown) return;
+  if (!chances) note.textContent = t("win_pending");
+  else if (chances.unavailable) note.textContent = t("win_unavailable");
+  else if (chances.method === "final") note.textContent = "";
+  else if (chances.exact) note.textContent = t("win_note_exact");
+  else note.textContent = t("win_note_simulated", { margin: marginText(chances.margin) });
+  note.hidden = !note.textContent;
+}

@@ -1,0 +1,136 @@
+"""Live win chances in a real browser (Debian's chromium), in Swedish, Finnish and
+English: against the computer, each column head shows the player's chance to win
+with a bar, the note under the sheet says how it was found (simulated: "±x %"), a
+spectator sees them too, and the viewer's switch hides them (remembered).  Every
+page state is checked with axe-core and logs no console error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import (
+    VIEWPORTS,
+    Watched,
+    assert_accessible,
+    play_turn,
+    version,
+    wait_change,
+    wait_mine,
+    words,
+)
+from tests.e2e.support import Server
+
+GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
+PERCENT = re.compile(r"^(> |< )?\d+([,.]\d)? %( ±\d+([,.]\d)?)?$")
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (``wait_for_function`` evals)."""
+    from tests.e2e.test_browser import _BypassCSP
+
+    return _BypassCSP(browser)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(
+        f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.01, log=tmp_path / "server.log"
+    ) as s:
+        yield s
+
+
+def _heads(page: Any) -> list[str]:
+    shown = page.locator('#protocol thead .win > span[aria-hidden="true"]')
+    return [t.strip() for t in shown.all_inner_texts()]
+
+
+def _wait_chances(page: Any, timeout: float = 60_000) -> None:
+    """Until every column head shows a chance (a bar, not the pending dots)."""
+    page.wait_for_function(
+        "document.querySelectorAll('#protocol thead .win meter').length"
+        " === document.querySelectorAll('#protocol thead .win').length"
+        " && document.querySelectorAll('#protocol thead .win').length > 1",
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "desktop"), ("fi", "phone"), ("en", "desktop")])
+def test_column_heads_show_each_players_chance(
+    browser: Any, server: Server, tmp_path: Path, lang: str, size: str
+) -> None:
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("#bot-level").select_option("strong")
+    page.locator("#play-bot").click()
+    page.wait_for_url(GAME_URL)
+    assert wait_mine(page)
+    play_turn(page, keyboard=True, rolls=1)
+    assert wait_mine(page)
+    seen = version(page)
+    page.locator("#roll").click()
+    wait_change(page, seen)
+    _wait_chances(page)
+    heads = _heads(page)
+    assert len(heads) == 2 and all(PERCENT.match(h) for h in heads), heads
+    note = page.locator("#chances-note")
+    assert note.is_visible()
+    # A strong bot is simulated: the margin is stated, in the page's words.
+    assert "±" in heads[1]
+    assert note.inner_text().startswith(words(lang, "win_note_simulated", margin="")[:20])
+    name = page.eval_on_selector(
+        "#protocol thead th:nth-child(2)", "th => th.firstChild.textContent"
+    )
+    label = page.locator("#protocol thead .win .sr").first.text_content()
+    assert label == words(lang, "win_chance_of", player=name, chance=heads[0])
+    values = page.eval_on_selector_all("#protocol thead .win meter", "ms => ms.map(m => m.value)")
+    assert sum(values) == pytest.approx(1.0, abs=0.02)
+    assert_accessible(page)
+    page.screenshot(path=str(tmp_path / f"chances_{lang}_{size}.png"))
+    # A spectator (another browser, no seat) sees the chances too.
+    spectator_ctx = browser.new_context(viewport=VIEWPORTS["phone"], locale=locale)
+    s = Watched(spectator_ctx)
+    s.page.goto(page.url)
+    _wait_chances(s.page)
+    assert all(PERCENT.match(h) for h in _heads(s.page))
+    assert_accessible(s.page)
+    # The viewer may hide them; the choice is remembered.
+    toggle = page.locator("#show-chances")
+    assert toggle.is_visible() and toggle.is_checked()
+    toggle.uncheck()
+    assert not page.locator("#protocol thead .win").first.is_visible()
+    assert not note.is_visible()
+    page.reload()
+    page.wait_for_selector("#protocol thead th")
+    assert not page.locator("#show-chances").is_checked()
+    assert not page.locator("#protocol thead .win").first.is_visible()
+    page.locator("#show-chances").check()
+    _wait_chances(page)
+    assert page.locator("#protocol thead .win").first.is_visible()
+    assert_accessible(page)
+    w.assert_clean()
+    s.assert_clean()
+    spectator_ctx.close()
+    context.close()
+
+
+def test_solo_game_shows_no_win_chances(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale="en-GB")
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("#play-solo").click()
+    page.wait_for_url(GAME_URL)
+    assert wait_mine(page)
+    assert page.locator("#protocol thead .win").count() == 0
+    assert not page.locator("#show-chances").is_visible()
+    w.assert_clean()
+    context.close()

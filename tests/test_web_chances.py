@@ -1,0 +1,141 @@
+"""Live win chances in the API: every multi-seat game's view carries them once
+computed (pending until then, computed off the event loop), spectators included,
+over the WebSocket as ``{"type": "chances"}``; solo games and a server that switched
+them off have none."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.e2e.support import next_action
+from yatzy.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app over SQLite; tables go to a private cache."""
+    base = tmp_path_factory.mktemp("chances")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(base / "cache"))
+        with TestClient(create_app(f"sqlite:///{base / 'yatzy.db'}", bot_delay=0.0)) as client:
+            yield client
+
+
+@pytest.fixture
+def client(app_client: TestClient) -> TestClient:
+    app_client.cookies.clear()
+    return app_client
+
+
+def _create(client: TestClient, seats: list[dict[str, Any]], rules: str = "yatzy") -> str:
+    r = client.post("/api/games", json={"rules": rules, "seats": seats})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def _settled(client: TestClient, gid: str, timeout: float = 120.0) -> dict[str, Any]:
+    """The view once its win chances are computed for its version (bots may move)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = client.get(f"/api/games/{gid}").json()
+        chances = v["win_chances"]
+        if chances is not None and not chances.get("pending"):
+            assert chances["version"] == v["version"]
+            return v
+        assert time.monotonic() < deadline, f"no win chances: {chances}"
+        time.sleep(0.05)
+
+
+def test_a_game_view_carries_every_seats_chance(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Kim", "bot": "strong"}])
+    first = client.get(f"/api/games/{gid}").json()
+    assert first["win_chances"] is not None  # pending or computed, never missing
+    assert first["win_chances"]["version"] == first["version"]
+    v = _settled(client, gid)
+    chances = v["win_chances"]
+    seats = chances["seats"]
+    assert [s["seat"] for s in seats] == [0, 1]
+    assert [s["level"] for s in seats] == ["person", "strong"]
+    assert sum(s["chance"] for s in seats) == pytest.approx(1.0, abs=2e-4)
+    assert chances["exact"] is False and chances["method"] == "simulation"
+    assert 0 < chances["margin"] < 0.2
+    assert seats[1]["method"] == "simulated" and seats[1]["games"] > 0
+    # A spectator (no cookies) sees the same chances.
+    client.cookies.clear()
+    assert client.get(f"/api/games/{gid}").json()["win_chances"] == chances
+
+
+def test_chances_follow_the_moves_over_the_websocket(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+    v = _settled(client, gid)
+    with client.websocket_connect(f"/api/games/{gid}/ws?chances=1") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ref = 1
+        ws.send_json({"type": "act", "ref": ref, "action": next_action(v), "version": v["version"]})
+        answer = ws.receive_json()
+        assert answer["type"] == "state" and answer["ref"] == ref
+        moved = answer["game"]
+        assert moved["win_chances"] == {"version": moved["version"], "pending": True}
+        message = ws.receive_json()
+        assert message["type"] == "chances"
+        assert message["version"] == moved["version"]
+        got = message["win_chances"]
+        assert got["version"] == moved["version"]
+        assert sum(s["chance"] for s in got["seats"]) == pytest.approx(1.0, abs=2e-4)
+
+
+def test_only_sockets_that_ask_get_chance_messages(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+    v = _settled(client, gid)
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        for ref in (1, 2):
+            ws.send_json(
+                {"type": "act", "ref": ref, "action": next_action(v), "version": v["version"]}
+            )
+            answer = ws.receive_json()
+            assert answer["type"] == "state" and answer["ref"] == ref  # never a chances message
+            v = _settled(client, gid)
+
+
+def test_solo_games_have_no_win_chances(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}])
+    assert client.get(f"/api/games/{gid}").json()["win_chances"] is None
+
+
+def test_a_finished_game_gives_the_result(client: TestClient) -> None:
+    gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "random"}])
+    for _ in range(400):
+        v = client.get(f"/api/games/{gid}").json()
+        if v["finished"]:
+            break
+        if v["players"][v["turn"]["seat"]]["bot"]:
+            time.sleep(0.01)
+            continue
+        r = client.post(f"/api/games/{gid}/actions", json={"action": next_action(v)})
+        assert r.status_code == 200, r.text
+    v = _settled(client, gid)
+    assert v["finished"]
+    chances = v["win_chances"]
+    assert chances["exact"] and chances["method"] == "final"
+    share = 1 / len(v["winners"])
+    assert [s["chance"] for s in chances["seats"]] == [
+        round(share, 4) if i in v["winners"] else 0.0 for i in range(2)
+    ]
+
+
+def test_a_server_may_switch_them_off(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'off.db'}", win_chances=False)
+    with TestClient(app) as client:
+        gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+        assert client.get(f"/api/games/{gid}").json()["win_chances"] is None

@@ -1,0 +1,303 @@
+"""Live win chances: the exact combination against brute force, ties shared, sums to
+1, exact against simulated on sub-games (within the stated margin), the kernel's
+policies against the bots playing through game states, and the paths that need no
+kernel (DubbelYatzy) or no table yet."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yatzy.errors import YatzyError
+from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
+from yatzy.strategy import outcomes
+from yatzy.strategy.outcomes import (
+    DoubleSampler,
+    KernelSampler,
+    PythonSampler,
+    TablesNotReady,
+    exact_outcome,
+    policy_for,
+)
+from yatzy.strategy.win_chance import combine, win_chances
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tables go to a temporary cache; whole optimal-play tables are never there, and
+    none that another test of this process loaded is known (the caches are fresh)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setattr(outcomes, "_whole_table", lambda rules: None)
+    for name in ("_EV_WHOLE", "_EV_MISSING", "_EV_SUBGAMES", "_SUBGAMES"):
+        monkeypatch.setattr(outcomes, name, type(getattr(outcomes, name))())
+    yield
+
+
+def _position(
+    spec: str,
+    open_boxes: list[list[str]],
+    *,
+    levels: list[str | None] | None = None,
+    seed: int = 1,
+    totals: dict[int, dict[str, int]] | None = None,
+) -> State:
+    """A game whose seat ``i`` has ``open_boxes[i]`` open, the rest filled at random
+    (or as ``totals[i]`` says), at the start of seat 0's turn."""
+    names = [f"P{i}" for i in range(len(open_boxes))]
+    bots = levels or [None] * len(names)
+    game = Game(spec, [Player(n, b) for n, b in zip(names, bots, strict=True)])
+    state = game.new_initial_state(starter=0)
+    rules = state.rules
+    rng = random.Random(seed)
+    for i, sheet in enumerate(state.sheets):
+        fixed = (totals or {}).get(i, {})
+        for box in rules.boxes:
+            if box not in open_boxes[i]:
+                points = fixed.get(box, rng.choice(sorted(rules.possible_scores(box))))
+                sheet.entries[box] = BoxEntry(points)
+    state.turn_number = len(names) * (len(rules.boxes) - len(open_boxes[0]))
+    return state
+
+
+# -- combining ---------------------------------------------------------------------------
+
+
+def _brute_force(dists: list[tuple[int, np.ndarray]]) -> np.ndarray:
+    wins = np.zeros(len(dists))
+    supports = [[(lo + k, float(p[k])) for k in range(len(p)) if p[k] > 0] for lo, p in dists]
+    for combo in itertools.product(*supports):
+        weight = float(np.prod([w for _, w in combo]))
+        best = max(s for s, _ in combo)
+        tied = [i for i, (s, _) in enumerate(combo) if s == best]
+        for i in tied:
+            wins[i] += weight / len(tied)
+    return wins
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_combine_matches_brute_force(seats: int) -> None:
+    rng = np.random.default_rng(seats)
+    for _ in range(20):
+        dists = []
+        for _ in range(seats):
+            size = int(rng.integers(1, 6))
+            p = rng.random(size) * (rng.random(size) < 0.8)
+            if p.sum() == 0:
+                p[0] = 1.0
+            dists.append((int(rng.integers(0, 5)), p / p.sum()))
+        got = combine(dists)
+        assert np.allclose(got, _brute_force(dists), atol=1e-12)
+        assert got.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_ties_share_the_win() -> None:
+    one = np.ones(1)
+    assert combine([(100, one), (100, one)]) == pytest.approx([0.5, 0.5])
+    assert combine([(100, one), (100, one), (99, one)]) == pytest.approx([0.5, 0.5, 0.0])
+    # A coin flip between 10 and 12 against a sure 11: half each.
+    assert combine([(10, np.array([0.5, 0, 0.5])), (11, one)]) == pytest.approx([0.5, 0.5])
+    with pytest.raises(YatzyError):
+        combine([])
+
+
+def test_finished_game_gives_the_result_with_ties_shared() -> None:
+    state = Game("yatzy", ["A", "B", "C"]).new_initial_state(starter=1)
+    for i, sheet in enumerate(state.sheets):
+        for box in state.rules.boxes:
+            sheet.entries[box] = BoxEntry(0)
+        sheet.entries["chance"] = BoxEntry(20 if i == 1 else 10)
+    state.sheets[0].entries["chance"] = None
+    state.turn_number = 3 * 15 - 1  # seat 0 writes the game's last box
+    before = win_chances(state, budget=1.0)
+    assert before.exact  # a person with one box left: the sub-game's table
+    state.apply(Roll())
+    state.apply_roll([4, 4, 4, 4, 4])
+    state.apply(Score("chance"))
+    assert state.is_terminal()
+    result = win_chances(state)
+    assert result.exact and result.method == "final"
+    assert result.chances == pytest.approx((0.5, 0.5, 0.0))
+    assert result.margin == 0.0
+
+
+# -- exact and simulated -------------------------------------------------------------------
+
+
+OPEN3 = [
+    ["threes", "full_house", "chance"],
+    ["fours", "small_straight", "yatzy"],
+    ["ones", "two_pairs", "chance"],
+]
+
+
+def _covered(state: State, exact: tuple[float, ...], runs: int) -> list[float]:
+    """Simulate ``runs`` times; the distances to the exact chances in margins.  The
+    games per position are fixed (not the budget's), so each seed gives one answer."""
+    out = []
+    for seed in range(runs):
+        simulated = win_chances(state, budget=30.0, seed=seed, exact=False, max_samples=3000)
+        assert not simulated.exact
+        assert sum(simulated.chances) == pytest.approx(1.0, abs=1e-9)
+        for want, got, margin, seat in zip(
+            exact, simulated.chances, simulated.margins, simulated.seats, strict=True
+        ):
+            assert seat.method == "simulated" and seat.games == 3000
+            assert 0 < margin < 0.1
+            out.append(abs(got - want) / margin)
+    return out
+
+
+def test_exact_and_simulated_agree_within_the_margin() -> None:
+    state = _position("yatzy", OPEN3, seed=4)
+    exact = win_chances(state, budget=5.0)
+    assert exact.exact and exact.margin == 0.0
+    assert {s.method for s in exact.seats} == {"sub-game"}
+    assert sum(exact.chances) == pytest.approx(1.0, abs=1e-9)
+    distances = _covered(state, exact.chances, 8)
+    # 95 % intervals: nearly all cover the exact chance, none is far off.
+    assert sum(d <= 1 for d in distances) >= 0.8 * len(distances)
+    assert max(distances) < 2
+
+
+def test_within_a_turn_exact_and_simulated_agree() -> None:
+    state = _position("yatzy", OPEN3, seed=4)
+    state.apply(Roll())
+    state.apply_roll([3, 3, 3, 6, 6])
+    exact = win_chances(state, budget=5.0)
+    assert exact.exact
+    out = exact_outcome(state, 0, 5.0)
+    assert out is not None and out.exact
+    kernel = KernelSampler(state, 0, policy_for(None, state.rules), True).sample(20_000, 5)
+    mean = float(np.arange(out.lo, out.lo + len(out.weights)) @ out.pmf())
+    assert abs(kernel.mean() - mean) < 4 * kernel.std() / np.sqrt(len(kernel))
+    distances = _covered(state, exact.chances, 8)
+    assert sum(d <= 1 for d in distances) >= 0.8 * len(distances)
+    assert max(distances) < 2
+
+
+def test_far_ahead_with_one_box_left_has_won_almost_surely() -> None:
+    fills = {"chance": 0}
+    state = _position(
+        "yatzy",
+        [["chance"], ["chance"]],
+        levels=[None, "strong"],
+        totals={0: {b: 0 for b in ()}, 1: fills},
+    )
+    # Seat 0 far ahead: 100 points more than seat 1 before each writes Chance (<= 30).
+    for box in state.rules.boxes:
+        if box != "chance":
+            state.sheets[1].entries[box] = BoxEntry(0)
+    state.sheets[1].entries["sixes"] = BoxEntry(30)
+    state.sheets[0].entries["sixes"] = BoxEntry(30)
+    state.sheets[0].entries["yatzy"] = BoxEntry(50)
+    state.sheets[0].entries["large_straight"] = BoxEntry(20)
+    state.sheets[0].entries["small_straight"] = BoxEntry(15)
+    state.sheets[0].entries["full_house"] = BoxEntry(28)
+    assert state.sheets[0].total - state.sheets[1].total >= 100
+    result = win_chances(state, budget=0.5)
+    assert result.chances[0] == pytest.approx(1.0, abs=1e-9)
+    assert result.seats[1].method == "simulated"  # a strong bot is simulated
+    assert result.chances[1] <= result.margins[1]
+
+
+def test_every_level_and_sums_to_one() -> None:
+    levels: list[str | None] = [None, "strong", "casual", "beginner", "greedy", "random"]
+    state = _position("yatzy", [OPEN3[0]] * 6, levels=levels, seed=2)
+    result = win_chances(state, budget=0.3, seed=1)
+    assert sum(result.chances) == pytest.approx(1.0, abs=1e-9)
+    assert [s.level for s in result.seats] == ["person", *levels[1:]]
+    assert result.seats[0].method == "sub-game"
+    assert all(s.method == "simulated" for s in result.seats[1:])
+    assert not result.exact and result.margin > 0
+    as_json = result.to_json()
+    assert as_json["method"] == "simulation" and len(as_json["seats"]) == 6
+
+
+# -- the kernel plays as the bots do --------------------------------------------------------
+
+KERNEL_CASES = [
+    ("yatzy", ["ones", "threes", "full_house", "yatzy", "chance"], None, 0),
+    ("yatzy", ["ones", "threes", "full_house", "yatzy", "chance"], [3, 3, 3, 5, 6], 1),
+    ("yahtzee", ["twos", "fives", "three_of_a_kind", "full_house", "chance"], [5] * 5, 2),
+    ("yatzy+forced", ["large_straight", "full_house", "chance", "yatzy"], None, 0),
+    ("maxi+saved_rolls=next", ["ones", "two_pairs", "full_house", "chance", "maxi_yatzy"], None, 0),
+    ("yatzy+last_resort", ["ones", "fours", "full_house", "small_straight", "chance"], None, 0),
+    # Saved rolls that accumulate, before their exact table: the approximate strategy.
+    ("maxi+saved_rolls", ["ones", "two_pairs", "full_house", "chance", "villa"], None, 0),
+]
+
+
+@pytest.mark.parametrize(("spec", "open_boxes", "dice", "used"), KERNEL_CASES)
+@pytest.mark.parametrize("level", ["optimal", "strong", "greedy", "random"])
+def test_kernel_plays_as_the_bot_does(
+    spec: str, open_boxes: list[str], dice: list[int] | None, used: int, level: str
+) -> None:
+    state = _position(spec, [open_boxes], seed=1, totals={0: {"yatzy": 50}})
+    if state.rules.saves_rolls:
+        state.sheets[0].saved_rolls = 2
+    if dice is not None:
+        state.apply(Roll())
+        state.apply_roll(dice)
+        for _ in range(used - 1):
+            state.apply(Roll(tuple(range(len(dice) - 1))))
+            state.apply_roll([dice[-1]])
+    policy = policy_for(level, state.rules)
+    kernel = KernelSampler(state, 0, policy, True).sample(20_000, 3)
+    python = PythonSampler(state, 0, policy).sample(150, 4)
+    se = np.sqrt(kernel.var() / len(kernel) + python.var() / len(python))
+    assert abs(kernel.mean() - python.mean()) < 4 * se + 1e-9
+
+
+# -- the other paths --------------------------------------------------------------------------
+
+
+def test_dubbel_is_simulated_by_its_strategy() -> None:
+    open_boxes = [["threes", "chance", "yatzy", "extra"], ["ones", "fours", "full_house", "extra"]]
+    state = _position("dubbel", open_boxes, levels=[None, "random"], seed=3)
+    DoubleSampler(state, 0, policy_for(None, state.rules), True).sample(1, 0)  # compiled
+    result = win_chances(state, budget=0.3, seed=2)
+    # A person by the approximate strategy's kernel, a random bot by itself in Python.
+    assert [s.method for s in result.seats] == ["simulated", "simulated (Python)"]
+    # The slow sampler does not starve the fast one (games in proportion to 1/sqrt(cost)).
+    assert result.seats[0].games > result.seats[1].games >= 20
+    assert sum(result.chances) == pytest.approx(1.0, abs=1e-9)
+    assert 0 < result.margin <= 1.0
+
+
+@pytest.mark.parametrize("level", ["optimal", "strong", "greedy"])
+def test_dubbel_kernel_plays_as_the_approximate_strategy(level: str) -> None:
+    state = _position("dubbel", [["threes", "two_pairs", "chance", "yatzy", "extra", "sixes"]])
+    state.apply(Roll())
+    state.apply_roll([(6, 3), (6, 3), (2, 3), (5, 1), (6, 6), (1, 2)])
+    policy = policy_for(level, state.rules)
+    kernel = DoubleSampler(state, 0, policy, True).sample(20_000, 3)
+    python = PythonSampler(state, 0, policy).sample(150, 4)
+    se = np.sqrt(kernel.var() / len(kernel) + python.var() / len(python))
+    assert abs(kernel.mean() - python.mean()) < 4 * se
+
+
+def test_a_missing_table_is_not_built_when_building_is_not_allowed() -> None:
+    state = Game("maxi", ["A", "B"]).new_initial_state(starter=0)
+    with pytest.raises(TablesNotReady):
+        win_chances(state, budget=0.2, build=False)
+    # A late position's sub-game is solved within the budget instead.
+    late = _position("maxi", [["chance", "maxi_yatzy"], ["ones", "chance"]], seed=1)
+    result = win_chances(late, budget=0.5, build=False)
+    assert sum(result.chances) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_bad_arguments_are_refused() -> None:
+    state = Game("yatzy", ["A", "B"]).new_initial_state(starter=0)
+    with pytest.raises(YatzyError, match="one level per seat"):
+        win_chances(state, levels=["strong"])
+    with pytest.raises(YatzyError, match="unknown level 'wizard'"):
+        win_chances(state, levels=[None, "wizard"])
+    with pytest.raises(YatzyError, match="budget"):
+        win_chances(state, budget=-1)
+    with pytest.raises(YatzyError, match="expected a game State"):
+        win_chances("yatzy")  # type: ignore[arg-type]
