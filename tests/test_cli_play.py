@@ -1081,3 +1081,20 @@ def test_fourteen_maxi_players_fit_80_columns(lang: str) -> None:
     assert len(table) == len(protocol_table(state, lang))  # the same rows, only narrower
     wide = protocol_table(state, lang)  # type: ignore[arg-type]
     assert "[Dan]" in wide[0] and max(len(line) for line in wide) > 80
+
+
+def test_a_bot_says_it_prepares_its_table_the_first_time_only(
+    play: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # An empty solver cache: the strong bot must solve the whole table before its first
+    # move (minutes for Maxi), so the game says so instead of seeming to hang.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr("yatzy.strategy.advisor._WHOLE", {})
+    args = ["--rules", "yatzy+forced", "--seed", "1", "--no-record", "P", "--bot", "strong:Hal"]
+    _, out, _ = play(args)
+    assert "Hal starts." in out
+    assert out.count("Hal (bot strong) prepares its strategy table (once; may take minutes)…") == 1
+    monkeypatch.setattr("yatzy.strategy.advisor._WHOLE", {})  # a new process: from the disk
+    _, again, _ = play(args)
+    assert "Hal starts." in again
+    assert "prepares its strategy table" not in again

@@ -259,6 +259,22 @@ def test_stale_or_damaged_cache_is_recomputed(_private_cache: Path) -> None:
     assert Solver("yahtzee+forced").from_cache
 
 
+def test_a_table_found_missing_is_found_once_stored(
+    _private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memo of "not in the cache" that spares a server the look-up on every move
+    goes stale when this process stores a table or the cache directory changes (CI
+    once failed: a table built in-process stayed "missing" for a minute)."""
+    memo = cache.MissingMemo(3600.0)
+    memo.mark("yatzy+forced")
+    assert memo.known_missing("yatzy+forced") and not memo.known_missing("yatzy")
+    Solver("yatzy+forced")  # builds and stores the table
+    assert not memo.known_missing("yatzy+forced")
+    memo.mark("yatzy+forced")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_private_cache.parent / "elsewhere"))
+    assert not memo.known_missing("yatzy+forced")
+
+
 def test_cache_key_changes_with_the_rules() -> None:
     a = cache.table_key("yatzy", "", "float32", "x")
     b = cache.table_key("yatzy+lenient", "", "float32", "x")

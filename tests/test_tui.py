@@ -102,7 +102,7 @@ def test_whole_game_by_keys_with_people_and_bots(spec: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("threaded", [False, True])
 def test_bots_alone_play_paced_to_the_end(threaded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if threaded:  # as the advised levels do: decide in a background thread
-        monkeypatch.setattr("yatzy.cli.tui.app._QUICK_BOTS", frozenset())
+        monkeypatch.setattr("yatzy.cli.tui.app.QUICK_BOTS", frozenset())
     state = new_state("yatzy", [], ("greedy", "random"))
     app = make_app(state, bot_delay=0.01)
 
@@ -556,3 +556,33 @@ def test_every_tui_message_speaks_sv_fi_en_with_the_same_fields() -> None:
         assert set(texts) == {"sv", "fi", "en"}, key
         fields = [{f for _, f, _, _ in string.Formatter().parse(t) if f} for t in texts.values()]
         assert all(f == fields[0] for f in fields), key
+
+
+def test_a_bot_preparing_its_table_says_so_on_the_status_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bot whose table is not built yet shows "prepares" (not "thinking") until it moves.
+    import threading
+
+    monkeypatch.setattr("yatzy.cli.tui.app.QUICK_BOTS", frozenset())
+    monkeypatch.setattr("yatzy.cli.tui.app.strategy_pending", lambda state, seat: True)
+    release = threading.Event()
+    state = new_state("yatzy", ["Anna"], ("greedy",), starter=1)
+    app = make_app(state, lang="sv")
+    bot = app.bots[1]
+    choose = bot.choose
+    monkeypatch.setattr(bot, "choose", lambda s, rng: (release.wait(10), choose(s, rng))[1])
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:  # no settling: the bot is stuck
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.preparing:
+                    break
+            assert "Greedy (dator) förbereder sin strategitabell" in str(app._status())
+            release.set()
+            await settle(pilot)
+            assert not app.preparing and state.player == 0
+            assert "förbereder" not in str(app._status())
+
+    asyncio.run(main())

@@ -43,7 +43,7 @@ def _create(client: TestClient, seats: list[dict[str, Any]], rules: str = "yatzy
     return str(r.json()["id"])
 
 
-def _settled(client: TestClient, gid: str, timeout: float = 120.0) -> dict[str, Any]:
+def _settled(client: TestClient, gid: str, timeout: float = 300.0) -> dict[str, Any]:
     """The view once its win chances are computed for its version (bots may move)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -139,3 +139,39 @@ def test_a_server_may_switch_them_off(tmp_path: Path) -> None:
     with TestClient(app) as client:
         gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
         assert client.get(f"/api/games/{gid}").json()["win_chances"] is None
+
+
+def test_a_failed_table_build_answers_unavailable_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that cannot be built (a broken installation, say) gives the game
+    "unavailable" with the reason, and is not built again and again."""
+    from types import SimpleNamespace
+
+    import yatzy.strategy.win_chance as wc
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.web.chances import LiveChances
+
+    builds: list[bool] = []
+
+    def broken(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+        builds.append(build)
+        if build:
+            raise RuntimeError("no kernels today")
+        raise wc.TablesNotReady("the table of yatzy is not built yet")
+
+    monkeypatch.setattr(wc, "win_chances", broken)
+    live = LiveChances(budget=0.05, share=1.0)
+    if not live.enabled:
+        pytest.skip("numpy and numba are not installed")
+    state = Game(RuleSet.parse("yatzy"), ["Ann", "Kim"]).new_initial_state(starter=0)
+    seats = [SimpleNamespace(bot=None), SimpleNamespace(bot="strong")]
+    for version in (0, 1):
+        stored: Any = SimpleNamespace(id="g1", version=version, seats=seats)
+        assert live.for_view(stored, state) == {"version": version, "pending": True}
+        deadline = time.monotonic() + 30
+        while live.answer("g1", version) is None:
+            assert time.monotonic() < deadline, "no answer"
+            time.sleep(0.01)
+        assert live.answer("g1", version) == {"version": version, "unavailable": "no kernels today"}
+    live.stop()
+    assert builds.count(True) == 1  # the second version did not build again

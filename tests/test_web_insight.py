@@ -25,7 +25,7 @@ with warnings.catch_warnings():
 from tests.e2e.support import next_action, pg_or_skip, postgres_database
 from yatzy.game import Game
 from yatzy.rules import CATEGORIES
-from yatzy.strategy.advice_words import _FI_ONE, _FI_PART, _SV_MANY, _SV_ONE
+from yatzy.strategy.advice_words import _DICE, _DIE
 from yatzy.strategy.advisor import advise
 from yatzy.web.app import create_app
 
@@ -134,9 +134,10 @@ def ready_analysis(client: TestClient, gid: str, **params: str) -> dict[str, Any
 
 
 def face_words(lang: str, face: int) -> tuple[str, ...]:
-    return {"sv": (_SV_ONE[face], _SV_MANY[face]), "fi": (_FI_ONE[face], _FI_PART[face])}.get(
-        lang, (str(face),)
-    )
+    # One die ("femman", "viitonen") and the word of several ("femmorna", "viitosta").
+    if lang == "en":
+        return (str(face),)
+    return (_DIE[face][lang], _DICE[face][lang].format(count="").split()[-1])
 
 
 # -- hints -----------------------------------------------------------------------------------

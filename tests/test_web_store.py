@@ -18,7 +18,7 @@ import pytest
 from tests.e2e.support import pg_or_skip, postgres_database
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame, UnavailableError
 from yatzy.store.db import MIGRATIONS, make_engine
-from yatzy.store.repo import NOTIFY_CHANNEL
+from yatzy.store.pg_writer import NOTIFY_CHANNEL
 
 MOVE = {"roll": [], "dice": [1, 2, 3, 4, 5]}
 

@@ -74,7 +74,14 @@ def wait_change(page: Any, seen: int, timeout: float = 20_000) -> None:
     )
 
 
-def wait_mine(page: Any, timeout: float = 30_000) -> bool:
+BOT_WAIT = 180_000
+"""Milliseconds a bot's turn may take in these tests: in a fresh server of a fresh
+checkout its first move compiles the strategy kernels (numba) and solves its table,
+which takes tens of seconds on a loaded two-core machine (later moves take
+milliseconds)."""
+
+
+def wait_mine(page: Any, timeout: float = BOT_WAIT) -> bool:
     """Until this page's player is to act; False when the game ended first."""
     page.wait_for_function(
         "document.getElementById('game').dataset.mine === '1'"
@@ -160,21 +167,31 @@ def play_to_the_end(page: Any, *, keyboard: bool = True, max_turns: int = 40) ->
     page.wait_for_selector("#winner:not([hidden])", timeout=30_000)
 
 
-def nothing_needs_scrolling(page: Any) -> bool:
-    """Whether the dice, Roll and every box to choose lie inside the first screen,
-    uncovered (the sticky tray must not hide a box)."""
-    return bool(
-        page.evaluate(
-            """() => {
-            const h = window.innerHeight, w = window.innerWidth;
-            const shown = [...document.querySelectorAll('.die, #roll, button.choose')]
-              .filter(e => e.offsetParent !== null);
-            return window.scrollY === 0 && shown.length > 0 && shown.every(e => {
-              const r = e.getBoundingClientRect();
-              const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return r.top >= 0 && r.bottom <= h && r.left >= 0 && r.right <= w
-                && top !== null && (top === e || e.contains(top));
-            });
-        }"""
-        )
+def scrolling_problems(page: Any) -> list[str]:
+    """What keeps the turn from fitting the first screen: each die, Roll or box to
+    choose that lies outside it or under something else (the sticky tray must not
+    hide a box), or a page scrolled away from its top; empty when it all fits.
+    Measured once the dice have landed (their tumble turns and scales them)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+    problems = page.evaluate(
+        """() => {
+        const h = window.innerHeight, w = window.innerWidth;
+        const shown = [...document.querySelectorAll('.die, #roll, button.choose')]
+          .filter(e => e.offsetParent !== null);
+        const found = [];
+        if (window.scrollY !== 0) found.push(`scrolled to ${window.scrollY}`);
+        if (shown.length === 0) found.push('no dice, Roll or boxes shown');
+        for (const e of shown) {
+          const r = e.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          const name = e.id || e.dataset.box || e.className;
+          if (r.top < 0 || r.bottom > h || r.left < 0 || r.right > w)
+            found.push(`${name} at ${Math.round(r.left)},${Math.round(r.top)}-`
+              + `${Math.round(r.right)},${Math.round(r.bottom)} outside ${w}x${h}`);
+          else if (top === null || (top !== e && !e.contains(top)))
+            found.push(`${name} under ${top ? (top.id || top.className) : 'nothing'}`);
+        }
+        return found;
+    }"""
     )
+    return [str(p) for p in problems]

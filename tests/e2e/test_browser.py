@@ -24,11 +24,11 @@ from tests.e2e.helpers import (
     best_box,
     confirm_if_asked,
     focus_is_in_play,
-    nothing_needs_scrolling,
     play_to_the_end,
     play_turn,
     roll,
     score_by_keyboard,
+    scrolling_problems,
     version,
     wait_change,
     wait_mine,
@@ -122,7 +122,7 @@ def test_against_the_computer_to_the_end(
     assert page.locator(".die").count() == 5
     assert focus_is_in_play(page)
     if size == "phone":
-        assert nothing_needs_scrolling(page), "a 5-dice turn must fit the phone's screen"
+        assert scrolling_problems(page) == [], "a 5-dice turn must fit the phone's screen"
     assert_accessible(page)
     page.screenshot(path=str(shots / f"bot_{lang}_{size}.png"))
     # keep two dice by key; the kept dice survive a reload

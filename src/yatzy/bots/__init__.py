@@ -133,6 +133,7 @@ SKILL_TEMPERATURES_BY_RULES: dict[str, dict[str, float]] = {
     "yatzy+last_resort": {"strong": 0.379, "casual": 0.737, "beginner": 1.161},
     "yahtzee+joker=none": {"strong": 0.424, "casual": 0.809, "beginner": 1.269},
     "maxi+last_resort": {"strong": 0.319, "casual": 0.584, "beginner": 0.858},
+    "maxi+saved_rolls=next": {"strong": 0.307, "casual": 0.549, "beginner": 0.778},
 }
 """The skill levels' temperatures fitted per rule set family (the variant and its
 order rule, e.g. ``yatzy+forced``) or, where a house rule changes the loss too much,
@@ -166,18 +167,34 @@ def _advised(name: str, temperature: float | None) -> Callable[[], Bot]:
     return factory
 
 
+def _winner() -> Bot:
+    """The ``winner`` bot (:class:`yatzy.strategy.winbot.WinnerBot`)."""
+    from yatzy.strategy.winbot import WinnerBot
+
+    return WinnerBot()
+
+
 BOT_LEVELS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     **{name: _advised(name, None) for name in SKILL_TEMPERATURES},
     "optimal": _advised("optimal", 0.0),
     "perfect": _advised("perfect", 0.0),
+    "winner": _winner,
 }
 """Bot level name to a factory, from the weakest to the strongest.
 
 ``perfect`` is another name of ``optimal``: exact play where the solver handles the
-rule set, the advisor's approximate strategy elsewhere.
+rule set, the advisor's approximate strategy elsewhere.  ``winner`` plays for the
+win rather than for points (:mod:`yatzy.strategy.winbot`): it reads the other
+players' sheets and maximises its chance of finishing first, which beats the optimal
+bot head to head (README, section Strategy) while scoring about 10 points less;
+on rule sets without target tables (Maxi, DubbelYatzy) and alone it plays as
+``optimal``.
 """
+
+WINNER_LEVELS = frozenset({"winner"})
+"""The levels that play for the win (:mod:`yatzy.strategy.winbot`)."""
 
 OPTIMAL_LEVELS = frozenset({"optimal", "perfect"})
 """The levels that play the advisor's best option."""
@@ -190,9 +207,37 @@ def is_exact(level: str, rules: RuleSet) -> bool:
     """
     if level in ("random", "greedy"):
         return True
+    if level in WINNER_LEVELS:
+        from yatzy.strategy.winbot import winner_supported
+
+        if winner_supported(rules):
+            return True
     from yatzy.strategy.advisor import is_exact as solvable
 
     return solvable(rules)
+
+
+QUICK_BOTS = frozenset({"random", "greedy"})
+"""Bot levels that decide in microseconds, with no strategy table behind them."""
+
+
+def preparing(level: str | None, rules: RuleSet) -> bool:
+    """Whether a bot of ``level`` must first build its strategy tables for ``rules``
+    (once per computer: seconds for yatzy's, minutes for Maxi's or the ``winner``'s
+    target tables), so a front end says so instead of only "thinking".  ``None`` (a
+    person) and the quick levels never do."""
+    if level is None or level in QUICK_BOTS:
+        return False
+    if level in WINNER_LEVELS:
+        from yatzy.strategy.winbot import winner_ready
+
+        return not winner_ready(rules)
+    from yatzy.strategy.advisor import strategy_ready
+
+    try:
+        return not strategy_ready(rules)
+    except YatzyError:
+        return False  # no table can serve these rules: nothing to prepare
 
 
 def make_bot(level: str) -> Bot:

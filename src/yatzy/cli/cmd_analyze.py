@@ -18,17 +18,53 @@ def add_parser(sub: Any) -> None:
         "the total and the mean loss per decision.  Turns are numbered per player.  A "
         "score pad record is rated on the boxes chosen for its entered dice.",
     )
-    p.add_argument("record", metavar="GAME.json", help="a game record")
+    p.add_argument("game", metavar="GAME.json", help="a game record")
     p.add_argument("--all", action="store_true", help="list every decision, not only the mistakes")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--win",
+        action="store_true",
+        help="also rate every decision by the change in the player's chance of winning "
+        "(solo: of beating the record) against the best option, beside the points, and "
+        "draw the chart of every player's chance over the game (people counted as "
+        "playing the optimal strategy, bots at their level)",
+    )
+    p.add_argument(
+        "--record",
+        metavar="POINTS",
+        type=int,
+        help="solo, with --win (implied): the record to beat (default: your best solo "
+        "game of these rules in the local database, if any)",
+    )
+    p.add_argument(
+        "--win-budget",
+        metavar="SECONDS",
+        type=float,
+        help="with --win (implied): CPU seconds per position for the chances (default 0.2); "
+        "exact where a table covers the position, otherwise simulated with a stated margin",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="with --win (implied): draw every player's chance turn by turn into a PNG",
+    )
+    p.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="the database to read a solo record from (default: the local SQLite file)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
+    if args.win or args.record is not None or args.win_budget is not None or args.plot:
+        from yatzy.cli.win_report import run_win
+
+        return run_win(args)
     from yatzy.strategy.analyze import MISTAKE, analyze_file
 
-    analysis = analyze_file(args.record)
+    analysis = analyze_file(args.game)
     if args.json:
         print(json.dumps(analysis.to_json()))
         return 0

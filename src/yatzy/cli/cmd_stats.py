@@ -7,18 +7,18 @@ import json
 from typing import Any
 
 from yatzy.cli.common import add_lang
-from yatzy.rules import Language
+from yatzy.i18n import N_, Language
 
-_HEAD: dict[Language, tuple[str, ...]] = {
-    "en": ("Rules", "Games", "Average", "Best", "Bonus", "Yatzy", "Solo record"),
-    "sv": ("Regler", "Partier", "Snitt", "Bäst", "Bonus", "Yatzy", "Solorekord"),
-    "fi": ("Säännöt", "Pelit", "Keskiarvo", "Paras", "Bonus", "Yatzy", "Yksinennätys"),
-}
-_NONE: dict[Language, str] = {
-    "en": "No finished games yet: 'yatzy play' keeps every finished game here.",
-    "sv": "Inga avslutade partier än: 'yatzy play' sparar varje avslutat parti här.",
-    "fi": "Ei vielä päättyneitä pelejä: 'yatzy play' tallentaa jokaisen päättyneen pelin tänne.",
-}
+_HEAD = (
+    N_("cli.stats.head.rules", "Rules"),
+    N_("cli.stats.head.games", "Games"),
+    N_("cli.stats.head.average", "Average"),
+    N_("cli.stats.head.best", "Best"),
+    N_("cli.stats.head.bonus", "Bonus"),
+    N_("cli.stats.head.yatzy", "Yatzy"),
+    N_("cli.stats.head.solo_record", "Solo record"),
+)
+_NONE = N_("cli.stats.none", "No finished games yet: 'yatzy play' keeps every finished game here.")
 
 
 def add_parser(sub: Any) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(_NONE[lang])
         return 0
-    head = _HEAD[lang]
+    head = tuple(words[lang] for words in _HEAD)
     table = [head] + [
         (
             r["rules_text"],

@@ -24,6 +24,7 @@ from yatzy.errors import (
 )
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, State
 from yatzy.game.actions import Entry
+from yatzy.i18n import decimal
 from yatzy.rules import Language
 
 YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
@@ -31,6 +32,14 @@ YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
 
 NO_WORDS = ("n", "no", "nej", "e", "ei")
 """Answers that mean no in English, Swedish and Finnish."""
+
+
+def strategy_pending(state: State, seat: int) -> bool:
+    """Whether the bot in ``seat`` must first build its strategy tables
+    (:func:`yatzy.bots.preparing`; a person never does)."""
+    from yatzy.bots import preparing
+
+    return preparing(state.players[seat].bot, state.rules)
 
 
 def wastes_dice(state: State, box: str, *, scratch: bool, layer: str = "all") -> bool:
@@ -149,9 +158,7 @@ def record_line(state: State, record: int, lang: Language) -> str:
     chance = chance_to_beat(state, record)
     if chance is None:
         return tr("record_chance_unavailable", lang, record=record)
-    percent = f"{chance * 100:.1f}"
-    if lang != "en":
-        percent = percent.replace(".", ",")
+    percent = decimal(f"{chance * 100:.1f}", lang)
     return tr("record_chance", lang, record=record, percent=percent)
 
 
@@ -184,8 +191,7 @@ def chance_text(chance: float, margin: float, lang: Language, *, sign: bool = Tr
             text = f"{pct:.1f}"
     else:
         text = f"{pct:.0f}"
-    if lang != "en":
-        text = text.replace(".", ",")
+    text = decimal(text, lang)
     out = f"{text} %"
     if margin > 0 and sign:
         m = margin * 100

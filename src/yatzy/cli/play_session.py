@@ -32,6 +32,7 @@ from yatzy.cli.play_common import (
     record_line,
     rescue_dir,
     rescue_path,
+    strategy_pending,
     wastes_dice,
     written_messages,
 )
@@ -190,6 +191,7 @@ class PlaySession:
         self.guard = self.stdin.isatty() if guard is None else guard
         self.on_finished = on_finished  # hands a finished game on (statistics); says how it went
         self.bot_delay = bot_delay
+        self.strategy_checked = False  # whether a bot had to say it prepares its table
         self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
@@ -458,6 +460,10 @@ class PlaySession:
         state = self.state
         bot = self.bots[seat]
         name = player_label(state, seat, self.lang)
+        if not self.strategy_checked:
+            self.strategy_checked = True
+            if strategy_pending(state, seat):
+                self._print(tr("bot_preparing", self.lang, name=name))
         while not state.is_terminal() and state.player == seat:
             if state.is_chance_node():
                 state.roll(self.rng)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from yatzy.errors import LastResortError
+from yatzy.game.actions import Score, Scratch, Write
 from yatzy.game.sheet import Sheet
 from yatzy.rules import CATEGORIES, RuleSet
 
@@ -88,3 +90,31 @@ def last_resort_cut(boxes: Sequence[str], points: dict[str, int]) -> LastResort:
     if "chance" in boxes and points["chance"] > 0:
         return LastResort(points, ("chance",), False)
     return LastResort(points, tuple(boxes), True)
+
+
+def check_last_resort(action: Score | Scratch | Write, cut: LastResort) -> None:
+    """Refuse a fill that ``last_resort`` forbids for the dice on the table."""
+    box = action.box
+    if isinstance(action, Scratch):
+        zero = True
+    elif isinstance(action, Write):
+        zero = action.points == 0
+    else:
+        zero = cut.points[box] == 0
+    if box in cut.boxes and (cut.zero_ok or not zero):
+        return
+    scoring = ", ".join(f"{b} ({p})" for b, p in cut.points.items() if p > 0 and (b != box or zero))
+    if box == "chance" and not zero:
+        raise LastResortError(
+            f"box chance may be used only when the dice score 0 in every other box "
+            f"open now (last_resort); they score in {scoring}"
+        )
+    if not zero:  # points written by hand in a box where the dice entered give 0
+        raise LastResortError(
+            f"box {box} does not take these dice: they score 0 there and score in "
+            f"{scoring} (last_resort)"
+        )
+    raise LastResortError(
+        f"box {box} may not be written with 0 while the dice score in {scoring} "
+        f"(last_resort: 0 only when the dice score nowhere)"
+    )

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from itertools import combinations
 from typing import Any
 
 from yatzy.errors import (
@@ -29,18 +28,19 @@ from yatzy.errors import (
     IllegalActionError,
     ImpossibleScoreError,
     KeepError,
-    LastResortError,
     NoRollsLeftError,
     NotYourTurnError,
     OrderError,
     YatzyError,
 )
 from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDice, Undo, Write
+from yatzy.game.legal import legal_actions_of
 from yatzy.game.names import check_name
 from yatzy.game.order import (
     UPPER_BY_FACE,
     LastResort,
     allowed_groups,
+    check_last_resort,
     joker_restrict,
     last_resort_cut,
 )
@@ -476,72 +476,7 @@ class State:
         """Every action the player to act may take (empty at chance and terminal nodes)."""
         if self.phase is not Phase.TURN or self.pending:
             return []
-        actions: list[Action] = []
-        if self.game.pad:
-            return self._pad_actions()
-        if self.rolls_left() > 0:
-            if self.dice is None:
-                actions.append(Roll())
-            else:
-                n = self.rules.num_dice
-                for size in range(n):
-                    actions.extend(Roll(k) for k in combinations(range(n), size))
-        if self.rolls_used == 0:
-            return actions
-        if not self.rules.double:
-            zero = self.zero_allowed()
-            for box in self.allowed_boxes():
-                actions.append(Score(box))
-                if zero and self.rules.scratchable(box):
-                    actions.append(Scratch(box))
-            return actions
-        actions.extend(self._fill2_actions())
-        return actions
-
-    def _pad_actions(self) -> list[Action]:
-        """Score pad: dice-based entries once dice are set, and every possible Write.
-
-        :class:`SetDice` is free-form and not listed; DubbelYatzy's pairs of Writes
-        are too many to list and are checked by :meth:`apply`.
-        """
-        actions: list[Action] = []
-        zero = self.zero_allowed()
-        if self.dice is not None and not self.rules.double:
-            for box in self.allowed_boxes():
-                actions.append(Score(box))
-                if zero and self.rules.scratchable(box):
-                    actions.append(Scratch(box))
-        if self.rules.double:
-            if self.dice is not None:
-                actions.extend(self._fill2_actions())
-            return actions
-        for box in self.allowed_boxes():
-            actions.extend(
-                Write(box, p) for p in sorted(self.rules.possible_scores(box)) if p or zero
-            )
-            if self.dice is None and self.rules.scratchable(box):
-                actions.append(Scratch(box))
-        return actions
-
-    def _fill2_actions(self) -> list[Action]:
-        inner = self._entries("inner")
-        outer = self._entries("outer")
-        groups = self.allowed_groups()
-        return [
-            Fill2(a, b)
-            for a in inner
-            for b in outer
-            if a.box != b.box and (groups is None or any({a.box, b.box} == set(g) for g in groups))
-        ]
-
-    def _entries(self, layer: str) -> list[Entry]:
-        faces = sorted(set(self.layer(layer)))
-        out: list[Entry] = []
-        for box in self.allowed_boxes():
-            out.extend(Score(box, d) for d in faces)
-            if self.rules.scratchable(box):
-                out.append(Scratch(box))
-        return out
+        return legal_actions_of(self)
 
     # -- applying actions -------------------------------------------------------------------
 
@@ -723,7 +658,7 @@ class State:
             raise OrderError(f"box {box} may not be filled now; allowed: {', '.join(allowed)}")
         cut = self._last_resort(allowed, sheet)
         if cut is not None:
-            self._check_last_resort(action, cut)
+            check_last_resort(action, cut)
         record: dict[str, Any] = {"box": box}
         if isinstance(action, Write):
             points = action.points
@@ -746,35 +681,6 @@ class State:
         sheet.entries[box] = BoxEntry(points, isinstance(action, Scratch))
         self._start_turn_log().update(record)
         self._end_turn(sheet, [box])
-
-    def _check_last_resort(self, action: Score | Scratch | Write, cut: LastResort) -> None:
-        """Refuse a fill that ``last_resort`` forbids for the dice on the table."""
-        box = action.box
-        if isinstance(action, Scratch):
-            zero = True
-        elif isinstance(action, Write):
-            zero = action.points == 0
-        else:
-            zero = cut.points[box] == 0
-        if box in cut.boxes and (cut.zero_ok or not zero):
-            return
-        scoring = ", ".join(
-            f"{b} ({p})" for b, p in cut.points.items() if p > 0 and (b != box or zero)
-        )
-        if box == "chance" and not zero:
-            raise LastResortError(
-                f"box chance may be used only when the dice score 0 in every other box "
-                f"open now (last_resort); they score in {scoring}"
-            )
-        if not zero:  # points written by hand in a box where the dice entered give 0
-            raise LastResortError(
-                f"box {box} does not take these dice: they score 0 there and score in "
-                f"{scoring} (last_resort)"
-            )
-        raise LastResortError(
-            f"box {box} may not be written with 0 while the dice score in {scoring} "
-            f"(last_resort: 0 only when the dice score nowhere)"
-        )
 
     def _apply_fill2(self, action: Fill2) -> None:
         sheet = self.sheet

@@ -36,7 +36,7 @@ from yatzy.game import Fill2, Game, Scratch, State, Write, check_name
 from yatzy.protocols.layout import Row, canonical, possible_entries, protocol_rows, row_label
 from yatzy.protocols.texts import SCRATCH_ALIASES
 from yatzy.protocols.xlsx import FORMAT, META_SHEET, SHEET, VERSION
-from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet
+from yatzy.rules import CATEGORIES, LANGUAGES, YATZY_BONUS_POINTS, RuleSet
 
 
 class ProtocolImportError(YatzyError):
@@ -190,11 +190,11 @@ class _Reader:
 
     def _check_labels(self, lang: Any) -> None:
         """Rows moved or inserted by hand would shift every box: refuse them."""
-        langs = (lang,) if lang in ("sv", "fi", "en") else ("sv", "fi", "en")
+        langs = (lang,) if lang in LANGUAGES else LANGUAGES
         for row in self.rows:
             rn = self.row_of[row.key]
             text = self.ws.cell(rn, 1).value
-            names = [row_label(row, lg, self.rules) for lg in langs]  # type: ignore[arg-type]
+            names = [row_label(row, lg, self.rules) for lg in langs]
             if row.kind == "box":  # files written before a name changed still read
                 names += CATEGORIES[row.key].spellings()
             if not isinstance(text, str) or not any(text.startswith(n) for n in names):

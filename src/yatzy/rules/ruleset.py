@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from yatzy.errors import DiceError, SpecError, UnknownBoxError
+from yatzy.i18n import N_, Message
 from yatzy.rules import scoring as sc
 from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category, Language, label
 
@@ -97,7 +98,7 @@ class Variant:
     """A rule set family: dice, options that apply, and default option values."""
 
     name: str
-    title: Mapping[str, str]
+    title: Message  # title[lang]: its name in lang
     num_dice: int
     options: tuple[str, ...]
     defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -115,28 +116,28 @@ VARIANTS: dict[str, Variant] = {
     for v in (
         Variant(
             "yatzy",
-            {"sv": "Yatzy", "fi": "Yatzy", "en": "Scandinavian Yatzy"},
+            N_("variant.yatzy", "Scandinavian Yatzy"),
             5,
             ("lenient", "yatzy_pip_bonus", "last_resort", *_ORDER_OPTS),
             {"bonus_threshold": 63, "bonus_points": 50},
         ),
         Variant(
             "yahtzee",
-            {"sv": "Internationell Yatzy", "fi": "Kansainvälinen Yatzy", "en": "Yahtzee"},
+            N_("variant.yahtzee", "Yahtzee"),
             5,
             ("joker", *_ORDER_OPTS),
             {"joker": "forced", "bonus_threshold": 63, "bonus_points": 35},
         ),
         Variant(
             "maxi",
-            {"sv": "Maxi-Yatzy", "fi": "Maxi-Yatzy", "en": "Maxi Yatzy"},
+            N_("variant.maxi", "Maxi Yatzy"),
             6,
             ("lenient", "last_resort", "saved_rolls", *_ORDER_OPTS),
             {"saved_rolls": "none", "bonus_threshold": 75, "bonus_points": 50},
         ),
         Variant(
             "dubbel",
-            {"sv": "DubbelYatzy", "fi": "Tupla-Yatzy", "en": "Double Yatzy"},
+            N_("variant.dubbel", "Double Yatzy"),
             6,
             ("yatzy_pip_bonus", "extra", "scoring", *_ORDER_OPTS),
             {"extra": "minus", "scoring": "lenient", "bonus_threshold": 63, "bonus_points": 50},

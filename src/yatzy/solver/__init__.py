@@ -40,9 +40,19 @@ from yatzy.rules import RuleSet
 from yatzy.solver import cache
 from yatzy.solver._model import Layout, Model, check_supported, first_section
 
-__all__ = ["Advice", "Choice", "Solver", "check_supported"]
+__all__ = ["Advice", "Choice", "Solver", "check_supported", "table_cached"]
 
 DType = Literal["float32", "float64"]
+
+
+def table_cached(rules: RuleSet, dtype: DType = "float32") -> bool:
+    """Whether the whole game's table of ``rules`` is in the disk cache (nothing is
+    loaded or solved: a front end asks before a first move that would build it)."""
+    check_supported(rules)
+    model = Model.build(rules)
+    return cache.exists(cache.table_key(rules.spec, "", dtype, model.fingerprint()))
+
+
 _CHUNK = 2048  # masks per kernel call: keeps the progress bar moving on big layers
 # Lanes of one keep/reroll pass shared by several masks, for 462 keeps (5 dice); with
 # more keeps proportionally fewer, so the pass's rows take the same memory (~0.5 MB).

@@ -12,6 +12,10 @@ scores in no other, and 0 only when it scores in none of them.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit
 
 from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS

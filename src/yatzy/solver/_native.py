@@ -4,7 +4,7 @@ A fresh ``yatzy solve yatzy`` spends about a second of CPU time solving, and
 numba's start would add about 0.45 s more: importing numba, then loading even a
 cached kernel registers every typing and lowering numba knows.  So the solve
 kernel (:func:`yatzy.solver._kernels.solve_masks`) is compiled once by numba as a
-C function of one argument (:func:`yatzy.solver._kernels.native_entry`), its
+C function of one argument (:func:`yatzy.solver._native_entry.native_entry`), its
 machine code is kept as an object file, and later processes load that file with
 llvmlite, which numba itself uses for the same job (about 0.05 s).  The call goes
 through ctypes, which releases the GIL, so the driver's threads run in parallel.
@@ -70,7 +70,7 @@ SCALARS = ("ybox", "joker_mode", "lower_bits", "threshold", "levels", "saved", "
 WORDS = sum(1 + ndim for _, _, ndim in ARRAYS) + len(SCALARS)
 
 _FORMAT = b"yatzy-native-1"
-_SOURCES = ("_kernels.py", "_final_kernels.py", "_codes.py", "_native.py")
+_SOURCES = ("_kernels.py", "_native_entry.py", "_final_kernels.py", "_codes.py", "_native.py")
 
 _kernels: dict[str, Kernel | None] = {}
 _lock = threading.Lock()  # one thread loads or builds (the web app solves in threads)
@@ -184,8 +184,11 @@ def _register_symbols(llvm: Any) -> None:
     dotted = ("numba._helperlib", "numba._dynfunc", "numba.core.runtime._nrt_python")
     if "numba" in sys.modules:
         # numba's own modules, already initialised (loading them again would
-        # reset the allocator numba's live arrays came from).
+        # reset the allocator numba's live arrays came from).  numba may still be
+        # starting in another thread: _jit's import waits for that start to end.
         import importlib
+
+        from yatzy.solver import _jit  # noqa: F401
 
         helper, dynfunc, nrt = (importlib.import_module(d) for d in dotted)
     else:
@@ -230,9 +233,9 @@ def _load(dtype: str) -> Kernel | None:
 
 
 def _build(dtype: str) -> Kernel:
-    from yatzy.solver import _kernels
+    from yatzy.solver import _native_entry
 
-    entry = _kernels.native_entry(dtype)
+    entry = _native_entry.native_entry(dtype)
     _alive.append(entry)
     with contextlib.suppress(Exception):
         _save(dtype, entry)

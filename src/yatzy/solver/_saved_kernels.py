@@ -26,6 +26,10 @@ are gone; ``last_resort`` and the order rules (``allowed``) remain.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit, prange
 
 

@@ -27,6 +27,10 @@ Every kernel writes into arrays its caller allocates.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit, prange
 
 from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS

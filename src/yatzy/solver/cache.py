@@ -16,6 +16,8 @@ import hashlib
 import json
 import os
 import re
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,8 @@ import platformdirs
 
 FORMAT_VERSION = 1
 """Bump when the meaning or layout of a cached table changes."""
+
+_stored = 0  # tables this process stored: a memo of "missing" older than one is stale
 
 
 def cache_dir() -> Path:
@@ -76,6 +80,7 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
 
 def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
     """Store ``table`` under ``key`` atomically; returns the data file's path."""
+    global _stored
     data_path, meta_path = _paths(key)
     data_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = data_path.with_name(f".{data_path.name}.{os.getpid()}.tmp")
@@ -90,4 +95,34 @@ def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     tmp_meta.write_text(json.dumps(meta, indent=1))
     os.replace(tmp_meta, meta_path)
+    _stored += 1
     return data_path
+
+
+class MissingMemo:
+    """Remembers for ``seconds`` that a spec's table was not in the cache, so that a
+    server asking on every move does not build the model to look again each time.
+
+    The memo is forgotten early when this process stores any table or the cache
+    directory changes (a table built by another part of the program is found at
+    once; a test's private cache is not confused with the user's).
+    """
+
+    def __init__(self, seconds: float = 60.0) -> None:
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._until: dict[str, tuple[float, int, str]] = {}
+
+    def known_missing(self, spec: str) -> bool:
+        """Whether ``spec`` was found missing recently, with nothing stored since."""
+        with self._lock:
+            found = self._until.get(spec)
+        if found is None:
+            return False
+        deadline, stored, where = found
+        return time.monotonic() < deadline and stored == _stored and where == str(cache_dir())
+
+    def mark(self, spec: str) -> None:
+        """Remember that ``spec``'s table was just looked for and not found."""
+        with self._lock:
+            self._until[spec] = (time.monotonic() + self.seconds, _stored, str(cache_dir()))

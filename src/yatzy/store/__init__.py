@@ -9,14 +9,8 @@ it saves what the core produced.
 from __future__ import annotations
 
 from yatzy.store.db import database_url, default_database_url, make_engine, migrate
-from yatzy.store.repo import (
-    ConflictError,
-    GameRepository,
-    NotFoundError,
-    SeatInfo,
-    StoredGame,
-    UnavailableError,
-)
+from yatzy.store.errors import ConflictError, NotFoundError, UnavailableError
+from yatzy.store.repo import GameRepository, SeatInfo, StoredGame
 
 __all__ = [
     "ConflictError",

@@ -13,7 +13,13 @@ boxes of a final roll as the game state does.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit
+
+from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means
 
 
 @njit(cache=True, nogil=True)
@@ -160,7 +166,6 @@ def play_games(
             max_points = max(max_points, score[r, b])
     cont = np.empty((n_boxes, max_points + 1), dtype=np.float64)
     powers = np.array([7**i for i in range(6)], dtype=np.int64)
-    sixth = 1.0 / 6.0
     first_E = np.empty_like(E)
     first_F = np.empty_like(F)
     have_first = False
@@ -202,26 +207,10 @@ def play_games(
                 for j in range(1, top + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    for r in range(n_rolls):
-                        ej[r] = prev[r]
-                    for k in range(n_rolls, n_keeps):
-                        ej[k] = (
-                            ej[add[k, 0]]
-                            + ej[add[k, 1]]
-                            + ej[add[k, 2]]
-                            + ej[add[k, 3]]
-                            + ej[add[k, 4]]
-                            + ej[add[k, 5]]
-                        ) * sixth
+                    _keep_means(ej, prev, add, n_rolls)
                     if j == top:
                         break  # the best sub-keeps of the top level are never needed
-                    for k in range(n_keeps - 1, -1, -1):
-                        best = ej[k]
-                        for q in range(nsub[k]):
-                            o = M[sub[k, q]]
-                            if o > best:
-                                best = o
-                        M[k] = best
+                    _best_subkeeps(M, ej, sub, nsub)
                     rbj = RB[j]
                     fj = F[j]
                     for r in range(n_rolls):

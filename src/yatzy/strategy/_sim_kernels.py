@@ -21,12 +21,46 @@ box, else -1) cuts the boxes a final roll may fill as the game state does.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit
 
 # The box rules of a final roll are the solver's own, so simulation and solving
 # can never disagree about which boxes a roll may fill.
 from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
 from yatzy.solver._final_kernels import _allowed_for_roll
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_means(ej: np.ndarray, prev: np.ndarray, add: np.ndarray, n_rolls: int) -> None:
+    """One level of a turn's keep values: each roll worth ``prev`` (the level below),
+    each smaller keep the mean of its six keeps with one die more (``add``)."""
+    sixth = 1.0 / 6.0
+    for r in range(n_rolls):
+        ej[r] = prev[r]
+    for k in range(n_rolls, add.shape[0]):
+        ej[k] = (
+            ej[add[k, 0]]
+            + ej[add[k, 1]]
+            + ej[add[k, 2]]
+            + ej[add[k, 3]]
+            + ej[add[k, 4]]
+            + ej[add[k, 5]]
+        ) * sixth
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _best_subkeeps(M: np.ndarray, ej: np.ndarray, sub: np.ndarray, nsub: np.ndarray) -> None:
+    """``M[k]``: the best value of keep ``k`` or any keep inside it (largest first)."""
+    for k in range(sub.shape[0] - 1, -1, -1):
+        best = ej[k]
+        for s in range(nsub[k]):
+            o = M[sub[k, s]]
+            if o > best:
+                best = o
+        M[k] = best
 
 
 @njit(cache=True, nogil=True)
@@ -253,7 +287,6 @@ def play_games(
             max_points = max(max_points, score[r, b])
     cont = np.empty((n_boxes, max_points + 1), dtype=np.float64)
     powers = np.array([7**i for i in range(6)], dtype=np.int64)
-    sixth = 1.0 / 6.0
     first_E = np.empty_like(E)
     first_F = np.empty_like(F)
     have_first = False
@@ -304,26 +337,10 @@ def play_games(
                 for j in range(1, top + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    for r in range(n_rolls):
-                        ej[r] = prev[r]
-                    for k in range(n_rolls, n_keeps):
-                        ej[k] = (
-                            ej[add[k, 0]]
-                            + ej[add[k, 1]]
-                            + ej[add[k, 2]]
-                            + ej[add[k, 3]]
-                            + ej[add[k, 4]]
-                            + ej[add[k, 5]]
-                        ) * sixth
+                    _keep_means(ej, prev, add, n_rolls)
                     if j == top:
                         break  # the best sub-keeps of the top level are never needed
-                    for k in range(n_keeps - 1, -1, -1):
-                        best = ej[k]
-                        for s in range(nsub[k]):
-                            o = M[sub[k, s]]
-                            if o > best:
-                                best = o
-                        M[k] = best
+                    _best_subkeeps(M, ej, sub, nsub)
                     rbj = RB[j]
                     if saved > 0:
                         # A stop with j rolls left carries min(j, saved) on.

@@ -11,8 +11,13 @@ game's points still to come into an array the caller allocates.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit
 
+from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means
 from yatzy.strategy._win_kernels import MODE_SOFTMAX
 
 
@@ -154,7 +159,6 @@ def play_double_from(
     first_E = np.empty_like(E)
     first_here = 0.0
     have_first = False
-    sixth = 1.0 / 6.0
     for g in range(out.shape[0]):
         mask = start_mask
         u = start_u
@@ -194,26 +198,10 @@ def play_double_from(
                 for j in range(1, levels + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    for r in range(n_rolls):
-                        ej[r] = prev[r]
-                    for k in range(n_rolls, n_keeps):
-                        ej[k] = (
-                            ej[add[k, 0]]
-                            + ej[add[k, 1]]
-                            + ej[add[k, 2]]
-                            + ej[add[k, 3]]
-                            + ej[add[k, 4]]
-                            + ej[add[k, 5]]
-                        ) * sixth
+                    _keep_means(ej, prev, add, n_rolls)
                     if j == levels:
                         break
-                    for k in range(n_keeps - 1, -1, -1):
-                        best = ej[k]
-                        for s in range(nsub[k]):
-                            o = M[sub[k, s]]
-                            if o > best:
-                                best = o
-                        M[k] = best
+                    _best_subkeeps(M, ej, sub, nsub)
                     for r in range(n_rolls):
                         RB[j, r] = M[r]
                 if first:

@@ -26,11 +26,21 @@ roll (order, forced joker, ``last_resort``) are the solver's own functions.
 from __future__ import annotations
 
 import numpy as np
+
+from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+
+# isort: split
 from numba import njit
 
 from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
 from yatzy.solver._final_kernels import _allowed_for_roll
-from yatzy.strategy._sim_kernels import _final_row, _last_resort_boxes, _roll_index
+from yatzy.strategy._sim_kernels import (
+    _best_subkeeps,
+    _final_row,
+    _keep_means,
+    _last_resort_boxes,
+    _roll_index,
+)
 
 MODE_ARGMAX = 0
 MODE_SOFTMAX = 1
@@ -77,8 +87,6 @@ def _turn_values(
     accumulate, the approximate strategy) a stop with ``j`` rolls left is worth
     ``F[0, r] + stop_value * min(j, stop_limit)``."""
     n_rolls = score.shape[0]
-    n_keeps = add.shape[0]
-    sixth = 1.0 / 6.0
     if carry_all:
         saved = 0
     for c in range(saved + 1):
@@ -92,26 +100,10 @@ def _turn_values(
     for j in range(1, top + 1):
         ej = E[j]
         prev = RB[j - 1]
-        for r in range(n_rolls):
-            ej[r] = prev[r]
-        for k in range(n_rolls, n_keeps):
-            ej[k] = (
-                ej[add[k, 0]]
-                + ej[add[k, 1]]
-                + ej[add[k, 2]]
-                + ej[add[k, 3]]
-                + ej[add[k, 4]]
-                + ej[add[k, 5]]
-            ) * sixth
+        _keep_means(ej, prev, add, n_rolls)
         if j == top:
             break
-        for k in range(n_keeps - 1, -1, -1):
-            best = ej[k]
-            for s in range(nsub[k]):
-                o = M[sub[k, s]]
-                if o > best:
-                    best = o
-            M[k] = best
+        _best_subkeeps(M, ej, sub, nsub)
         rbj = RB[j]
         if carry_all:
             f0 = F[0]

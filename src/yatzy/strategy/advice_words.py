@@ -14,138 +14,123 @@ from collections.abc import Sequence
 from typing import Any
 
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Write
+from yatzy.i18n import N_, Message, decimal, messages
 from yatzy.rules import VARIANTS, Language, RuleSet
 from yatzy.rules.dice import format_dice, format_die
 
-_WORDS: dict[str, dict[Language, str]] = {
-    "roll": {"sv": "Slå", "fi": "Heitä", "en": "Roll"},
-    "reroll_all": {
-        "sv": "Slå om alla tärningar",
-        "fi": "Heitä kaikki nopat uudelleen",
-        "en": "Roll all the dice again",
-    },
-    "keep": {"sv": "Behåll {dice}", "fi": "Pidä {dice}", "en": "Keep {dice}"},
-    "and": {"sv": "och", "fi": "ja", "en": "and"},
-    "double_legend": {"sv": "inre/yttre", "fi": "sisempi/ulompi", "en": "inner/outer"},
-    "score": {
-        "sv": "Skriv {points} i {box}",
-        "fi": "Kirjaa {points} ruutuun {box}",
-        "en": "Score {points} in {box}",
-    },
-    "scratch": {"sv": "Stryk {box}", "fi": "Yliviivaa {box}", "en": "Scratch {box}"},
-    "entry": {"sv": "{box} ({points})", "fi": "{box} ({points})", "en": "{box} ({points})"},
-    "entry_scratch": {"sv": "stryk {box}", "fi": "yliviivaa {box}", "en": "scratch {box}"},
-    "fill2": {
-        "sv": "Inre: {inner}, yttre: {outer}",
-        "fi": "Sisempi: {inner}, ulompi: {outer}",
-        "en": "Inner: {inner}, outer: {outer}",
-    },
-    "as_good": {"sv": "lika bra", "fi": "yhtä hyvä", "en": "as good"},
-    "lost": {"sv": "−{points} p", "fi": "−{points} p", "en": "−{points} p"},
-    "approximate_double": {
-        "sv": "Ungefärligt: {title} är för stort för att räknas ut exakt, "
-        "så råden kommer från en förenklad strategi.",
-        "fi": "Likimääräinen: {title} on liian suuri laskettavaksi tarkasti, "
-        "joten neuvot tulevat yksinkertaistetusta strategiasta.",
-        "en": "Approximate: {title} is too large to solve exactly, "
-        "so the advice comes from a simplified strategy.",
-    },
-    "approximate_saved": {
-        "sv": "Ungefärligt: den exakta tabellen för sparade slag som samlas är inte byggd "
-        "(kör yatzy solve maxi+saved_rolls), så råden kommer från en förenklad strategi.",
-        "fi": "Likimääräinen: kertyvien säästettyjen heittojen tarkkaa taulukkoa ei ole "
-        "rakennettu (aja yatzy solve maxi+saved_rolls), joten neuvot tulevat "
-        "yksinkertaistetusta strategiasta.",
-        "en": "Approximate: the exact table for saved rolls that accumulate is not built "
-        "(run yatzy solve maxi+saved_rolls), so the advice comes from a simplified strategy.",
-    },
-    "approximate": {
-        "sv": "Ungefärligt: råden kommer från en förenklad strategi.",
-        "fi": "Likimääräinen: neuvot tulevat yksinkertaistetusta strategiasta.",
-        "en": "Approximate: the advice comes from a simplified strategy.",
-    },
-    "unavailable": {
-        "sv": "Inga tips finns för de här reglerna.",
-        "fi": "Näille säännöille ei ole vihjeitä.",
-        "en": "No hints are available for these rules.",
-    },
-    "decision_summary": {
-        "sv": "{best} av {total} beslut var de bästa. Förväntad förlust mot bästa spel: "
-        "{loss} poäng ({mean} per beslut).",
-        "fi": "{total} päätöksestä {best} oli parhaita. Odotettu menetys parhaaseen peliin "
-        "verrattuna: {loss} pistettä ({mean} päätöstä kohden).",
-        "en": "{best} of {total} decisions were the best. Expected points lost against best "
-        "play: {loss} ({mean} per decision).",
-    },
-    "box_summary": {
-        "sv": "{best} av {total} val av ruta var de bästa. Förväntad förlust mot bästa val: "
-        "{loss} poäng.",
-        "fi": "{total} ruutuvalinnasta {best} oli parhaita. Odotettu menetys parhaisiin "
-        "valintoihin verrattuna: {loss} pistettä.",
-        "en": "{best} of {total} box choices were the best. Expected points lost against the "
-        "best choices: {loss}.",
-    },
-    "costly": {
-        "sv": "Tur {turn}, slag {roll} ({dice}): {chosen}. Bättre: {best} ({loss}).",
-        "fi": "Vuoro {turn}, heitto {roll} ({dice}): {chosen}. Parempi: {best} ({loss}).",
-        "en": "Turn {turn}, roll {roll} ({dice}): {chosen}. Better: {best} ({loss}).",
-    },
-    "costly_pad": {
-        "sv": "Tur {turn} ({dice}): {chosen}. Bättre: {best} ({loss}).",
-        "fi": "Vuoro {turn} ({dice}): {chosen}. Parempi: {best} ({loss}).",
-        "en": "Turn {turn} ({dice}): {chosen}. Better: {best} ({loss}).",
-    },
-    "chart": {
-        "sv": "Förväntat slutresultat för {name} tur för tur: {first} före tur 1, "
-        "{last} före tur {turns}; slutresultat {final}.",
-        "fi": "Pelaajan {name} odotettu loppupistemäärä vuoro vuorolta: {first} ennen vuoroa 1, "
-        "{last} ennen vuoroa {turns}; lopputulos {final}.",
-        "en": "Expected final score of {name} turn by turn: {first} before turn 1, "
-        "{last} before turn {turns}; final score {final}.",
-    },
-    "pad_boxes": {
-        "sv": "Ett poängblock sparar bara de slutliga tärningarna, inte slagen: här bedöms "
-        "valet av ruta för tärningarna, men inte vilka tärningar som behölls.",
-        "fi": "Pistelista tallentaa vain lopulliset nopat, ei heittoja: tässä arvioidaan "
-        "ruudun valinta nopille, mutta ei sitä, mitkä nopat pidettiin.",
-        "en": "A score pad keeps only the final dice, not the rolls: the box chosen for "
-        "them is rated here, but not which dice were kept.",
-    },
-    "pad_points": {
-        "sv": "Ett poängblock där bara poäng skrevs har inga tärningar att bedöma. "
-        "Ange tärningarna varje tur så kan valen av ruta bedömas.",
-        "fi": "Pistelistassa, johon kirjattiin vain pisteet, ei ole arvioitavia noppia. "
-        "Syötä nopat joka vuorolla, niin ruutuvalinnat voidaan arvioida.",
-        "en": "A score pad with only points written has no dice to rate. "
-        "Enter the dice every turn and the box choices can be rated.",
-    },
-    "pad_saved": {
-        "sv": "Ett poängblock vet inte hur många slag som sparades, så valen kan inte "
-        "bedömas med sparade slag.",
-        "fi": "Pistelista ei tiedä, montako heittoa säästettiin, joten valintoja ei voi "
-        "arvioida säästettyjen heittojen kanssa.",
-        "en": "A score pad does not know how many rolls were saved, so its choices cannot "
-        "be rated with saved rolls.",
-    },
-    "pad_incomplete": {
-        "sv": "{name} skrev bara poäng, utan tärningar, i någon tur, så valen kan inte bedömas.",
-        "fi": "{name} kirjasi jollakin vuorolla vain pisteet ilman noppia, joten valintoja ei "
-        "voi arvioida.",
-        "en": "{name} wrote only points, without the dice, in some turn, so the choices "
-        "cannot be rated.",
-    },
-}
+_WORDS: dict[str, Message] = messages(
+    "advice.",
+    N_("advice.roll", "Roll"),
+    N_("advice.reroll_all", "Roll all the dice again"),
+    N_("advice.keep", "Keep {dice}"),
+    N_("advice.and", "and"),
+    N_("advice.double_legend", "inner/outer"),
+    N_("advice.score", "Score {points} in {box}"),
+    N_("advice.scratch", "Scratch {box}"),
+    N_("advice.entry", "{box} ({points})"),
+    N_("advice.entry_scratch", "scratch {box}"),
+    N_("advice.fill2", "Inner: {inner}, outer: {outer}"),
+    N_("advice.as_good", "as good"),
+    N_("advice.lost", "−{points} p"),
+    N_(
+        "advice.approximate_double",
+        "Approximate: {title} is too large to solve exactly, so the advice comes from a simplified "
+        "strategy.",
+    ),
+    N_(
+        "advice.approximate_saved",
+        "Approximate: the exact table for saved rolls that accumulate is not built (run yatzy "
+        "solve maxi+saved_rolls), so the advice comes from a simplified strategy.",
+    ),
+    N_("advice.approximate", "Approximate: the advice comes from a simplified strategy."),
+    N_("advice.unavailable", "No hints are available for these rules."),
+    N_(
+        "advice.decision_summary",
+        "{best} of {total} decisions were the best. Expected points lost against best play: {loss} "
+        "({mean} per decision).",
+    ),
+    N_(
+        "advice.box_summary",
+        "{best} of {total} box choices were the best. Expected points lost against the best "
+        "choices: {loss}.",
+    ),
+    N_("advice.costly", "Turn {turn}, roll {roll} ({dice}): {chosen}. Better: {best} ({loss})."),
+    N_("advice.costly_pad", "Turn {turn} ({dice}): {chosen}. Better: {best} ({loss})."),
+    N_(
+        "advice.chart",
+        "Expected final score of {name} turn by turn: {first} before turn 1, {last} before turn "
+        "{turns}; final score {final}.",
+    ),
+    N_(
+        "advice.pad_boxes",
+        "A score pad keeps only the final dice, not the rolls: the box chosen for them is rated "
+        "here, but not which dice were kept.",
+    ),
+    N_(
+        "advice.pad_points",
+        "A score pad with only points written has no dice to rate. Enter the dice every turn and "
+        "the box choices can be rated.",
+    ),
+    N_(
+        "advice.pad_saved",
+        "A score pad does not know how many rolls were saved, so its choices cannot be rated with "
+        "saved rolls.",
+    ),
+    N_(
+        "advice.pad_incomplete",
+        "{name} wrote only points, without the dice, in some turn, so the choices cannot be rated.",
+    ),
+)
 
-# Die faces as words: Swedish singular and plural definite forms, Finnish nominative
-# and partitive (after a numeral), and the numerals themselves.
-_SV_ONE = {1: "ettan", 2: "tvåan", 3: "trean", 4: "fyran", 5: "femman", 6: "sexan"}
-_SV_MANY = {1: "ettorna", 2: "tvåorna", 3: "treorna", 4: "fyrorna", 5: "femmorna", 6: "sexorna"}
-_FI_ONE = {1: "ykkönen", 2: "kakkonen", 3: "kolmonen", 4: "nelonen", 5: "viitonen", 6: "kuutonen"}
-_FI_PART = {1: "ykköstä", 2: "kakkosta", 3: "kolmosta", 4: "nelosta", 5: "viitosta", 6: "kuutosta"}
-_NUMERALS: dict[Language, dict[int, str]] = {
-    "sv": {2: "två", 3: "tre", 4: "fyra", 5: "fem", 6: "sex"},
-    "fi": {2: "kaksi", 3: "kolme", 4: "neljä", 5: "viisi", 6: "kuusi"},
-    "en": {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"},
+# Die faces as words (dice are named by their faces, never by their positions): one
+# die ("the 5", "femman", "viitonen"), a single one after another ("the 4 and 5"),
+# several ("the two 5s", "de två femmorna", "kaksi viitosta") and the numerals.
+_DIE: dict[int, Message] = {
+    int(k): m
+    for k, m in messages(
+        "advice.die.",
+        N_("advice.die.1", "the 1"),
+        N_("advice.die.2", "the 2"),
+        N_("advice.die.3", "the 3"),
+        N_("advice.die.4", "the 4"),
+        N_("advice.die.5", "the 5"),
+        N_("advice.die.6", "the 6"),
+    ).items()
+}
+_DIE_AFTER: dict[int, Message] = {
+    int(k): m
+    for k, m in messages(
+        "advice.die_after.",
+        N_("advice.die_after.1", "1"),
+        N_("advice.die_after.2", "2"),
+        N_("advice.die_after.3", "3"),
+        N_("advice.die_after.4", "4"),
+        N_("advice.die_after.5", "5"),
+        N_("advice.die_after.6", "6"),
+    ).items()
+}
+_DICE: dict[int, Message] = {
+    int(k): m
+    for k, m in messages(
+        "advice.dice.",
+        N_("advice.dice.1", "the {count} 1s"),
+        N_("advice.dice.2", "the {count} 2s"),
+        N_("advice.dice.3", "the {count} 3s"),
+        N_("advice.dice.4", "the {count} 4s"),
+        N_("advice.dice.5", "the {count} 5s"),
+        N_("advice.dice.6", "the {count} 6s"),
+    ).items()
+}
+_NUMERALS: dict[int, Message] = {
+    int(k): m
+    for k, m in messages(
+        "advice.numeral.",
+        N_("advice.numeral.2", "two"),
+        N_("advice.numeral.3", "three"),
+        N_("advice.numeral.4", "four"),
+        N_("advice.numeral.5", "five"),
+        N_("advice.numeral.6", "six"),
+    ).items()
 }
 
 
@@ -159,7 +144,7 @@ def number(x: float, lang: Language, digits: int = 1) -> str:
     text = f"{x:.{digits}f}"
     if text.startswith("-"):
         text = "−" + text[1:]
-    return text if lang == "en" else text.replace(".", ",")
+    return decimal(text, lang)
 
 
 def loss_words(loss: float, lang: Language) -> str:
@@ -181,15 +166,11 @@ def faces_words(faces: Sequence[int], lang: Language) -> str:
     singles = all(n == 1 for _, n in groups)
     parts: list[str] = []
     for i, (face, n) in enumerate(groups):
-        numeral = _NUMERALS[lang].get(n, str(n))
-        if lang == "sv":
-            parts.append(_SV_ONE[face] if n == 1 else f"de {numeral} {_SV_MANY[face]}")
-        elif lang == "fi":
-            parts.append(_FI_ONE[face] if n == 1 else f"{numeral} {_FI_PART[face]}")
-        elif n == 1:
-            parts.append(f"{face}" if singles and i > 0 else f"the {face}")
+        if n > 1:
+            count = _NUMERALS[n][lang] if n in _NUMERALS else str(n)
+            parts.append(_DICE[face].text(lang, count=count))
         else:
-            parts.append(f"the {numeral} {face}s")
+            parts.append((_DIE_AFTER if singles and i > 0 else _DIE)[face][lang])
     return _join(parts, lang)
 
 

@@ -102,6 +102,26 @@ _WHOLE: dict[str, Solver] = {}
 _SUBGAMES: dict[str, list[Solver]] = {}
 
 
+def strategy_ready(rules: RuleSet) -> bool:
+    """Whether advice on a fresh sheet of ``rules`` comes without first solving a
+    whole table: it is loaded already or in the disk cache (an approximate strategy
+    needs its proxy's table).  Front ends say "preparing" instead of "thinking"
+    otherwise: Maxi's table takes minutes the first time."""
+    from yatzy.solver import table_cached
+
+    if is_exact(rules):
+        if rules.spec in _WHOLE or rules.saved_rolls == "all":  # saved: built explicitly
+            return True
+        return table_cached(rules)
+    from yatzy.strategy.approx import proxy_rules
+
+    try:
+        proxy = proxy_rules(rules)
+        return proxy.spec in _WHOLE or table_cached(proxy)
+    except SpecError:
+        return True  # no table behind this strategy at all
+
+
 def solver_for(spec: str, progress: bool = False) -> Solver:
     """The (process-wide) solver of a whole game of a rules spec, loaded or solved once."""
     from yatzy.solver import Solver
@@ -110,6 +130,11 @@ def solver_for(spec: str, progress: bool = False) -> Solver:
     if found is None:
         found = _WHOLE[spec] = Solver(RuleSet.parse(spec), progress=progress)
     return found
+
+
+def loaded_solver(spec: str) -> Solver | None:
+    """The process's whole-game solver of ``spec`` when one is loaded already (no disk)."""
+    return _WHOLE.get(spec)
 
 
 def solver_covering(rules: RuleSet, open_boxes: list[str], progress: bool = False) -> Solver:

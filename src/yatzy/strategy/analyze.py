@@ -190,20 +190,22 @@ class _Replay:
         )
 
 
-def analyze(state: State, lang: Language | None = None) -> Analysis:
+def analyze(state: State, lang: Language | None = None, *, start: State | None = None) -> Analysis:
     """Analyse the game that led to ``state`` (replayed from its log).
 
     ``lang`` words the choices for players ("Behåll de två femmorna"); without it
-    they are the advisor's short English descriptions.
+    they are the advisor's short English descriptions.  ``start`` is the position
+    the log's turns start from (default: a new game; a sub-game's record in tests).
     """
     if state.starter is None:
         raise YatzyError("the game has not started: the roll-off is not decided")
     if state.game.pad:
         return _analyze_pad(state, _describer(lang))
     game: Game = state.game
-    replay = game.new_initial_state(starter=state.starter)
+    replay = game.new_initial_state(starter=state.starter) if start is None else start.clone()
     run = _Replay(state, _describer(lang))
-    for n, turn in enumerate(state.log, start=1):
+    first = len(replay.log)
+    for n, turn in enumerate(state.log[first:], start=first + 1):
         seat = turn["player"]
         run.start_turn(replay, seat)
         for r, roll in enumerate(turn.get("rolls", [])):

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yatzy.rules import RuleSet
-from yatzy.strategy.simulate import SimulationResult, chunk_rng, yatzy_box
+from yatzy.strategy.simulate import SimulationResult, _note, chunk_rng, yatzy_box
 
 FAST_CHUNK = 2000
 """Games per chunk of the fast path."""
@@ -128,10 +128,11 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
 
 def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
     """A runner ``(games, seed, workers, progress) -> result``, or ``None``."""
-    from yatzy.bots import OPTIMAL_LEVELS
+    from yatzy.bots import OPTIMAL_LEVELS, WINNER_LEVELS
     from yatzy.strategy.advisor import is_exact
 
-    if bot not in OPTIMAL_LEVELS or not is_exact(rules):
+    # Alone, the bot for the win has nobody to beat: it plays the optimal strategy.
+    if (bot not in OPTIMAL_LEVELS and bot not in WINNER_LEVELS) or not is_exact(rules):
         return None
 
     def runner(games: int, seed: int, workers: int, progress: bool) -> SimulationResult:
@@ -203,4 +204,5 @@ def run_fast(
         int(sum(int(p[2].sum()) for p in parts)),
         seconds,
         "kernel",
+        _note(rules, bot),
     )

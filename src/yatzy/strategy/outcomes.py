@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ import numpy.typing as npt
 from yatzy.errors import YatzyError
 from yatzy.game import Game, State
 from yatzy.rules import RuleSet
+from yatzy.solver.cache import MissingMemo
 
 if TYPE_CHECKING:
     from yatzy.solver import Solver
@@ -90,11 +90,19 @@ class Policy:
 
 def policy_for(level: str | None, rules: RuleSet) -> Policy:
     """The policy of a seat of ``level`` (``None`` or :data:`PERSON`: a person)."""
-    from yatzy.bots import BOT_LEVELS, OPTIMAL_LEVELS, SKILL_TEMPERATURES, skill_temperature
+    from yatzy.bots import (
+        BOT_LEVELS,
+        OPTIMAL_LEVELS,
+        SKILL_TEMPERATURES,
+        WINNER_LEVELS,
+        skill_temperature,
+    )
 
     if level is None or level == PERSON:
         return Policy(PERSON, "optimal")
-    if level in OPTIMAL_LEVELS:
+    if level in OPTIMAL_LEVELS or level in WINNER_LEVELS:
+        # The bot for the win is taken as optimal, an approximation: its play depends
+        # on the others' sheets (it scores about 10 points less on average).
         return Policy(level, "optimal")
     if level in SKILL_TEMPERATURES:
         return Policy(level, "softmax", skill_temperature(level, rules))
@@ -186,8 +194,7 @@ def outcome_key(state: State, seat: int, policy: Policy) -> Hashable:
 
 _lock = threading.RLock()
 _WHOLE: dict[str, TargetTable] = {}
-_MISSING: dict[str, float] = {}  # spec -> when to look in the disk cache again
-_RETRY_SECONDS = 60.0
+_MISSING = MissingMemo(60.0)  # specs not in the disk cache a moment ago
 _SUBGAMES: OrderedDict[tuple[str, frozenset[str]], TargetTable] = OrderedDict()
 _KEPT_SUBGAMES = 48
 
@@ -223,13 +230,12 @@ def _whole_table(rules: RuleSet) -> TargetTable | None:
 
     with _lock:
         found = _WHOLE.get(rules.spec)
-        if found is not None or time.monotonic() < _MISSING.get(rules.spec, -1.0):
+        if found is not None or _MISSING.known_missing(rules.spec):
             return found
     try:
         table = TargetTable(rules, mode="optimal", cached_only=True)
     except LookupError:
-        with _lock:
-            _MISSING[rules.spec] = time.monotonic() + _RETRY_SECONDS
+        _MISSING.mark(rules.spec)
         return None
     with _lock:
         _WHOLE[rules.spec] = table
@@ -354,7 +360,7 @@ def _static(rules: RuleSet) -> _Static:
 
 
 _EV_WHOLE: dict[str, Solver] = {}
-_EV_MISSING: dict[str, float] = {}
+_EV_MISSING = MissingMemo(60.0)
 _EV_SUBGAMES: OrderedDict[tuple[str, frozenset[str]], Solver] = OrderedDict()
 # CPU seconds per set of open boxes of an expected-value sub-game (measured like
 # _SECONDS_PER_UNIT): 5 dice have 252 rolls, 6 dice 462.
@@ -374,27 +380,29 @@ def ev_solver(
 ) -> Solver:
     """An expected-value solver whose game covers a sheet with ``open_boxes`` open.
 
-    The whole game's table when it is in the disk cache (memory-mapped); else the
-    sub-game of the open boxes, solved in memory when ``build`` or when its
-    estimated cost fits ``allow_seconds``; else, with ``build``, the whole game's
-    (seconds for yatzy and yahtzee, minutes for maxi).  Otherwise
+    The whole game's table when this process has it loaded or it is in the disk
+    cache (memory-mapped); else the sub-game of the open boxes, solved in memory
+    when ``build`` or when its estimated cost fits ``allow_seconds``; else, with
+    ``build``, the whole game's (seconds for yatzy and yahtzee, minutes for maxi).
+    Otherwise
     :class:`TablesNotReady`.
     """
     from yatzy.solver import Solver
-    from yatzy.strategy.advisor import solver_for
+    from yatzy.strategy.advisor import loaded_solver, solver_for
 
     spec = rules.spec
     with _lock:
         found = _EV_WHOLE.get(spec)
-        missing = time.monotonic() < _EV_MISSING.get(spec, -1.0)
+        if found is None:
+            found = loaded_solver(spec)
+        missing = _EV_MISSING.known_missing(spec)
     if found is not None:
         return found
     if not missing:
         try:
             found = Solver(rules, cached_only=True)
         except LookupError:
-            with _lock:
-                _EV_MISSING[spec] = time.monotonic() + _RETRY_SECONDS
+            _EV_MISSING.mark(spec)
         else:
             with _lock:
                 _EV_WHOLE[spec] = found

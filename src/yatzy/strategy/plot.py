@@ -1,12 +1,17 @@
-"""The histogram of a simulation's final scores, as a PNG (matplotlib)."""
+"""Charts as PNG files (matplotlib): the histogram of a simulation's final scores, and
+every player's win chance over a game (:func:`save_win_chart`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from yatzy.errors import YatzyError
 from yatzy.strategy.simulate import SimulationResult
+
+if TYPE_CHECKING:
+    from yatzy.strategy.win_analysis import WinAnalysis
 
 
 def check_plot_path(path: str | os.PathLike[str]) -> Path:
@@ -44,6 +49,42 @@ def save_histogram(result: SimulationResult, path: str | os.PathLike[str]) -> Pa
             f"{result.rules}, bot {result.bot}: {result.games:,} games, "
             f"sd {result.sd:.1f}, bonus {result.bonus_rate:.0%}, yatzy {result.yatzy_rate:.0%}"
         )
+        ax.legend()
+        fig.tight_layout()
+        try:
+            fig.savefig(target, format="png")
+        except OSError as exc:
+            raise YatzyError(f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+    return target
+
+
+def save_win_chart(result: WinAnalysis, names: list[str], path: str | os.PathLike[str]) -> Path:
+    """Draw every player's chance (of winning, or of beating the record) before each
+    turn of the game and at its end into the PNG file ``path`` (checked)."""
+    target = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    turns = [p.turn for p in result.points]
+    styles = ["-", "--", ":", "-."]
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
+    try:
+        for seat, name in enumerate(names):
+            chances = [100 * p.chances[seat] for p in result.points]
+            ax.plot(turns, chances, styles[seat % len(styles)], linewidth=2, label=name)
+        ax.set_ylim(-2, 102)
+        ax.set_xlabel("turns played")
+        aim = f"beating the record {result.record}" if result.goal == "record" else "winning"
+        ax.set_ylabel(f"chance of {aim} (%)")
+        how = (
+            "exact" if result.exact else f"simulated in part, ±{100 * result.margin:.1f} % at most"
+        )
+        ax.set_title(f"{result.rules}: chance of {aim}, turn by turn ({how})")
+        ax.grid(alpha=0.3)
         ax.legend()
         fig.tight_layout()
         try:

@@ -279,8 +279,10 @@ def _prepare(rules: RuleSet, bot: str, progress: bool) -> None:
 
 
 def _note(rules: RuleSet, bot: str) -> str:
-    from yatzy.bots import is_exact
+    from yatzy.bots import WINNER_LEVELS, is_exact
 
+    if bot in WINNER_LEVELS:
+        return f"{bot} has nobody to beat alone: it plays the optimal strategy"
     return "" if is_exact(bot, rules) else f"{bot} plays {rules.spec} by an approximate strategy"
 
 

@@ -10,13 +10,13 @@ record from a position, for every front end (web, terminal).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from yatzy.errors import SpecError, YatzyError
 from yatzy.game import Action, BoxEntry, Game, Roll, Sheet, State
 from yatzy.rules import RuleSet
+from yatzy.solver.cache import MissingMemo
 
 if TYPE_CHECKING:
     from yatzy.solver.target import TargetTable
@@ -75,8 +75,7 @@ def play_for_target(
 
 
 _TABLES: dict[str, TargetTable] = {}
-_MISSING: dict[str, float] = {}  # spec -> when to look in the disk cache again
-_RETRY_SECONDS = 60.0
+_MISSING = MissingMemo(60.0)  # specs not in the disk cache a moment ago
 
 
 def target_table_for(
@@ -96,12 +95,12 @@ def target_table_for(
     if found is None:
         # A table found missing is looked for again only after a while: the look-up
         # builds the model (milliseconds to a second) and a server asks on every move.
-        if not build and time.monotonic() < _MISSING.get(rules.spec, -1.0):
+        if not build and _MISSING.known_missing(rules.spec):
             return None
         try:
             found = TargetTable(rules, progress=progress, cached_only=not build)
         except LookupError:
-            _MISSING[rules.spec] = time.monotonic() + _RETRY_SECONDS
+            _MISSING.mark(rules.spec)
             return None
         _TABLES[rules.spec] = found
     return found

@@ -60,7 +60,16 @@ from yatzy.strategy.outcomes import (
     sampler_for,
 )
 
-__all__ = ["PERSON", "SeatChance", "TablesNotReady", "WinChances", "combine", "win_chances"]
+__all__ = [
+    "PERSON",
+    "Distributions",
+    "SeatChance",
+    "TablesNotReady",
+    "WinChances",
+    "combine",
+    "seat_distributions",
+    "win_chances",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -313,12 +322,94 @@ def win_chances(
     """
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget >= 0:
-        raise YatzyError(f"budget {budget!r} is not a number of seconds >= 0")
+    _check_budget(budget)
     names = _levels(state, levels)
-    policies = [policy_for(lv, state.rules) for lv in names]
+    for lv in names:
+        policy_for(lv, state.rules)  # an unknown level is refused even after the game
     if state.is_terminal():
         return _final_chances(state, names)
+    found = seat_distributions(
+        state,
+        names,
+        budget=budget,
+        build=build,
+        seed=seed,
+        max_samples=max_samples,
+        exact=exact,
+        solve_seconds=solve_seconds,
+    )
+    chances = combine(found.dists)
+    margins = found.margins()
+    seats = len(state.players)
+    return WinChances(
+        tuple(
+            SeatChance(
+                i,
+                names[i],
+                float(chances[i]),
+                margins[i],
+                found.outcome(i).method,
+                found.outcome(i).samples,
+            )
+            for i in range(seats)
+        ),
+        found.exact,
+        found.seconds,
+    )
+
+
+def _check_budget(budget: float) -> None:
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget >= 0:
+        raise YatzyError(f"budget {budget!r} is not a number of seconds >= 0")
+
+
+@dataclass(frozen=True)
+class Distributions:
+    """Every seat's distribution of final scores from one position (see
+    :func:`seat_distributions`): ``dists[i] = (lowest final score, pmf)``."""
+
+    dists: tuple[tuple[int, FloatArray], ...]
+    groups: dict[int, list[int]]
+    outcomes: dict[int, Outcome]
+    group_of_seat: tuple[int, ...]
+    finals: tuple[int, ...]
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        """Whether every distribution is exact."""
+        return all(o.exact for o in self.outcomes.values())
+
+    def outcome(self, seat: int) -> Outcome:
+        """The outcome (points still to come) of ``seat``."""
+        return self.outcomes[self.group_of_seat[seat]]
+
+    def margins(self) -> list[float]:
+        """The half-width of each seat's win chance's 95 % interval (0 when exact)."""
+        if self.exact:
+            return [0.0] * len(self.dists)
+        return _margins(self.dists, self.groups, self.outcomes, self.finals)
+
+
+def seat_distributions(
+    state: State,
+    levels: Sequence[str | None] | None = None,
+    *,
+    budget: float = DEFAULT_BUDGET,
+    build: bool = True,
+    seed: int | None = None,
+    max_samples: int = MAX_SAMPLES,
+    exact: bool = True,
+    solve_seconds: float | None = None,
+) -> Distributions:
+    """Every seat's distribution of final scores from ``state`` (a game not over), as
+    :func:`win_chances` finds them (its arguments mean the same): exact where a table
+    covers the position, else sampled within ``budget`` CPU seconds."""
+    if not isinstance(state, State):
+        raise YatzyError(f"expected a game State, not {state!r}")
+    _check_budget(budget)
+    names = _levels(state, levels)
+    policies = [policy_for(lv, state.rules) for lv in names]
     start = time.thread_time()
     rng = random.Random(seed)
     rules = state.rules
@@ -358,29 +449,18 @@ def win_chances(
         for key, g in group_of.items():
             if g in samplers:
                 _remember(key, outcomes[g])
-    finals = [s.final for s in state.sheets]
+    finals = tuple(s.final for s in state.sheets)
     dists: list[tuple[int, FloatArray]] = []
     for i, k in enumerate(keys):
         o = outcomes[group_of[k]]
         dists.append((finals[i] + o.lo, o.pmf()))
-    chances = combine(dists)
-    all_exact = all(o.exact for o in outcomes.values())
-    margins = [0.0] * seats if all_exact else _margins(dists, groups, outcomes, finals)
-    seconds = time.thread_time() - start
-    return WinChances(
-        tuple(
-            SeatChance(
-                i,
-                names[i],
-                float(chances[i]),
-                margins[i],
-                outcomes[group_of[keys[i]]].method,
-                outcomes[group_of[keys[i]]].samples,
-            )
-            for i in range(seats)
-        ),
-        all_exact,
-        seconds,
+    return Distributions(
+        tuple(dists),
+        groups,
+        outcomes,
+        tuple(group_of[k] for k in keys),
+        finals,
+        time.thread_time() - start,
     )
 
 

@@ -4,8 +4,8 @@ Seats are held by secret tokens in HttpOnly cookies named ``yz_<game>_<seat>``,
 sent only to that game's API (path ``/api/games/<game>``); API clients may send
 ``X-Seat-Token: <seat>:<token>`` instead.  The browser's ``yz_owner`` cookie ties
 its games together for the history and solo records.  Actions come as ``POST
-/api/games/<game>/actions`` or over the game's WebSocket (:func:`socket_session`);
-both end in :func:`act_json`.
+/api/games/<game>/actions`` or over the game's WebSocket (:func:`yatzy.web.sockets.socket_session`);
+both end in :func:`yatzy.web.transport.act_json`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ import asyncio
 import contextlib
 import hmac
 import inspect
-import json
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -27,429 +25,62 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import cookie_parser
-from starlette.types import Receive, Scope, Send
 
 from yatzy import __version__
-from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
-from yatzy.rules import LANGUAGES, OPTIONS, VARIANTS
-from yatzy.store import ConflictError, GameRepository, NotFoundError, UnavailableError
+from yatzy.errors import YatzyError
+from yatzy.rules import LANGUAGES, OPTIONS, VARIANTS, Language
+from yatzy.store import GameRepository, NotFoundError
 from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
 from yatzy.web.bodies import (
-    MAX_REF,
     ActIn,
-    ActionIn,
     CreateGameIn,
     JoinIn,
-    SocketActIn,
 )
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import advisor_available
 from yatzy.web.hub import BotRunner, Hub
-from yatzy.web.inputs import REFUSALS, StrictJSONRoute, reasons, request_validation_error
+from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
 from yatzy.web.limits import (
     ClientAddress,
     Limits,
     OpenGames,
-    RateLimitedError,
     RateLimiter,
     RateLimits,
-    TooManyGamesError,
     TooManySocketsError,
     client_of,
-    retry_after,
 )
 from yatzy.web.pages import root_of
 from yatzy.web.pages import router as pages_router
+from yatzy.web.responses import (
+    OWNER_COOKIE,
+    FastJSONResponse,
+    error_response,
+    set_cookie,
+    set_seat_cookie,
+    status_of,
+    tokens_of,
+)
 from yatzy.web.security import BodyTimeout, SecurityHeaders
 from yatzy.web.service import (
     GameService,
-    InviteError,
-    SeatError,
     SeatRequest,
     bot_levels,
     new_token,
 )
+from yatzy.web.sockets import socket_session
+from yatzy.web.transport import ActionFastPath, BodyLimit, act_json
+from yatzy.web.win_jobs import WinAnalyses
 
 HERE = Path(__file__).parent
-MAX_BODY = 16 * 1024
-OWNER_COOKIE = "yz_owner"
-COOKIE_AGE = 400 * 24 * 3600
 GAME_ID = r"^[0-9a-f]{32}$"
-IDLE_CLOSE = 4408
-"""The close code of a WebSocket closed for being idle (see :func:`socket_session`)."""
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's 128-bit id (hex)")]
-Lang = Literal["sv", "fi", "en"]
+Lang = Language  # the languages of the catalog (yatzy.i18n)
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-class FastJSONResponse(JSONResponse):
-    """JSON through orjson: the game views are the bulk of every answer, and orjson
-    encodes them several times faster than the standard library (same JSON text:
-    UTF-8, no NaN, keys in order)."""
-
-    def render(self, content: Any) -> bytes:
-        """``content`` as compact UTF-8 JSON."""
-        return orjson.dumps(content)
-
-
-def _refusal(exc: Exception) -> dict[str, str]:
-    """The body of every refusal: the reason and the error's name."""
-    return {"detail": str(exc), "error": type(exc).__name__}
-
-
-def _error(status: int, exc: Exception) -> JSONResponse:
-    headers = {"Retry-After": retry_after(exc)} if isinstance(exc, RateLimitedError) else None
-    return FastJSONResponse(_refusal(exc), status_code=status, headers=headers)
-
-
-def _status(exc: YatzyError) -> int:
-    if isinstance(exc, NotFoundError):
-        return 404
-    if isinstance(exc, SeatError | InviteError):
-        return 403
-    if isinstance(exc, UnavailableError):
-        return 503
-    if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
-        return 429
-    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError):
-        return 409
-    return 422
-
-
-def _tokens(request: Request | WebSocket, game_id: str) -> dict[int, str]:
-    return _seat_tokens(request.cookies, request.headers.get("x-seat-token"), game_id)
-
-
-def _seat_tokens(cookies: Mapping[str, str], header: str | None, game_id: str) -> dict[int, str]:
-    """The seat tokens a request holds: cookies ``yz_<game>_<seat>`` and the
-    ``X-Seat-Token: <seat>:<token>[, ...]`` header."""
-    prefix = f"yz_{game_id}_"
-    out: dict[int, str] = {}
-    for name, value in cookies.items():
-        if name.startswith(prefix) and name[len(prefix) :].isdigit():
-            out[int(name[len(prefix) :])] = value
-    if header:
-        for part in header.split(","):
-            seat, _, token = part.strip().partition(":")
-            if seat.isdigit() and token:
-                out[int(seat)] = token
-    return out
-
-
-def _set_cookie(response: Response, name: str, value: str, secure: bool, path: str = "/") -> None:
-    response.set_cookie(
-        name, value, max_age=COOKIE_AGE, httponly=True, samesite="strict", secure=secure, path=path
-    )
-
-
-def _set_seat_cookie(
-    response: Response, game_id: str, seat: int, token: str, secure: bool, root: str = ""
-) -> None:
-    # Scoped to the game's API (under the app's path prefix, ``root``): a browser sends
-    # it only there, so the cookies of all the games it ever played do not ride along
-    # with every request.
-    path = f"{root}/api/games/{game_id}"
-    _set_cookie(response, f"yz_{game_id}_{seat}", token, secure, path=path)
-
-
-def _action_json(action: ActionIn) -> dict[str, Any]:
-    return action.model_dump(exclude_none=True)
-
-
-async def _read_body(receive: Receive, limit: int) -> bytes | None:
-    """The whole request body, or None when the client went away; reading stops
-    once more than ``limit`` bytes came (what came is returned, longer than ``limit``)."""
-    chunks = []
-    size = 0
-    more = True
-    while more and size <= limit:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        chunks.append(message.get("body", b""))
-        size += len(chunks[-1])
-        more = message.get("more_body", False)
-    return b"".join(chunks)
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """An ASGI ``receive`` that hands on ``body`` (read already) as one message, then
-    whatever comes next."""
-    first: dict[str, Any] | None = {"type": "http.request", "body": body, "more_body": False}
-
-    async def replay() -> Any:
-        nonlocal first
-        if first is not None:
-            message, first = first, None
-            return message
-        return await receive()
-
-    return replay
-
-
-class BodyLimit:
-    """ASGI middleware in front of everything: a request body over ``limit`` bytes
-    gets 413 before any route runs.
-
-    The body (small by then) is read whole first and handed on as one message, so a
-    body sent in chunks without a length is refused by its size just the same.
-    """
-
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-    ) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(scope, receive, send)
-            return
-        body = await _read_body(receive, self.limit)
-        if body is None:
-            return  # the client went away
-        if len(body) > self.limit:
-            await self._refuse(scope, receive, send)
-            return
-        await self.app(scope, _replaying(body, receive), send)
-
-    async def _refuse(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-    ) -> None:
-        answer = {"detail": f"request body over {self.limit} bytes", "error": "TooLarge"}
-        await JSONResponse(answer, 413)(scope, receive, send)
-
-
-ACTIONS_PATH = re.compile(r"/api/games/([0-9a-f]{32})/actions")
-JSON_HEADERS = [(b"content-type", b"application/json")]
-
-
-class ActionFastPath:
-    """ASGI middleware in front of FastAPI: well-formed actions skip its machinery.
-
-    Actions are the one hot route (every click of a game).  A ``POST`` of a JSON
-    body that validates as :class:`ActIn` goes straight to :func:`act_json` — the
-    same function the documented FastAPI route calls — and its answer is sent as
-    raw ASGI messages.  Anything else (another route, a malformed or invalid body,
-    another content type) goes on to the app unchanged, so every error keeps
-    FastAPI's exact answer.  :class:`BodyLimit` runs before it.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-    ) -> None:
-        match = None
-        if scope["type"] == "http" and scope["method"] == "POST":
-            path = scope["path"]
-            root = scope.get("root_path", "")
-            if root and path.startswith(root):
-                path = path[len(root) :]  # the ASGI path includes the app's prefix
-            match = ACTIONS_PATH.fullmatch(path)
-        if match is None:
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope["headers"])
-        body = await _read_body(receive, MAX_BODY)  # one message: BodyLimit read it whole
-        if body is None:
-            return  # the client went away
-        parsed: ActIn | None = None
-        content_type = headers.get(b"content-type", b"")
-        if content_type.split(b";")[0].strip() == b"application/json":
-            with contextlib.suppress(ValidationError):
-                parsed = ActIn.model_validate_json(body)
-        if parsed is None:
-            await self.app(scope, _replaying(body, receive), send)
-            return
-        cookie = headers.get(b"cookie")
-        cookies = cookie_parser(cookie.decode("latin-1")) if cookie else {}
-        seat_header = headers.get(b"x-seat-token")
-        tokens = _seat_tokens(
-            cookies, seat_header.decode("latin-1") if seat_header else None, match.group(1)
-        )
-        status = 200
-        try:
-            answer = await act_json(
-                scope["app"].state, match.group(1), parsed, tokens, cookies.get(OWNER_COOKIE)
-            )
-        except YatzyError as exc:
-            status = _status(exc)
-            answer = orjson.dumps(_refusal(exc))
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [*JSON_HEADERS, (b"content-length", str(len(answer)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": answer})
-
-
-async def act_json(
-    app_state: Any,
-    game_id: str,
-    body: ActIn,
-    tokens: dict[int, str],
-    owner: str | None,
-    answered: WebSocket | None = None,
-) -> bytes:
-    """Apply an action for the seats of ``tokens``; the game as JSON for this viewer.
-
-    The move reaches the game's WebSocket clients (but ``answered``, the socket the
-    action came by, which gets this answer instead), and its bots are started when
-    one of them is to act next.  A :class:`YatzyError` means nothing changed.
-    """
-    public, you, bot_next = await app_state.service.act_view_async(
-        game_id, _action_json(body.action), tokens, body.seat, body.version, owner
-    )
-    public_json = orjson.dumps(public)
-    await app_state.hub.announce(game_id, public["version"], public_json, skip=answered)
-    if bot_next:
-        app_state.bots.kick(game_id)
-    # {**public, "you": you} without encoding the view a second time
-    return public_json[:-1] + b',"you":' + orjson.dumps(you) + b"}"
-
-
-async def socket_session(ws: WebSocket, game_id: str) -> None:
-    """Answer the actions that come over a game's WebSocket until it closes.
-
-    Every change of the game comes as ``{"type": "state", "game": view}``.  A client
-    may also act here, as ``POST .../actions`` does but without a request per
-    click: it sends ``{"type": "act", "ref": n, "action": ..., "seat": ...,
-    "version": ...}`` and gets ``{"type": "state", "ref": n, "game": view}`` (with
-    ``you``, the action's answer, instead of the plain update) or ``{"type":
-    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}``, after
-    which nothing changed.  The seats it acts for are those of the cookies and
-    ``X-Seat-Token`` of the socket's opening request; a page of another origin may
-    watch but not act (its browser would send the player's cookies along).
-
-    A socket that sent nothing for :attr:`Limits.socket_idle` seconds while its
-    game did not change either is closed with code 4408 (reason ``idle``; see
-    :class:`_IdleWatch`).
-    """
-    tokens = _tokens(ws, game_id)
-    owner = ws.cookies.get(OWNER_COOKIE)
-    origin = ws.headers.get("origin")
-    foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
-    idle: float | None = ws.app.state.limits.socket_idle
-    watch = None if idle is None else _IdleWatch(ws.app.state.hub, game_id, idle)
-    try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if watch is not None:
-                watch.heard = watch.loop.time()
-            raw = message.get("text") or message.get("bytes") or b""
-            answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
-            await ws.send_text(answer.decode())
-    except asyncio.CancelledError:
-        if watch is None or not watch.fired:
-            raise
-        watch.task.uncancel()
-        await ws.close(code=IDLE_CLOSE, reason="idle")
-    finally:
-        if watch is not None:
-            watch.stop()
-
-
-class _IdleWatch:
-    """Closes an idle socket: one timer per socket, not one per message (the socket
-    is the action path).  When neither the socket (``heard``) nor its game (the
-    hub's last update) did anything for ``idle`` seconds, it cancels the session's
-    task, which is then waiting for the socket's next message: a message is
-    answered within milliseconds, far inside any idle timeout."""
-
-    def __init__(self, hub: Hub, game_id: str, idle: float) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self.task = task
-        self.loop = task.get_loop()
-        self.hub = hub
-        self.game_id = game_id
-        self.idle = idle
-        self.heard = self.loop.time()
-        self.fired = False
-        self.timer = self.loop.call_later(idle, self._check)
-
-    def _check(self) -> None:
-        due = max(self.heard, self.hub.changed_at(self.game_id)) + self.idle
-        if self.loop.time() >= due:
-            self.fired = True
-            self.task.cancel()
-        else:
-            self.timer = self.loop.call_at(due, self._check)
-
-    def stop(self) -> None:
-        """No more checks (the session ended)."""
-        self.timer.cancel()
-
-
-async def _socket_answer(
-    ws: WebSocket,
-    game_id: str,
-    raw: str | bytes,
-    tokens: dict[int, str],
-    owner: str | None,
-    foreign: bool,
-) -> bytes:
-    """The answer (JSON) to one message of :func:`socket_session`."""
-    try:
-        # every message counts, as every POST does: garbage is no way around the rate
-        ws.app.state.limiter.check("act", client_of(ws.scope))
-    except RateLimitedError as exc:
-        return _socket_error(_quoted_ref(raw), _status(exc), _refusal(exc))
-    try:
-        parsed = SocketActIn.model_validate_json(raw)
-    except ValidationError as exc:
-        invalid = {"detail": reasons(exc.errors(include_url=False)), "error": "ValidationError"}
-        return _socket_error(_quoted_ref(raw), 422, invalid)
-    if foreign:
-        refusal = SeatError("a page of another origin may not act on this game")
-        return _socket_error(parsed.ref, _status(refusal), _refusal(refusal))
-    try:
-        game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
-    except YatzyError as exc:
-        return _socket_error(parsed.ref, _status(exc), _refusal(exc))
-    return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
-
-
-def _socket_error(ref: int | None, status: int, refusal: dict[str, str]) -> bytes:
-    return orjson.dumps({"type": "error", "ref": ref, "status": status, **refusal})
-
-
-def _quoted_ref(raw: str | bytes) -> int | None:
-    """The ``ref`` of a message that did not validate, where it has a usable one."""
-    # Python's lenient parser: a message refused for a NaN elsewhere still has its ref.
-    try:
-        ref = json.loads(raw).get("ref")
-    except (ValueError, AttributeError, RecursionError):
-        return None
-    return (
-        ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= MAX_REF else None
-    )
 
 
 class _App(FastAPI):
@@ -505,7 +136,9 @@ def create_app(
     embedding.  Cookies are ``Secure`` with ``secure_cookies`` or whenever the
     request came over HTTPS (as a trusted proxy reports it).  ``win_chances`` puts
     every multi-seat game's live win chances in its views, each computed in the
-    background within ``win_budget`` CPU seconds (:class:`LiveChances`).
+    background within ``win_budget`` CPU seconds (:class:`LiveChances`), and its
+    post-game analysis in win chance ``win_budget`` CPU seconds per position
+    (:class:`WinAnalyses`; both off without ``win_chances``).
     """
     url = normalise_url(database_url)
     limits = limits or Limits.off()
@@ -515,7 +148,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         repo = await run_in_threadpool(GameRepository.open, url)
         chances = LiveChances(budget=win_budget, enabled=win_chances)
-        service = GameService(repo, chances=chances)
+        analyses = WinAnalyses(budget=win_budget, enabled=win_chances)
+        service = GameService(repo, chances=chances, win_analyses=analyses)
         hub = Hub(service)
         loop = asyncio.get_running_loop()
 
@@ -542,6 +176,7 @@ def create_app(
             yield
         finally:
             chances.stop()
+            analyses.stop()
             await bots.stop()
             if pruner is not None:
                 pruner.cancel()
@@ -576,7 +211,7 @@ def create_app(
 
     @app.exception_handler(YatzyError)
     async def _yatzy_error(_request: Request, exc: YatzyError) -> JSONResponse:
-        return _error(_status(exc), exc)
+        return error_response(status_of(exc), exc)
 
     def service(request: Request | WebSocket) -> GameService:
         svc: GameService = request.app.state.service
@@ -604,7 +239,7 @@ def create_app(
             repo = service(request).repo
             await run_in_threadpool(adopt_owner, repo, owner_hash(old), owner_hash(local))
         response = RedirectResponse(root_of(request) + "/history", status_code=303)
-        _set_cookie(response, OWNER_COOKIE, local, secure(request), root_of(request) + "/")
+        set_cookie(response, OWNER_COOKIE, local, secure(request), root_of(request) + "/")
         return response
 
     # -- API -------------------------------------------------------------------------------
@@ -667,9 +302,9 @@ def create_app(
         }
         response = FastJSONResponse(payload, status_code=201)
         for seat, token in created.tokens.items():
-            _set_seat_cookie(response, gid, seat, token, secure(request), root_of(request))
+            set_seat_cookie(response, gid, seat, token, secure(request), root_of(request))
         if owner is None:
-            _set_cookie(
+            set_cookie(
                 response, OWNER_COOKIE, created.owner, secure(request), root_of(request) + "/"
             )
         turn = view["turn"]
@@ -681,7 +316,7 @@ def create_app(
     async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
         """The game as this viewer sees it (spectators: ``you.seats`` is empty)."""
         view = await service(request).view_async(
-            game_id, _tokens(request, game_id), owner_of(request)
+            game_id, tokens_of(request, game_id), owner_of(request)
         )
         turn = view["turn"]
         if turn is not None and view["players"][turn["seat"]]["bot"]:
@@ -697,12 +332,12 @@ def create_app(
             service(request).join, game_id, body.invite, body.seat, new_owner
         )
         await request.app.state.hub.announce(game_id, version)
-        tokens = {**_tokens(request, game_id), body.seat: token}
+        tokens = {**tokens_of(request, game_id), body.seat: token}
         view = await run_in_threadpool(service(request).view, game_id, tokens, new_owner)
         response = FastJSONResponse(view)
-        _set_seat_cookie(response, game_id, body.seat, token, secure(request), root_of(request))
+        set_seat_cookie(response, game_id, body.seat, token, secure(request), root_of(request))
         if owner is None:
-            _set_cookie(response, OWNER_COOKIE, new_owner, secure(request), root_of(request) + "/")
+            set_cookie(response, OWNER_COOKIE, new_owner, secure(request), root_of(request) + "/")
         return response
 
     @app.post("/api/games/{game_id}/actions", tags=["api"])
@@ -716,7 +351,7 @@ def create_app(
             request.app.state,
             game_id,
             body,
-            _tokens(request, game_id),
+            tokens_of(request, game_id),
             owner_of(request),
         )
         return Response(answer, media_type="application/json")
@@ -744,7 +379,7 @@ def create_app(
         request: Request,
         game_id: GameId,
         fmt: Literal["pdf", "xlsx"],
-        lang: Literal["sv", "fi", "en"] | None = None,
+        lang: Lang | None = None,
     ) -> Response:
         """The game's protocol (ongoing or finished) as a printable PDF or an Excel
         sheet with live formulas, in the game's language unless ``lang`` is given."""
@@ -771,6 +406,17 @@ def create_app(
         score turn by turn (``{"pending": true}`` while the strategy is prepared; a
         score pad game says what its data allows)."""
         return await run_in_threadpool(service(request).analysis, game_id, lang)
+
+    @app.get("/api/games/{game_id}/win-analysis", tags=["api"])
+    async def game_win_analysis(
+        request: Request, game_id: GameId, lang: Lang | None = None
+    ) -> dict[str, Any]:
+        """A finished game's analysis in win chance: every player's chance turn by turn
+        (the chart) and each person's decisions with the change in chance they caused
+        beside the points (solo: the chance of beating the owner's earlier record),
+        ``{"pending": true}`` while it is computed in the background."""
+        owner = owner_of(request)
+        return await run_in_threadpool(service(request).win_analysis, game_id, lang, owner)
 
     @app.get("/api/history", tags=["api"])
     async def history(request: Request, lang: Lang = "en") -> list[dict[str, Any]]:
@@ -806,7 +452,7 @@ def create_app(
                 f"game {game_id} has {limits.sockets_per_game} live sockets, the most it may"
             )
             if "websocket.http.response" in ws.scope.get("extensions", {}):
-                await ws.send_denial_response(_error(_status(full), full))
+                await ws.send_denial_response(error_response(status_of(full), full))
             else:
                 await ws.close(code=1013, reason=str(full)[:120])
             return

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yatzy.i18n import Language
+
 MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
 
 
@@ -28,7 +30,7 @@ class CreateGameIn(_Strict):
     rules: str = Field(
         default="yatzy", max_length=200, description="rules spec, e.g. maxi+saved_rolls"
     )
-    lang: Literal["sv", "fi", "en"] = "en"
+    lang: Language = "en"
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     pad: bool = Field(default=False, description="score pad for physical dice")
     hints: bool = Field(default=False, description="show the advisor's hints")

@@ -38,6 +38,9 @@ Notify = Callable[[str, int, dict[str, Any]], None]
 
 _KEPT = 2048  # answers remembered (game, version)
 
+RETRY_FAILED_BUILD = 300.0
+"""Seconds before the tables of a rule set whose build failed are tried again."""
+
 
 class LiveChances:
     """Computes and remembers every game's live win chances (see the module docstring).
@@ -60,6 +63,8 @@ class LiveChances:
         self._queue: OrderedDict[str, tuple[int, State, list[str | None]]] = OrderedDict()
         self._waiting_for_tables: dict[str, dict[str, tuple[int, State, list[str | None]]]] = {}
         self._building: set[str] = set()
+        # spec -> (why, when): a build that failed is not tried again for a while
+        self._build_failed: dict[str, tuple[str, float]] = {}
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopped = False
@@ -150,6 +155,9 @@ class LiveChances:
                 # Maxi's whole table takes minutes: never built here (``yatzy solve``
                 # builds it, hints prepare it); late positions' sub-games need none.
                 return {"version": version, "unavailable": str(exc)}
+            failed = self._recent_failure(state.rules.spec)
+            if failed is not None:
+                return {"version": version, "unavailable": failed}
             self._wait_for_tables(game_id, version, state, levels)
             return None
         except Exception as exc:  # never let one game stop the others' chances
@@ -170,8 +178,18 @@ class LiveChances:
             target=self._build, args=(state.rules,), name=f"win-tables-{spec}", daemon=True
         ).start()
 
+    def _recent_failure(self, spec: str) -> str | None:
+        """Why the tables of ``spec`` could not be built, if that was lately."""
+        with self._cond:
+            failed = self._build_failed.get(spec)
+        if failed is None or time.monotonic() - failed[1] > RETRY_FAILED_BUILD:
+            return None
+        return failed[0]
+
     def _build(self, rules: RuleSet) -> None:
-        """Build what a whole game of ``rules`` needs, then queue the games waiting."""
+        """Build what a whole game of ``rules`` needs, then queue the games waiting
+        (a failed build answers them "unavailable" until :data:`RETRY_FAILED_BUILD`
+        seconds have passed, rather than building again and again)."""
         from yatzy.strategy.win_chance import win_chances
 
         try:
@@ -179,6 +197,8 @@ class LiveChances:
             win_chances(start, budget=0.0, build=True)
         except Exception as exc:
             log.warning("no win chances for %s: %s", rules.spec, exc)
+            with self._cond:
+                self._build_failed[rules.spec] = (str(exc), time.monotonic())
         with self._cond:
             self._building.discard(rules.spec)
             waiting = self._waiting_for_tables.pop(rules.spec, {})

@@ -24,6 +24,7 @@ from yatzy.errors import YatzyError
 from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
+from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
 
@@ -238,3 +239,47 @@ def analysis(
             while len(_ANALYSES) > _KEPT_ANALYSES:
                 _ANALYSES.popitem(last=False)
     return result
+
+
+def win_analysis(
+    jobs: WinAnalyses,
+    state: State,
+    lang: Language = "en",
+    *,
+    people: set[int] | None = None,
+    record: int | None = None,
+    key: str = "",
+) -> dict[str, Any]:
+    """A finished game's analysis in win chance for the ``people`` (default: all), in
+    ``lang`` (see :mod:`yatzy.web.win_view`), computed by ``jobs`` in the background:
+    ``{"pending": true}`` until it is done.  A solo game is rated by the chance of
+    beating ``record`` (none: nothing to rate, said in words)."""
+    from yatzy.web.win_view import win_unavailable, win_view
+
+    if not jobs.enabled:
+        return win_unavailable("off", lang)
+    if state.game.pad:
+        return win_unavailable("pad", lang)
+    if not state.is_terminal():
+        raise YatzyError("the game is not over: its analysis comes at its end")
+    if len(state.players) == 1 and record is None:
+        return win_unavailable("no_record", lang, goal="record")
+    if _module("yatzy.strategy.win_analysis", "analyze_wins") is None:
+        raise YatzyError("no analysis: the strategy package is not installed")
+    waiting = _status(state.rules)
+    if waiting is not None:
+        if "unavailable" in waiting:
+            raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
+        return waiting
+    seats = set(range(len(state.players))) if people is None else people
+    frozen = state.clone()
+
+    def compute() -> dict[str, Any]:
+        from yatzy.strategy.win_analysis import analyze_wins
+
+        result = analyze_wins(
+            frozen, record=record, budget=jobs.budget, lang=lang, progress=jobs.pace
+        )
+        return win_view(result, frozen, lang, seats)
+
+    return jobs.get((key or id(frozen), lang, record), compute)

@@ -2,7 +2,7 @@
 
 A process announces each version it commits to its own subscribers at once.  With
 PostgreSQL every commit is also announced with ``NOTIFY yatzy_games,
-'id:version:origin'`` right after it (see :class:`yatzy.store.repo._PgActionWriter`);
+'id:version:origin'`` right after it (see :class:`yatzy.store.pg_writer.PgActionWriter`);
 each server process LISTENs, drops its cached state of a game another process moved,
 and forwards versions it has not sent yet, so a move made through one process
 reaches clients of every other.  When the listening connection is lost, the process
@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from yatzy.store import ConflictError
-from yatzy.store.repo import NOTIFY_CHANNEL
+from yatzy.store.pg_writer import NOTIFY_CHANNEL
 from yatzy.web.service import GameService
 
 log = logging.getLogger("yatzy.web")

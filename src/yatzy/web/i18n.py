@@ -1,530 +1,290 @@
-"""The words of the web pages in Swedish, Finnish and English.
+"""The words of the web pages, from the one catalog (keys ``web.KEY``).
 
-``{name}`` marks a value the page fills in (a player, a box, a number).
+``{name}`` marks a value the page fills in (a player, a box, a number).  The pages'
+JavaScript gets every word of its language from the server (:func:`ui_strings`).
 """
 
 from __future__ import annotations
 
+from functools import cache
+
+from yatzy.i18n import LANGUAGE_NAME, LANGUAGES, N_, Message, messages
 from yatzy.rules import Language
 
-LANGUAGE_NAMES: dict[str, str] = {"sv": "Svenska", "fi": "Suomi", "en": "English"}
+LANGUAGE_NAMES: dict[str, str] = {lang: LANGUAGE_NAME[lang] for lang in LANGUAGES}
 """Each language by its own name, as the language switch shows it."""
 
-_STRINGS: dict[str, tuple[str, str, str]] = {
-    # key: (sv, fi, en)
-    # -- every page
-    "tagline": (
-        "Yatzy, Maxi Yatzy, DubbelYatzy och Yahtzee – mot datorn, med vänner eller på papper.",
-        "Yatzy, Maxi-Yatzy, Tupla-Yatzy ja Yahtzee – tietokonetta tai ystäviä vastaan tai "
-        "paperilla.",
-        "Yatzy, Maxi Yatzy, Double Yatzy and Yahtzee – against the computer, with friends or "
-        "on paper.",
-    ),
-    "skip": ("Hoppa till innehållet", "Siirry sisältöön", "Skip to content"),
-    "menu": ("Meny", "Valikko", "Menu"),
-    "new_game": ("Nytt spel", "Uusi peli", "New game"),
-    "history": ("Historik", "Historia", "History"),
-    "rules": ("Regler", "Säännöt", "Rules"),
-    "language": ("Språk", "Kieli", "Language"),
-    # -- start page
-    "start_title": ("Spela Yatzy", "Pelaa Yatzya", "Play Yatzy"),
-    "choose_game": ("Vilket spel?", "Mikä peli?", "Which game?"),
-    "more_rules": ("Fler regler", "Lisää sääntöjä", "More rules"),
-    "show_hints": (
-        "Visa tips under spelet",
-        "Näytä vihjeitä pelin aikana",
-        "Show hints while playing",
-    ),
-    "hints_missing": (
-        "tips finns inte i den här installationen",
-        "vihjeitä ei ole tässä asennuksessa",
-        "hints are not installed here",
-    ),
-    "read_rules": ("Läs reglerna", "Lue säännöt", "Read the rules"),
-    "how_play": ("Hur vill du spela?", "Miten haluat pelata?", "How do you want to play?"),
-    "play_bot": ("Spela mot datorn", "Pelaa tietokonetta vastaan", "Play against the computer"),
-    "bot_level": ("Datorns nivå", "Tietokoneen taso", "Computer's level"),
-    "play_hotseat": ("Spela här tillsammans", "Pelatkaa tällä laitteella", "Pass and play"),
-    "play_hotseat_about": (
-        "Flera spelare turas om på den här enheten.",
-        "Useampi pelaaja vuorottelee tällä laitteella.",
-        "Several players take turns on this device.",
-    ),
-    "play_invite": ("Bjud in vänner", "Kutsu ystäviä", "Invite friends"),
-    "play_invite_about": (
-        "Var och en spelar på sin egen enhet via en länk.",
-        "Jokainen pelaa omalla laitteellaan linkin kautta.",
-        "Everyone plays on their own device through a link.",
-    ),
-    "play_pad": ("Poängblock", "Pistelista", "Score pad"),
-    "play_pad_about": (
-        "Slå riktiga tärningar; appen räknar poängen.",
-        "Heitä oikeita noppia; sovellus laskee pisteet.",
-        "Roll real dice; the app keeps the score.",
-    ),
-    "play_solo": ("Ensam: slå ditt rekord", "Yksin: riko ennätyksesi", "Solo: beat your record"),
-    "play_solo_about": (
-        "Ett spel för dig själv mot ditt bästa resultat.",
-        "Peli itseäsi ja parasta tulostasi vastaan.",
-        "A game on your own against your best score.",
-    ),
-    "your_name": ("Ditt namn", "Nimesi", "Your name"),
-    "add_person": ("Lägg till spelare", "Lisää pelaaja", "Add player"),
-    "add_bot": ("Lägg till datorn", "Lisää tietokone", "Add computer"),
-    "start_game": ("Starta spelet", "Aloita peli", "Start the game"),
-    "name": ("Namn", "Nimi", "Name"),
-    "who_plays": ("Spelar", "Pelaa", "Plays"),
-    "kind_here": ("här på enheten", "tällä laitteella", "here on this device"),
-    "kind_remote": ("via länk", "linkin kautta", "through the link"),
-    "computer": ("Datorn", "Tietokone", "Computer"),
-    "remove": ("Ta bort", "Poista", "Remove"),
-    "bad_form": (
-        "Något i formuläret stämmer inte: kontrollera namnen och reglerna.",
-        "Lomakkeessa on jotain vialla: tarkista nimet ja säännöt.",
-        "Something in the form is not right: check the names and the rules.",
-    ),
-    "refused": ("Det gick inte:", "Ei onnistunut:", "That did not work:"),
-    "name_missing": (
-        "Varje spelare behöver ett namn.",
-        "Jokainen pelaaja tarvitsee nimen.",
-        "Every player needs a name.",
-    ),
-    "unreachable": (
-        "Servern svarar inte.",
-        "Palvelin ei vastaa.",
-        "The server cannot be reached.",
-    ),
-    "unreachable_retrying": (
-        "Servern svarar inte – försöker igen …",
-        "Palvelin ei vastaa – yritetään uudelleen …",
-        "The server cannot be reached – retrying …",
-    ),
-    # -- game screen
-    "share": ("Länkar", "Linkit", "Links"),
-    "invite": ("Bjud in", "Kutsu", "Invite"),
-    "invite_link": ("Inbjudningslänk", "Kutsulinkki", "Invite link"),
-    "spectate": ("Åskådarlänk", "Katsojalinkki", "Spectator link"),
-    "copy": ("Kopiera", "Kopioi", "Copy"),
-    "copied": ("Kopierad", "Kopioitu", "Copied"),
-    "copy_what": ("Kopiera {what}", "Kopioi {what}", "Copy {what}"),
-    "qr_alt": (
-        "QR-kod med inbjudningslänken",
-        "QR-koodi, jossa on kutsulinkki",
-        "QR code of the invite link",
-    ),
-    "still_to_join": (
-        "Väntar på att {players} ska ansluta.",
-        "Odotetaan, että {players} liittyy.",
-        "Waiting for {players} to join.",
-    ),
-    "join_title": ("Välj din plats", "Valitse paikkasi", "Take your seat"),
-    "join_as": ("Spela som {player}", "Pelaa nimellä {player}", "Play as {player}"),
-    "not_joined": ("inte ansluten", "ei liittynyt", "not joined"),
-    "rolloff": ("Vem börjar", "Aloittaja", "Who starts"),
-    "starts_after_rolloff": (
-        "{player} börjar (se slagen)",
-        "{player} aloittaa (katso heitot)",
-        "{player} starts (see the rolls)",
-    ),
-    "rolling_off": ("Slår om vem som börjar …", "Heitetään aloittajasta …", "Rolling who starts …"),
-    "protocol": ("Protokoll", "Pöytäkirja", "Score sheet"),
-    "protocol_pdf": ("Protokoll som PDF", "Pöytäkirja PDF-tiedostona", "Score sheet as PDF"),
-    "protocol_xlsx": (
-        "Protokoll som Excel-fil",
-        "Pöytäkirja Excel-tiedostona",
-        "Score sheet as Excel file",
-    ),
-    "how_to_play_rules": ("Så spelar man", "Näin pelataan", "How to play"),
-    "sound": ("Ljud", "Äänet", "Sound"),
-    "show_chances": ("Vinstchanser", "Voittotodennäköisyydet", "Win chances"),
-    "win_chance_of": (
-        "{player}: chans att vinna {chance}",
-        "{player}: voittotodennäköisyys {chance}",
-        "{player}: chance to win {chance}",
-    ),
-    "win_pending": (
-        "vinstchanserna räknas…",
-        "voittotodennäköisyyksiä lasketaan…",
-        "working out the chances to win…",
-    ),
-    "win_unavailable": (
-        "Vinstchanserna kan inte räknas för det här läget än.",
-        "Voittotodennäköisyyksiä ei voi vielä laskea tässä tilanteessa.",
-        "The chances to win cannot be worked out for this position yet.",
-    ),
-    "win_note_exact": (
-        "Chans att vinna efter varje drag, exakt: människor räknas spela sitt bästa, "
-        "datorn på sin nivå.",
-        "Voittotodennäköisyys jokaisen siirron jälkeen, tarkka: ihmisten oletetaan pelaavan "
-        "parhaansa, tietokoneen tasonsa mukaan.",
-        "Chance to win after every move, exact: people are counted as playing their best, "
-        "the computer at its level.",
-    ),
-    "win_note_simulated": (
-        "Chans att vinna efter varje drag, simulerad: med 95 % säkerhet inom ±{margin} %. "
-        "Människor räknas spela sitt bästa, datorn på sin nivå.",
-        "Voittotodennäköisyys jokaisen siirron jälkeen, simuloitu: 95 %:n varmuudella "
-        "±{margin} %:n tarkkuudella. Ihmisten oletetaan pelaavan parhaansa, tietokoneen "
-        "tasonsa mukaan.",
-        "Chance to win after every move, simulated: 95 % sure to be within ±{margin} %. "
-        "People are counted as playing their best, the computer at its level.",
-    ),
-    "dice": ("Tärningar", "Nopat", "Dice"),
-    "die": ("Tärning", "Noppa", "Die"),
-    "kept": ("sparad", "pidetty", "kept"),
-    "roll": ("Slå", "Heitä", "Roll"),
-    "roll_all": ("Slå alla", "Heitä kaikki", "Roll all"),
-    "roll_rest": ("Slå {n}", "Heitä {n}", "Roll {n}"),
-    "roll_to_start": (
-        "Slå för att börja din tur.",
-        "Heitä aloittaaksesi vuorosi.",
-        "Roll to start your turn.",
-    ),
-    "not_rolled": ("Inte slaget än.", "Ei vielä heitetty.", "Not rolled yet."),
-    "rolls_left": ("Slag kvar: {n}", "Heittoja jäljellä: {n}", "Rolls left: {n}"),
-    "rolls_left_saved": (
-        "Slag kvar: {n} (varav sparade: {saved})",
-        "Heittoja jäljellä: {n} (säästettyjä: {saved})",
-        "Rolls left: {n} (saved: {saved})",
-    ),
-    "saved_rolls": ("Sparade slag", "Säästetyt heitot", "Saved rolls"),
-    "scratch_mode": ("Stryk …", "Yliviivaa …", "Scratch …"),
-    "scratch_cancel": ("Avbryt strykning", "Peru yliviivaus", "Cancel scratch"),
-    "scratched": ("struken", "yliviivattu", "scratched"),
-    "scratch": ("Stryk", "Yliviivaa", "Scratch"),
-    "score_box": (
-        "Skriv {points} i {box}",
-        "Kirjaa {points} ruutuun {box}",
-        "Score {points} in {box}",
-    ),
-    "scratch_box": ("Stryk {box}", "Yliviivaa {box}", "Scratch {box}"),
-    "undo": ("Ångra", "Kumoa", "Undo"),
-    "undo_box": ("Ångra {box}", "Kumoa {box}", "Undo {box}"),
-    "confirm_zero": (
-        "Skriva 0 i {box}? Tärningarna ger {points} i {other}.",
-        "Kirjataanko 0 ruutuun {box}? Nopilla saisi {points} ruutuun {other}.",
-        "Write 0 in {box}? The dice would score {points} in {other}.",
-    ),
-    "confirm_scratch_self": (
-        "Stryka {box}? Tärningarna ger {points} där.",
-        "Yliviivataanko {box}? Nopilla saisi siihen {points}.",
-        "Scratch {box}? The dice would score {points} there.",
-    ),
-    "confirm_yes": ("Ja, skriv det", "Kyllä, kirjaa", "Yes, write it"),
-    "confirm_no": ("Nej", "Ei", "No"),
-    "joker_now": (
-        "Joker: fem lika och Yahtzee-rutan är redan fylld. Skriv i rätt övre ruta om den "
-        "är öppen, annars ger kåk och stegarna full poäng.",
-        "Jokeri: viisi samaa ja Yahtzee-ruutu on jo täytetty. Kirjaa oikeaan yläruutuun, "
-        "jos se on vapaa; muuten täyskäsi ja suorat antavat täydet pisteet.",
-        "Joker: five of a kind with the Yahtzee box already filled. Use the matching upper "
-        "box if it is open; otherwise full house and the straights score in full.",
-    ),
-    "outer_legend": ("● yttre tärning", "● ulompi noppa", "● outer die"),
-    "inner_legend": ("◦ inre tärning", "◦ sisempi noppa", "◦ inner die"),
-    "inner": ("Inre", "Sisempi", "Inner"),
-    "outer": ("Yttre", "Ulompi", "Outer"),
-    "layer": ("Resultat", "Tulos", "Result"),
-    "dropped": ("bortlagd tärning", "pudotettu noppa", "dropped die"),
-    "choose_inner": (
-        "välj ruta för det inre resultatet",
-        "valitse sisemmän tuloksen ruutu",
-        "choose the box for the inner result",
-    ),
-    "choose_outer": (
-        "välj ruta för det yttre resultatet",
-        "valitse ulomman tuloksen ruutu",
-        "choose the box for the outer result",
-    ),
-    "enter_dice": ("Tärningarna", "Nopat", "The dice"),
-    "set_dice": ("Visa poängen", "Näytä pisteet", "Show the points"),
-    "pad_dice_help": (
-        "{n} siffror 1–6, t.ex. 66622",
-        "{n} numeroa 1–6, esim. 66622",
-        "{n} digits 1–6, e.g. 66622",
-    ),
-    # -- hints, analysis, history, stats
-    "approximate": ("ungefärligt", "likimääräinen", "approximate"),
-    "as_good": ("lika bra", "yhtä hyvä", "as good"),
-    "points_short": ("p", "p", "p"),
-    "best_choice": ("bäst", "paras", "best"),
-    "best_value": (
-        "förväntat slutresultat med bästa spel",
-        "odotettu loppupistemäärä parhaalla pelillä",
-        "expected final score with best play",
-    ),
-    "analysis_pending": ("Analysen räknas…", "Analyysia lasketaan…", "Computing the analysis…"),
-    "analysis_failed": (
-        "Analysen kunde inte göras",
-        "Analyysia ei voitu tehdä",
-        "The analysis could not be made",
-    ),
-    "costliest": ("Dyraste valen", "Kalleimmat valinnat", "Costliest choices"),
-    "no_mistakes": (
-        "Inga dyra val – bra spelat!",
-        "Ei kalliita valintoja – hyvin pelattu!",
-        "No costly choices – well played!",
-    ),
-    "chart_title": (
-        "Förväntat slutresultat tur för tur",
-        "Odotettu loppupistemäärä vuoro vuorolta",
-        "Expected final score turn by turn",
-    ),
-    "final_score": ("Slutresultat", "Lopputulos", "Final score"),
-    "history_intro": (
-        "Spelen i den här webbläsaren, senaste först.",
-        "Tämän selaimen pelit, uusin ensin.",
-        "The games of this browser, newest first.",
-    ),
-    "no_games": (
-        "Inga spel än i den här webbläsaren.",
-        "Tässä selaimessa ei ole vielä pelejä.",
-        "No games in this browser yet.",
-    ),
-    "games_list": ("Spel", "Pelit", "Games"),
-    "started": ("Startat", "Aloitettu", "Started"),
-    "ended": ("Avslutat", "Päättynyt", "Ended"),
-    "players": ("Spelare", "Pelaajat", "Players"),
-    "result": ("Resultat", "Tulos", "Result"),
-    "game_link": ("Spelet", "Peli", "Game"),
-    "view_game": ("Visa spelet", "Näytä peli", "View game"),
-    "continue_game": ("Fortsätt spelet", "Jatka peliä", "Continue the game"),
-    "in_progress": ("pågår", "kesken", "in progress"),
-    "score_pad": ("poängblock", "pistelista", "score pad"),
-    "statistics": ("Statistik", "Tilastot", "Statistics"),
-    "stats_intro": (
-        "Dina platser i avslutade spel, per regeluppsättning.",
-        "Omat paikkasi päättyneissä peleissä, sääntökokoelmittain.",
-        "Your seats in finished games, per rule set.",
-    ),
-    "variant": ("Regler", "Säännöt", "Rules"),
-    "games_played": ("Spel", "Pelit", "Games"),
-    "average": ("Snitt", "Keskiarvo", "Average"),
-    "best_score": ("Bästa", "Paras", "Best"),
-    "bonus_rate": ("Bonus", "Hyvitys", "Bonus"),
-    "yatzy_rate": ("Yatzy", "Yatzy", "Yatzy"),
-    "solo_record": ("Solorekord", "Yksinpelin ennätys", "Solo record"),
-    "stats_chart": (
-        "Snittresultat per regeluppsättning",
-        "Keskimääräinen tulos sääntökokoelmittain",
-        "Average score per rule set",
-    ),
-    "house_rules_mark": ("* med husregler", "* talon säännöillä", "* with house rules"),
-    "stats_failed": (
-        "Statistiken kunde inte hämtas",
-        "Tilastoja ei voitu hakea",
-        "The statistics could not be loaded",
-    ),
-    "no_stats": (
-        "Ingen statistik än: spela klart ett spel.",
-        "Ei vielä tilastoja: pelaa yksi peli loppuun.",
-        "No statistics yet: finish a game.",
-    ),
-    "pad_dice_help_double": (
-        "{n} par inre+yttre, t.ex. 56 34 …",
-        "{n} paria sisempi+ulompi, esim. 56 34 …",
-        "{n} pairs inner+outer, e.g. 56 34 …",
-    ),
-    "pad_dice_bad": (
-        "Skriv {n} tärningar som siffror 1–6, t.ex. 66622.",
-        "Kirjoita {n} noppaa numeroina 1–6, esim. 66622.",
-        "Type {n} dice as digits 1–6, e.g. 66622.",
-    ),
-    "pad_dice_bad_double": (
-        "Skriv {n} dubbeltärningar som par av siffror 1–6, t.ex. 56 34.",
-        "Kirjoita {n} tuplanoppaa numeropareina 1–6, esim. 56 34.",
-        "Type {n} double dice as pairs of digits 1–6, e.g. 56 34.",
-    ),
-    "box": ("Ruta", "Ruutu", "Box"),
-    "points": ("Poäng", "Pisteet", "Points"),
-    "write_points": ("Skriv poängen", "Kirjaa pisteet", "Write the points"),
-    "points_missing": ("Skriv ett poängtal.", "Kirjoita pistemäärä.", "Type the points."),
-    "impossible_points": (
-        "{points} poäng går inte att få i {box}.",
-        "Ruutuun {box} ei voi saada {points} pistettä.",
-        "{points} points are not possible in {box}.",
-    ),
-    "order_refused": (
-        "Rutorna fylls i ordning i det här spelet.",
-        "Tässä pelissä ruudut täytetään järjestyksessä.",
-        "In this game the boxes are filled in order.",
-    ),
-    "conflict": (
-        "Någon annan hann före – spelet är uppdaterat.",
-        "Joku ehti ensin – peli on päivitetty.",
-        "Someone else was quicker – the game is up to date now.",
-    ),
-    "not_your_turn": ("Det är inte din tur.", "Ei ole sinun vuorosi.", "It is not your turn."),
-    "seat_refused": (
-        "Den platsen kan du inte ta.",
-        "Et voi ottaa tätä paikkaa.",
-        "You cannot take that seat.",
-    ),
-    "box_filled": ("Rutan är redan fylld.", "Ruutu on jo täytetty.", "That box is already filled."),
-    "refused_generic": (
-        "Det draget går inte.",
-        "Siirto ei ole sallittu.",
-        "That move is not allowed.",
-    ),
-    "no_such_game": ("Spelet finns inte.", "Peliä ei löydy.", "There is no such game."),
-    "no_answer": (
-        "Inget svar från servern – försöker igen …",
-        "Palvelin ei vastaa – yritetään uudelleen …",
-        "No answer from the server – retrying …",
-    ),
-    "live": ("ansluten", "yhteydessä", "connected"),
-    "offline": ("frånkopplad", "yhteys katkennut", "disconnected"),
-    "to_play": ("spelar nu", "vuorossa", "to play"),
-    "your_turn": ("Din tur!", "Sinun vuorosi!", "Your turn!"),
-    "turn_named": ("{player}s tur", "Vuorossa {player}", "{player}'s turn"),
-    "watching": (
-        "Du tittar på. {player}s tur.",
-        "Katselet. Vuorossa {player}.",
-        "You are watching. {player}'s turn.",
-    ),
-    "waiting_for": (
-        "Väntar på {player} …",
-        "Odotetaan pelaajaa {player} …",
-        "Waiting for {player} …",
-    ),
-    "pass_device": (
-        "{player}s tur – lämna över enheten",
-        "Vuorossa {player} – anna laite eteenpäin",
-        "{player}'s turn – pass the device",
-    ),
-    "i_am": ("Jag är {player}, kör", "Olen {player}, aloitetaan", "I am {player}, go"),
-    "said_score": (
-        "{player}: {points} i {box}.",
-        "{player}: {points} ruutuun {box}.",
-        "{player}: {points} in {box}.",
-    ),
-    "said_scratch": (
-        "{player} strök {box}.",
-        "{player} yliviivasi: {box}.",
-        "{player} scratched {box}.",
-    ),
-    "yatzy_moment": ("Yatzy för {player}!", "Yatzy pelaajalle {player}!", "Yatzy for {player}!"),
-    "keys_help": (
-        "Tangenter: 1–6 spara tärning · R eller mellanslag slår · A–{last} väljer ruta, "
-        "Enter skriver · ↑↓ mellan rutor · X stryk · U ångra",
-        "Näppäimet: 1–6 pidä noppa · R tai välilyönti heittää · A–{last} valitsee ruudun, "
-        "Enter kirjaa · ↑↓ ruudusta toiseen · X yliviivaa · U kumoa",
-        "Keys: 1–6 keep a die · R or Space rolls · A–{last} picks a box, Enter writes · "
-        "↑↓ between boxes · X scratch · U undo",
-    ),
-    "game_over": ("Spelet är slut", "Peli päättyi", "Game over"),
-    "winner_is": ("Vinnare: {players}", "Voittaja: {players}", "Winner: {players}"),
-    "winners_are": ("Delad seger: {players}", "Jaettu voitto: {players}", "Shared win: {players}"),
-    "rematch": ("Spela igen", "Pelaa uudelleen", "Play again"),
-    "record_is": ("Ditt rekord: {points}", "Ennätyksesi: {points}", "Your record: {points}"),
-    "new_record": ("Nytt rekord!", "Uusi ennätys!", "New record!"),
-    "no_record": ("inget rekord än", "ei vielä ennätystä", "no record yet"),
-    "record_chance": (
-        "chans att slå rekordet: {percent} %",
-        "mahdollisuus rikkoa ennätys: {percent} %",
-        "chance of beating it: {percent} %",
-    ),
-    "aim_record": ("Sikta på rekordet", "Tähtää ennätykseen", "Aim at the record"),
-    "aim_expected": ("Sikta på väntevärdet", "Tähtää odotusarvoon", "Aim at the expected score"),
-    "record_hint_value": (
-        "chans att nå {target}",
-        "mahdollisuus saavuttaa {target}",
-        "chance of reaching {target}",
-    ),
-    "hint": ("Tips", "Vihje", "Hint"),
-    "hint_pending": ("Tipsen räknas fram …", "Vihjeitä lasketaan …", "Working out the hints …"),
-    "analysis": ("Analys", "Analyysi", "Analysis"),
-    # -- rules page
-    "rules_for": ("Regler: {game}", "Säännöt: {game}", "Rules: {game}"),
-    "other_games": ("Andra spel", "Muut pelit", "Other games"),
-    "rules_turn_title": ("En tur", "Vuoro", "A turn"),
-    "rules_turn": (
-        "Du slår alla {dice} tärningar. Spara de tärningar du vill ha och slå om resten, "
-        "upp till {rolls} slag. Sedan skriver du resultatet i en tom ruta; ger tärningarna "
-        "inget där blir det 0. Du får alltid stryka en ruta (skriva 0).",
-        "Heität kaikkia {dice} noppaa. Pidä haluamasi nopat ja heitä loput uudelleen, "
-        "enintään {rolls} heittoa. Sitten kirjaat tuloksen tyhjään ruutuun; jos nopat eivät "
-        "sovi siihen, tulee 0. Ruudun saa aina yliviivata (kirjata 0).",
-        "You roll all {dice} dice. Keep the ones you like and roll the rest again, up to "
-        "{rolls} rolls. Then you write the result in an empty box; if the dice do not fit "
-        "there it scores 0. You may always scratch a box (write 0).",
-    ),
-    "rules_start": (
-        "Alla slår en tärning; högst börjar, lika slår om. Spelet går sedan medsols. "
-        "När alla rutor är fyllda vinner den som har flest poäng.",
-        "Kaikki heittävät yhtä noppaa; suurin aloittaa, tasapelissä heitetään uudelleen. "
-        "Peli etenee myötäpäivään. Kun kaikki ruudut on täytetty, eniten pisteitä saanut "
-        "voittaa.",
-        "Everyone rolls one die; the highest starts, ties roll again. Play goes clockwise. "
-        "When every box is filled, the highest total wins.",
-    ),
-    "rules_bonus": (
-        "Bonus: {bonus} poäng när övre delens summa är minst {threshold}. Raden +/− visar om "
-        "du ligger före eller efter takten mot bonusen.",
-        "Bonus: {bonus} pistettä, kun yläosan summa on vähintään {threshold}. Rivi +/− "
-        "kertoo, oletko edellä vai jäljessä bonuksen tahdista.",
-        "Bonus: {bonus} points when the upper half adds up to at least {threshold}. The +/− "
-        "row shows whether you are ahead of or behind the pace for the bonus.",
-    ),
-    "rules_saved": (
-        "Med sparade slag (en husregel, se nedan) tar du med slag du inte använder till "
-        "senare omgångar: alla, eller högst 2 till nästa omgång.",
-        "Säästetyillä heitoilla (talon sääntö, katso alta) käyttämättömät heitot siirtyvät "
-        "myöhemmille vuoroille: kaikki, tai enintään 2 seuraavalle vuorolle.",
-        "With saved rolls (a house rule, see below) the rolls you do not use carry over to "
-        "later turns: all of them, or at most 2 into the next turn.",
-    ),
-    "rules_double": (
-        "Varje tärning är dubbel: en yttre med en inre i sig. Efter sista slaget skriver du "
-        "två resultat i två olika rutor: ett av de yttre sidorna och ett av de inre. Varje "
-        "resultat lägger först bort en av sex sidor och räknar fem.",
-        "Jokainen noppa on tupla: ulompi, jonka sisällä on sisempi. Viimeisen heiton jälkeen "
-        "kirjaat kaksi tulosta kahteen eri ruutuun: toisen ulommista ja toisen sisemmistä "
-        "silmäluvuista. Kumpikin tulos pudottaa ensin yhden kuudesta ja laskee viisi.",
-        "Every die is double: an outer die with an inner one inside. After the last roll "
-        "you write two results into two different boxes: one of the outer faces and one of "
-        "the inner faces. Each result first drops one of the six faces and counts five.",
-    ),
-    "rules_boxes": ("Rutorna", "Ruudut", "The boxes"),
-    "rules_examples": (
-        "Exempel från reglerna",
-        "Esimerkkejä säännöistä",
-        "Examples from the rules",
-    ),
-    "rules_example_dropped": (
-        "{dice}, {drop} bortlagd",
-        "{dice}, {drop} pudotettu",
-        "{dice}, {drop} dropped",
-    ),
-    "rules_house": ("Husregler att välja", "Valittavat kotisäännöt", "House rules to choose"),
-    "rules_house_about": (
-        "Välj dem under ”Fler regler” när du startar ett spel.",
-        "Valitse ne kohdasta ”Lisää sääntöjä” peliä aloittaessasi.",
-        "Pick them under “More rules” when you start a game.",
-    ),
-    # -- history page (and the hints/analysis of older pages)
-    "seats": ("Spelare", "Pelaajat", "Players"),
-    "player": ("Spelare", "Pelaaja", "Player"),
-    "winner": ("Vinnare", "Voittaja", "Winner"),
-    "open": ("öppna", "avaa", "open"),
-    "bot": ("Dator", "Tietokone", "Computer"),
-    "pad": ("Poängblock", "Pistelista", "Score pad"),
-    "hints": ("Tips", "Vihjeet", "Hints"),
-    "record": ("Ditt rekord", "Ennätyksesi", "Your record"),
-    "turn": ("Tur", "Vuoro", "Turn"),
-    "best": ("bäst", "paras", "best"),
-    "lost": (
-        "förlorade förväntade poäng mot perfekt spel",
-        "menetetyt odotetut pisteet täydelliseen peliin verrattuna",
-        "expected points lost against perfect play",
-    ),
-    "expected": ("förväntat slutresultat", "odotettu loppupistemäärä", "expected final score"),
-}
-
-_INDEX = {"sv": 0, "fi": 1, "en": 2}
+_STRINGS: dict[str, Message] = messages(
+    "web.",
+    N_(
+        "web.tagline",
+        "Yatzy, Maxi Yatzy, Double Yatzy and Yahtzee – against the computer, with friends or on "
+        "paper.",
+    ),
+    N_("web.skip", "Skip to content"),
+    N_("web.menu", "Menu"),
+    N_("web.new_game", "New game"),
+    N_("web.history", "History"),
+    N_("web.rules", "Rules"),
+    N_("web.language", "Language"),
+    N_("web.start_title", "Play Yatzy"),
+    N_("web.choose_game", "Which game?"),
+    N_("web.more_rules", "More rules"),
+    N_("web.show_hints", "Show hints while playing"),
+    N_("web.hints_missing", "hints are not installed here"),
+    N_("web.read_rules", "Read the rules"),
+    N_("web.how_play", "How do you want to play?"),
+    N_("web.play_bot", "Play against the computer"),
+    N_("web.bot_level", "Computer's level"),
+    N_("web.play_hotseat", "Pass and play"),
+    N_("web.play_hotseat_about", "Several players take turns on this device."),
+    N_("web.play_invite", "Invite friends"),
+    N_("web.play_invite_about", "Everyone plays on their own device through a link."),
+    N_("web.play_pad", "Score pad"),
+    N_("web.play_pad_about", "Roll real dice; the app keeps the score."),
+    N_("web.play_solo", "Solo: beat your record"),
+    N_("web.play_solo_about", "A game on your own against your best score."),
+    N_("web.your_name", "Your name"),
+    N_("web.add_person", "Add player"),
+    N_("web.add_bot", "Add computer"),
+    N_("web.start_game", "Start the game"),
+    N_("web.name", "Name"),
+    N_("web.who_plays", "Plays"),
+    N_("web.kind_here", "here on this device"),
+    N_("web.kind_remote", "through the link"),
+    N_("web.computer", "Computer"),
+    N_("web.remove", "Remove"),
+    N_("web.bad_form", "Something in the form is not right: check the names and the rules."),
+    N_("web.refused", "That did not work:"),
+    N_("web.name_missing", "Every player needs a name."),
+    N_("web.unreachable", "The server cannot be reached."),
+    N_("web.unreachable_retrying", "The server cannot be reached – retrying …"),
+    N_("web.share", "Links"),
+    N_("web.invite", "Invite"),
+    N_("web.invite_link", "Invite link"),
+    N_("web.spectate", "Spectator link"),
+    N_("web.copy", "Copy"),
+    N_("web.copied", "Copied"),
+    N_("web.copy_what", "Copy {what}"),
+    N_("web.qr_alt", "QR code of the invite link"),
+    N_("web.still_to_join", "Waiting for {players} to join."),
+    N_("web.join_title", "Take your seat"),
+    N_("web.join_as", "Play as {player}"),
+    N_("web.not_joined", "not joined"),
+    N_("web.rolloff", "Who starts"),
+    N_("web.starts_after_rolloff", "{player} starts (see the rolls)"),
+    N_("web.rolling_off", "Rolling who starts …"),
+    N_("web.protocol", "Score sheet"),
+    N_("web.protocol_pdf", "Score sheet as PDF"),
+    N_("web.protocol_xlsx", "Score sheet as Excel file"),
+    N_("web.how_to_play_rules", "How to play"),
+    N_("web.sound", "Sound"),
+    N_("web.show_chances", "Win chances"),
+    N_("web.win_chance_of", "{player}: chance to win {chance}"),
+    N_("web.win_pending", "working out the chances to win…"),
+    N_("web.win_unavailable", "The chances to win cannot be worked out for this position yet."),
+    N_(
+        "web.win_note_exact",
+        "Chance to win after every move, exact: people are counted as playing their best, the "
+        "computer at its level.",
+    ),
+    N_(
+        "web.win_note_simulated",
+        "Chance to win after every move, simulated: 95 % sure to be within ±{margin} %. People are "
+        "counted as playing their best, the computer at its level.",
+    ),
+    N_("web.dice", "Dice"),
+    N_("web.die", "Die"),
+    N_("web.kept", "kept"),
+    N_("web.roll", "Roll"),
+    N_("web.roll_all", "Roll all"),
+    N_("web.roll_rest", "Roll {n}"),
+    N_("web.roll_to_start", "Roll to start your turn."),
+    N_("web.not_rolled", "Not rolled yet."),
+    N_("web.rolls_left", "Rolls left: {n}"),
+    N_("web.rolls_left_saved", "Rolls left: {n} (saved: {saved})"),
+    N_("web.saved_rolls", "Saved rolls"),
+    N_("web.scratch_mode", "Scratch …"),
+    N_("web.scratch_cancel", "Cancel scratch"),
+    N_("web.scratched", "scratched"),
+    N_("web.scratch", "Scratch"),
+    N_("web.score_box", "Score {points} in {box}"),
+    N_("web.scratch_box", "Scratch {box}"),
+    N_("web.undo", "Undo"),
+    N_("web.undo_box", "Undo {box}"),
+    N_("web.confirm_zero", "Write 0 in {box}? The dice would score {points} in {other}."),
+    N_("web.confirm_scratch_self", "Scratch {box}? The dice would score {points} there."),
+    N_("web.confirm_yes", "Yes, write it"),
+    N_("web.confirm_no", "No"),
+    N_(
+        "web.joker_now",
+        "Joker: five of a kind with the Yahtzee box already filled. Use the matching upper box if "
+        "it is open; otherwise full house and the straights score in full.",
+    ),
+    N_("web.outer_legend", "● outer die"),
+    N_("web.inner_legend", "◦ inner die"),
+    N_("web.inner", "Inner"),
+    N_("web.outer", "Outer"),
+    N_("web.layer", "Result"),
+    N_("web.dropped", "dropped die"),
+    N_("web.choose_inner", "choose the box for the inner result"),
+    N_("web.choose_outer", "choose the box for the outer result"),
+    N_("web.enter_dice", "The dice"),
+    N_("web.set_dice", "Show the points"),
+    N_("web.pad_dice_help", "{n} digits 1–6, e.g. 66622"),
+    N_("web.approximate", "approximate"),
+    N_("web.as_good", "as good"),
+    N_("web.points_short", "p"),
+    N_("web.best_choice", "best"),
+    N_("web.best_value", "expected final score with best play"),
+    N_("web.analysis_pending", "Computing the analysis…"),
+    N_("web.analysis_failed", "The analysis could not be made"),
+    N_("web.costliest", "Costliest choices"),
+    N_("web.no_mistakes", "No costly choices – well played!"),
+    N_("web.chart_title", "Expected final score turn by turn"),
+    N_("web.final_score", "Final score"),
+    N_("web.history_intro", "The games of this browser, newest first."),
+    N_("web.no_games", "No games in this browser yet."),
+    N_("web.games_list", "Games"),
+    N_("web.started", "Started"),
+    N_("web.ended", "Ended"),
+    N_("web.players", "Players"),
+    N_("web.result", "Result"),
+    N_("web.game_link", "Game"),
+    N_("web.view_game", "View game"),
+    N_("web.continue_game", "Continue the game"),
+    N_("web.in_progress", "in progress"),
+    N_("web.score_pad", "score pad"),
+    N_("web.statistics", "Statistics"),
+    N_("web.stats_intro", "Your seats in finished games, per rule set."),
+    N_("web.variant", "Rules"),
+    N_("web.games_played", "Games"),
+    N_("web.average", "Average"),
+    N_("web.best_score", "Best"),
+    N_("web.bonus_rate", "Bonus"),
+    N_("web.yatzy_rate", "Yatzy"),
+    N_("web.solo_record", "Solo record"),
+    N_("web.stats_chart", "Average score per rule set"),
+    N_("web.house_rules_mark", "* with house rules"),
+    N_("web.stats_failed", "The statistics could not be loaded"),
+    N_("web.no_stats", "No statistics yet: finish a game."),
+    N_("web.pad_dice_help_double", "{n} pairs inner+outer, e.g. 56 34 …"),
+    N_("web.pad_dice_bad", "Type {n} dice as digits 1–6, e.g. 66622."),
+    N_("web.pad_dice_bad_double", "Type {n} double dice as pairs of digits 1–6, e.g. 56 34."),
+    N_("web.box", "Box"),
+    N_("web.points", "Points"),
+    N_("web.write_points", "Write the points"),
+    N_("web.points_missing", "Type the points."),
+    N_("web.impossible_points", "{points} points are not possible in {box}."),
+    N_("web.order_refused", "In this game the boxes are filled in order."),
+    N_("web.conflict", "Someone else was quicker – the game is up to date now."),
+    N_("web.not_your_turn", "It is not your turn."),
+    N_("web.seat_refused", "You cannot take that seat."),
+    N_("web.box_filled", "That box is already filled."),
+    N_("web.refused_generic", "That move is not allowed."),
+    N_("web.no_such_game", "There is no such game."),
+    N_("web.no_answer", "No answer from the server – retrying …"),
+    N_("web.live", "connected"),
+    N_("web.offline", "disconnected"),
+    N_("web.to_play", "to play"),
+    N_("web.your_turn", "Your turn!"),
+    N_("web.turn_named", "{player}'s turn"),
+    N_("web.watching", "You are watching. {player}'s turn."),
+    N_("web.waiting_for", "Waiting for {player} …"),
+    N_(
+        "web.bot_preparing",
+        "{player} prepares its strategy tables first (once on this computer; may take minutes)",
+    ),
+    N_("web.pass_device", "{player}'s turn – pass the device"),
+    N_("web.i_am", "I am {player}, go"),
+    N_("web.said_score", "{player}: {points} in {box}."),
+    N_("web.said_scratch", "{player} scratched {box}."),
+    N_("web.yatzy_moment", "Yatzy for {player}!"),
+    N_(
+        "web.keys_help",
+        "Keys: 1–6 keep a die · R or Space rolls · A–{last} picks a box, Enter writes · ↑↓ between "
+        "boxes · X scratch · U undo",
+    ),
+    N_("web.game_over", "Game over"),
+    N_("web.winner_is", "Winner: {players}"),
+    N_("web.winners_are", "Shared win: {players}"),
+    N_("web.rematch", "Play again"),
+    N_("web.record_is", "Your record: {points}"),
+    N_("web.new_record", "New record!"),
+    N_("web.no_record", "no record yet"),
+    N_("web.record_chance", "chance of beating it: {percent} %"),
+    N_("web.aim_record", "Aim at the record"),
+    N_("web.aim_expected", "Aim at the expected score"),
+    N_("web.record_hint_value", "chance of reaching {target}"),
+    N_("web.hint", "Hint"),
+    N_("web.hint_pending", "Working out the hints …"),
+    N_("web.analysis", "Analysis"),
+    N_("web.rules_for", "Rules: {game}"),
+    N_("web.other_games", "Other games"),
+    N_("web.rules_turn_title", "A turn"),
+    N_(
+        "web.rules_turn",
+        "You roll all {dice} dice. Keep the ones you like and roll the rest again, up to {rolls} "
+        "rolls. Then you write the result in an empty box; if the dice do not fit there it scores "
+        "0. You may always scratch a box (write 0).",
+    ),
+    N_(
+        "web.rules_start",
+        "Everyone rolls one die; the highest starts, ties roll again. Play goes clockwise. When "
+        "every box is filled, the highest total wins.",
+    ),
+    N_(
+        "web.rules_bonus",
+        "Bonus: {bonus} points when the upper half adds up to at least {threshold}. The +/− row "
+        "shows whether you are ahead of or behind the pace for the bonus.",
+    ),
+    N_(
+        "web.rules_saved",
+        "With saved rolls (a house rule, see below) the rolls you do not use carry over to later "
+        "turns: all of them, or at most 2 into the next turn.",
+    ),
+    N_(
+        "web.rules_double",
+        "Every die is double: an outer die with an inner one inside. After the last roll you write "
+        "two results into two different boxes: one of the outer faces and one of the inner faces. "
+        "Each result first drops one of the six faces and counts five.",
+    ),
+    N_("web.rules_boxes", "The boxes"),
+    N_("web.rules_examples", "Examples from the rules"),
+    N_("web.rules_example_dropped", "{dice}, {drop} dropped"),
+    N_("web.rules_house", "House rules to choose"),
+    N_("web.rules_house_about", "Pick them under “More rules” when you start a game."),
+    N_("web.seats", "Players"),
+    N_("web.player", "Player"),
+    N_("web.winner", "Winner"),
+    N_("web.open", "open"),
+    N_("web.bot", "Computer"),
+    N_("web.pad", "Score pad"),
+    N_("web.hints", "Hints"),
+    N_("web.record", "Your record"),
+    N_("web.turn", "Turn"),
+    N_("web.best", "best"),
+    N_("web.lost", "expected points lost against perfect play"),
+    N_("web.expected", "expected final score"),
+    N_("web.wa_analysis", "Chance of winning"),
+    N_("web.wa_analysis_record", "Chance of beating the record"),
+    N_("web.wa_pending", "Computing the chances…"),
+    N_("web.wa_failed", "The chances could not be computed"),
+    N_("web.wa_costliest", "Costliest choices for the chance"),
+    N_("web.wa_all", "Every decision: points and chance"),
+    N_("web.wa_choice", "Choice"),
+    N_("web.wa_better", "Better for the chance"),
+    N_("web.wa_points", "Points lost"),
+    N_("web.wa_change", "Chance lost (percentage points)"),
+    N_("web.wa_after", "Chance after"),
+)
 
 
 def ui_strings(lang: Language) -> dict[str, str]:
     """Every page word in ``lang``."""
-    i = _INDEX[lang]
-    return {k: v[i] for k, v in _STRINGS.items()}
+    return dict(_ui_strings(lang))
+
+
+@cache
+def _ui_strings(lang: Language) -> dict[str, str]:
+    return {key: message[lang] for key, message in _STRINGS.items()}

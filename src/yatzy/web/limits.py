@@ -435,7 +435,7 @@ class RateLimits:
     """ASGI middleware: 429 with ``Retry-After`` for a client over one of its rates.
 
     Games created, seats joined, actions by ``POST`` and WebSocket openings are
-    counted here (WebSocket actions by :func:`yatzy.web.app.socket_session`).
+    counted here (WebSocket actions by :func:`yatzy.web.sockets.socket_session`).
     Joins and actions carry seat tokens or invite codes: each one refused (403)
     spends a guess, and a client out of guesses is refused before its token is
     even looked at, so secrets cannot be tried at speed.

@@ -79,7 +79,7 @@ class BodyTimeout:
     request's start, or the client gets 408 and the request ends.
 
     One timer per request that has a body, cancelled as soon as its last part is
-    in (:class:`yatzy.web.app.BodyLimit`, behind this, reads the body before
+    in (:class:`yatzy.web.transport.BodyLimit`, behind this, reads the body before
     anything else runs, so the timer can only catch the request waiting for it);
     when it fires it cancels the request's task.  Measured: a few microseconds,
     where an ``asyncio.timeout`` around each read cost 20-30.

@@ -46,6 +46,7 @@ from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
 from yatzy.web.views import game_view
+from yatzy.web.win_jobs import WinAnalyses
 
 MAX_SEATS = 8
 MAX_CACHED = 1000
@@ -130,10 +131,12 @@ class GameService:
         repo: GameRepository,
         rng: random.Random | None = None,
         chances: LiveChances | None = None,
+        win_analyses: WinAnalyses | None = None,
     ) -> None:
         self.repo = repo
         self.rng = rng or default_rng()
         self.chances = chances
+        self.win_analyses = win_analyses or WinAnalyses(enabled=False)
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._lock = Lock()
 
@@ -594,6 +597,29 @@ class GameService:
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
         return analysis(state, words, people=people, key=f"{stored.id}:{stored.version}")
+
+    def win_analysis(
+        self, game_id: str, lang: str | None = None, owner: str | None = None
+    ) -> dict[str, Any]:
+        """A finished game's analysis in win chance (solo: the chance of beating the
+        owner's record before this game), in the game's language or ``lang`` (see
+        :func:`yatzy.web.hints.win_analysis`); ``{"pending": true}`` while computed."""
+        from yatzy.web.hints import win_analysis
+
+        stored, state = self.load(game_id)
+        words: Any = lang if lang in LANGUAGES else stored.lang
+        people = {s.seat for s in stored.seats if s.bot is None}
+        record = None
+        if len(stored.seats) == 1 and owner and state.is_terminal():
+            record = self.solo_record(owner, stored.rules, exclude=stored.id)
+        return win_analysis(
+            self.win_analyses,
+            state,
+            words,
+            people=people,
+            record=record,
+            key=f"{stored.id}:{stored.version}",
+        )
 
     # -- history and records ---------------------------------------------------------------
 

@@ -17,15 +17,12 @@ from typing import Any
 import orjson
 
 from yatzy.game import BoxEntry, Sheet
+from yatzy.i18n import N_
 from yatzy.rules import VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
 from yatzy.store.stats import OwnedGame
 
-_BONUS_WORDS: dict[Language, str] = {
-    "sv": "bonus {points} vid {threshold}",
-    "fi": "hyvitys {points}, raja {threshold}",
-    "en": "bonus {points} at {threshold}",
-}
+_BONUS_WORDS = N_("web.stats.bonus", "bonus {points} at {threshold}")
 
 
 def rules_words(spec: str, lang: Language) -> dict[str, Any]:

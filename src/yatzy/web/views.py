@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from yatzy.bots import QUICK_BOTS, preparing
 from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
@@ -156,6 +157,11 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
             from yatzy.web.hints import hint
 
             turn["hint"] = hint(state, lang)
+        level = stored.seats[seat].bot
+        if level is not None and level not in QUICK_BOTS:
+            # The bot first builds its strategy tables (once; minutes for some): the
+            # page says so rather than only "waiting".
+            turn["preparing"] = preparing(level, rules)
         view["turn"] = turn
     if words:
         view["ui"] = ui_strings(lang)

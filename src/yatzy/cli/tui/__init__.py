@@ -36,7 +36,8 @@ def run_app(
 
     ``chances`` shows every player's live chance to win in a row of the sheet."""
     from yatzy.cli.play_common import live_chances
-    from yatzy.cli.tui.app import EXIT_UNFINISHED, YatzyApp
+    from yatzy.cli.tui.app import YatzyApp
+    from yatzy.cli.tui.saving import EXIT_UNFINISHED
 
     app = YatzyApp(
         state,

@@ -15,7 +15,6 @@ save it (to the rescue folder by default), and no file is replaced unasked.
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import threading
 from collections.abc import Callable
@@ -23,18 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from yatzy.bots import QUICK_BOTS
 from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
     explain_refusal,
-    has_progress,
     record_line,
     rescue_dir,
-    rescue_path,
+    strategy_pending,
     wastes_dice,
     written_messages,
 )
@@ -49,7 +48,8 @@ from yatzy.cli.terminal import (
     show_dice,
 )
 from yatzy.cli.tui.keymap import box_for_key
-from yatzy.cli.tui.screens import ConfirmScreen, PathScreen, TextScreen
+from yatzy.cli.tui.saving import SavingApp
+from yatzy.cli.tui.screens import TextScreen
 from yatzy.cli.tui.sheetview import (
     YATZY,
     best_boxes,
@@ -60,23 +60,18 @@ from yatzy.cli.tui.sheetview import (
 )
 from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
 from yatzy.errors import YatzyError
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Undo, save
+from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Undo
 from yatzy.game.actions import Entry
 from yatzy.rules import Language, format_die
 
 if TYPE_CHECKING:
     from yatzy.bots import Bot
 
-EXIT_FINISHED = 0
-"""Exit code when the game was played to its end."""
-EXIT_UNFINISHED = 1
-"""Exit code when the players quit an unfinished game."""
 
 _MESSAGES_KEPT = 3  # lines of the message area (it must fit 80x24 with the sheet)
-_QUICK_BOTS = frozenset({"random", "greedy"})  # bot levels that decide in microseconds
 
 
-class YatzyApp(App[int]):
+class YatzyApp(SavingApp):
     """One game at one keyboard, full screen: people and bots in seat order.
 
     ``rng`` rolls the dice, ``bot_rng`` gives each bot decision its random source,
@@ -145,6 +140,8 @@ class YatzyApp(App[int]):
         self.messages: list[str] = []
         self.error = ""
         self.bot_busy = False
+        self.preparing = False  # a bot solves its whole strategy table first (minutes)
+        self.strategy_checked = False
         self.finished = False
         self._heads: list[str] = []
         self._background = 0  # daemon threads thinking (a bot, a hint)
@@ -299,6 +296,8 @@ class YatzyApp(App[int]):
         if state.is_terminal():
             return Text("")
         name = player_label(state, state.player, lang)
+        if self.preparing:
+            return Text(tr("bot_preparing", lang, name=name), style="italic")
         if self.bot_busy or state.player in self.bots:
             return Text(tr("tui_bot_thinking", lang, name=name), style="italic")
         if state.dice is None:
@@ -360,7 +359,7 @@ class YatzyApp(App[int]):
                 self._redraw()
                 return
             self.bot_busy = True
-            if state.players[seat].bot not in _QUICK_BOTS:
+            if state.players[seat].bot not in QUICK_BOTS:
                 self._redraw()
                 self._bot_think(seat, state.clone())
                 return
@@ -373,7 +372,20 @@ class YatzyApp(App[int]):
     def _bot_think(self, seat: int, position: State) -> None:
         """A bot decides on a copy of the position, off the screen's thread."""
         bot, rng = self.bots[seat], self.bot_rng(position)
-        self._in_background(lambda: bot.choose(position, rng), lambda a: self._bot_move(seat, a))
+        check = not self.strategy_checked
+        self.strategy_checked = True
+
+        def decide() -> Action:
+            if check and strategy_pending(position, seat):
+                with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                    self.call_from_thread(self._show_preparing)
+            return bot.choose(position, rng)
+
+        self._in_background(decide, lambda a: self._bot_move(seat, a))
+
+    def _show_preparing(self) -> None:
+        self.preparing = True
+        self._redraw()
 
     def _in_background(self, task: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run ``task`` in a daemon thread and hand its result to ``done`` on the screen's
@@ -399,6 +411,7 @@ class YatzyApp(App[int]):
 
     def _bot_move(self, seat: int, action: Action) -> None:
         self._background -= 1
+        self.preparing = False
         state = self.state
         if state.is_terminal() or state.player != seat:
             return  # the game moved on (it cannot, but a late answer must not act)
@@ -461,19 +474,6 @@ class YatzyApp(App[int]):
         table = protocol_table(state, self.lang, preview=False)
         self.exit_lines = [headline(state, self.lang), *table, "", *lines]
         self.push_screen(TextScreen(lines[0], lines[1:], self.lang))
-
-    def _autosave(self) -> None:
-        if self.save_path:
-            self._save_to(self.save_path)
-
-    def _save_to(self, path: str) -> bool:
-        try:
-            save(self.state, path)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            self.error = tr("save_failed", self.lang, path=path, reason=reason)
-            return False
-        return True
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -658,18 +658,6 @@ class YatzyApp(App[int]):
         self._autosave()
         self._advance()
 
-    def _ask(self, question: str, then: Callable[[], None], refused: str = "") -> None:
-        """Ask ``question`` (No is the default); ``then`` runs on a yes, else ``refused`` shows."""
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                then()
-            else:
-                self.error = refused
-            self._redraw()
-
-        self.push_screen(ConfirmScreen(question, self.lang), answered)
-
     # -- dialogs ---------------------------------------------------------------------------
 
     def _show_help(self) -> None:
@@ -717,81 +705,6 @@ class YatzyApp(App[int]):
                 screen.set_lines(lines)
 
         self._in_background(task, done)
-
-    def action_save(self) -> None:
-        """Ctrl-S: save the game to a file (asks before replacing one)."""
-        if len(self.screen_stack) > 1:
-            return
-        default = self.save_path or os.path.join(os.getcwd(), "yatzy-game.json")
-
-        def chosen(answer: tuple[str, str] | None) -> None:
-            if answer is None or not answer[1]:
-                return
-            self._save_asking(os.path.expanduser(answer[1]), lambda: None)
-
-        buttons = [("save", tr("tui_save", self.lang)), ("back", tr("tui_cancel", self.lang))]
-        self.push_screen(PathScreen(tr("tui_save_title", self.lang), default, buttons), chosen)
-
-    def _save_asking(self, path: str, then: Callable[[], None]) -> None:
-        """Save to ``path``, asking first when it exists; ``then`` runs after a save."""
-
-        def write() -> None:
-            folder = os.path.dirname(path)
-            if folder:
-                with contextlib.suppress(OSError):  # the save itself says why it fails
-                    os.makedirs(folder, exist_ok=True)
-            if self._save_to(path):
-                self.error = ""
-                self._say(tr("saved", self.lang, path=path))
-                self.exit_lines = [
-                    tr("saved", self.lang, path=path),
-                    tr("resume_hint", self.lang, path=path),
-                ]
-                then()
-            self._redraw()
-
-        if os.path.exists(path) and path != self.save_path:
-            self._ask(tr("tui_overwrite", self.lang, path=path), write, tr("not_saved", self.lang))
-        else:
-            write()
-
-    def action_request_quit(self) -> None:
-        """Q, Ctrl-Q, Ctrl-C: leave; an unfinished game is saved or offered to be saved."""
-        state = self.state
-        if state.is_terminal():
-            self.exit(EXIT_FINISHED)
-            return
-        if len(self.screen_stack) > 1:
-            return
-        if self.save_path:
-            if self._save_to(self.save_path):
-                self.exit_lines = [
-                    tr("saved", self.lang, path=self.save_path),
-                    tr("resume_hint", self.lang, path=self.save_path),
-                ]
-            self.exit(EXIT_UNFINISHED)
-            return
-        if not has_progress(state):
-            self.exit(EXIT_UNFINISHED)
-            return
-
-        def chosen(answer: tuple[str, str] | None) -> None:
-            if answer is None:
-                return
-            button, path = answer
-            if button == "nosave":
-                self.exit_lines = [tr("not_saved", self.lang)]
-                self.exit(EXIT_UNFINISHED)
-            elif path:
-                self._save_asking(os.path.expanduser(path), lambda: self.exit(EXIT_UNFINISHED))
-
-        buttons = [
-            ("save", tr("tui_save_quit", self.lang)),
-            ("nosave", tr("tui_quit_nosave", self.lang)),
-            ("back", tr("tui_back", self.lang)),
-        ]
-        default = rescue_path(self.rescue_directory)
-        self.push_screen(PathScreen(tr("tui_quit_title", self.lang), default, buttons), chosen)
 
     @property
     def thinking(self) -> bool:

@@ -3,7 +3,7 @@
 // server; this module only draws it, keeps the dice the player picks until the roll,
 // and asks before a zero that the dice would not need.
 import { drawChances, percentText, showChances } from "./chances.js";
-import { renderHint, renderAnalysis } from "./insight.js";
+import { renderHint, renderAnalysis, renderWinAnalysis } from "./insight.js";
 import { beep, confirmAsk, el, parsePadDice } from "./widgets.js";
 
 const root = document.getElementById("game");
@@ -568,7 +568,7 @@ function renderStatus() {
   let text;
   if (mine()) text = you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");
   else if (spectator()) text = t("watching", { player: who });
-  else text = t("waiting_for", { player: who });
+  else text = view.turn.preparing ? t("bot_preparing", { player: who }) : t("waiting_for", { player: who });
   if ("solo_record" in you) text += " · " + (you.solo_record === null ? t("no_record") : t("record_is", { points: you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
   if (typeof you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(you.record_chance) });
@@ -691,8 +691,25 @@ async function fetchAnalysis() {
     analysis = data;
     renderAnalysis(box, data, view, words);
     if (data.pending) setTimeout(fetchAnalysis, 2000);
+    else fetchWinAnalysis();
   } catch (e) {
     renderAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, view, words);
+  }
+}
+
+// The analysis in win chance: asked for once the points' analysis is there (both take
+// the server's CPU), then again every two seconds while it is computed.
+let winAnalysis = null;
+async function fetchWinAnalysis() {
+  const box = $("win-analysis");
+  if (!winAnalysis) renderWinAnalysis(box, { pending: true }, words);
+  try {
+    const data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    winAnalysis = data;
+    renderWinAnalysis(box, data, words);
+    if (data.pending) setTimeout(fetchWinAnalysis, 2000);
+  } catch (e) {
+    renderWinAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, words);
   }
 }
 

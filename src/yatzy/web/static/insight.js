@@ -157,3 +157,121 @@ export function renderAnalysis(container, analysis, view, strings) {
   }
   for (const player of analysis.players) container.append(playerSection(player, strings, analysis.scope));
 }
+
+// -- the analysis in win chance -------------------------------------------------------------
+
+// Line colours and dash patterns: the players' lines differ by more than colour.
+const LINE_STYLES = [
+  ["#0b5cad", ""], ["#b5400b", "6 3"], ["#1f7a3a", "2 3"], ["#6a3d9a", "8 3 2 3"],
+  ["#8a6d00", "1 2"], ["#00727a", "10 4"], ["#a3195b", "4 2 1 2"], ["#444444", "3 5"],
+];
+
+// Every player's chance before each turn of the game and at its end (0–100 %): an
+// SVG line chart, role="img" with the server's summary, the numbers in a hidden table.
+function winChart(data, strings) {
+  const turns = data.turns;
+  const n = Math.max(1, turns[turns.length - 1] - turns[0]);
+  const W = 340, H = 190, L = 40, R = 12, T = 10, B = 32;
+  const x = (t) => L + ((t - turns[0]) / n) * (W - L - R);
+  const y = (v) => T + (1 - v / 100) * (H - T - B);
+  const graph = svg("svg", {
+    class: "win-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": data.label, width: W, height: H,
+  });
+  graph.append(svg("title", {}, data.label));
+  for (const v of [0, 50, 100]) {
+    graph.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    graph.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, `${v} %`));
+  }
+  const middle = turns[Math.floor(turns.length / 2)];
+  for (const t of [turns[0], middle, turns[turns.length - 1]]) {
+    graph.append(svg("text", { x: x(t), y: H - B + 16, "text-anchor": "middle", class: "tick" }, String(t)));
+  }
+  graph.append(svg("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", class: "axis" }, strings.turn));
+  data.lines.forEach((line, i) => {
+    const [colour, dash] = LINE_STYLES[i % LINE_STYLES.length];
+    const points = line.chances.map((c, k) => `${x(turns[k]).toFixed(1)},${y(c).toFixed(1)}`).join(" ");
+    graph.append(svg("polyline", {
+      points, class: "win-line", "data-seat": line.seat, stroke: colour, "stroke-dasharray": dash || "none",
+    }));
+  });
+  const legend = el("p", { class: "chart-legend" });
+  data.lines.forEach((line, i) => {
+    const [colour, dash] = LINE_STYLES[i % LINE_STYLES.length];
+    const key = svg("svg", { class: "win-key", width: 24, height: 8, "aria-hidden": "true" },
+      svg("line", { x1: 0, x2: 24, y1: 4, y2: 4, stroke: colour, "stroke-width": 2.5, "stroke-dasharray": dash || "none" }));
+    legend.append(key, ` ${line.name} `);
+  });
+  const head = el("tr", {}, el("th", { scope: "col" }, strings.turn));
+  data.lines.forEach((line) => head.append(el("th", { scope: "col" }, line.name)));
+  const body = el("tbody");
+  turns.forEach((t, k) => {
+    const row = el("tr", {}, el("th", { scope: "row" }, String(t)));
+    data.lines.forEach((line) => row.append(el("td", {}, `${formatNumber(line.chances[k])} %`)));
+    body.append(row);
+  });
+  const table = el("table", { class: "sr" }, el("caption", {}, data.title), el("thead", {}, head), body);
+  return el("figure", { class: "chart win" }, el("figcaption", {}, data.title), graph, legend, table);
+}
+
+// One person's decisions: the costliest for the chance in words, then every decision
+// with the points it cost beside the chance (a table inside a disclosure).
+function winPlayer(player, strings) {
+  const section = el("section", { class: "win-player", "data-seat": player.seat });
+  section.append(el("h4", {}, player.name));
+  section.append(el("p", { class: "win-summary" }, player.summary));
+  if (player.costliest.length) {
+    section.append(el("h5", {}, strings.wa_costliest));
+    const list = el("ol", { class: "costliest win-costliest" });
+    player.costliest.forEach((text) => list.append(el("li", {}, text)));
+    section.append(list);
+  }
+  if (player.decisions.length) {
+    const head = el("tr", {},
+      ...[strings.turn, strings.roll, strings.wa_choice, strings.wa_points, strings.wa_change, strings.wa_after]
+        .map((h) => el("th", { scope: "col" }, h)));
+    const body = el("tbody");
+    for (const d of player.decisions) {
+      const change = d.cost >= 0.05 ? `−${formatNumber(d.cost)}` : "0";
+      const margin = d.margin > 0 ? ` ±${formatNumber(d.margin)}` : "";
+      const choice = el("td", {}, d.chosen);
+      if (d.better) choice.append(el("br"), el("span", { class: "win-better" }, `${strings.wa_better}: ${d.better}`));
+      body.append(el("tr", { class: d.cost >= 0.5 ? "costly" : null },
+        el("th", { scope: "row" }, String(d.turn)), el("td", {}, String(d.roll)), choice,
+        el("td", { class: "num" }, d.points >= 0.05 ? `−${formatNumber(d.points)}` : "0"),
+        el("td", { class: "num" }, change + margin),
+        el("td", { class: "num" }, `${formatNumber(d.after)} %`)));
+    }
+    const table = el("table", { class: "win-decisions" }, el("caption", { class: "sr" }, `${strings.wa_all} – ${player.name}`),
+      el("thead", {}, head), body);
+    section.append(el("details", { class: "win-all" }, el("summary", {}, strings.wa_all), el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${strings.wa_all} – ${player.name}` }, table)));
+  }
+  return section;
+}
+
+// The analysis in win chance after the game: "being computed" while it is, else the
+// chart of every player's chance and each person's decisions with the change in
+// chance beside the points.  `data` null means not here yet; {error: "..."} a failure.
+export function renderWinAnalysis(container, data, strings) {
+  ensureStyles();
+  const title = data && data.goal === "record" ? strings.wa_analysis_record : strings.wa_analysis;
+  container.replaceChildren(el("h3", {}, title));
+  container.classList.add("insight-analysis", "win-analysis");
+  if (!data || data.pending) {
+    container.setAttribute("aria-busy", "true");
+    container.append(el("p", { role: "status", class: "analysis-pending" }, strings.wa_pending));
+    return;
+  }
+  container.removeAttribute("aria-busy");
+  if (data.error) {
+    container.append(el("p", { class: "error" }, `${strings.wa_failed}: ${data.error}`));
+    return;
+  }
+  if (data.unavailable) {
+    container.append(el("p", { class: "analysis-explanation" }, data.explanation));
+    return;
+  }
+  container.append(winChart(data, strings));
+  if (data.people_note) container.append(el("p", { class: "hint-note" }, data.people_note));
+  if (data.note) container.append(el("p", { class: "hint-note" }, approximateBadge(strings, data.note), " ", data.note));
+  for (const player of data.players) container.append(winPlayer(player, strings));
+}

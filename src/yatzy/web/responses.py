@@ -1,0 +1,106 @@
+"""Answers and cookies shared by the routes, the action fast path and the WebSocket:
+the JSON response class, refusals and their HTTP status, and the seat and owner
+cookies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from fastapi import Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+
+from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
+from yatzy.store import ConflictError, NotFoundError, UnavailableError
+from yatzy.web.bodies import ActionIn
+from yatzy.web.limits import (
+    RateLimitedError,
+    TooManyGamesError,
+    TooManySocketsError,
+    retry_after,
+)
+from yatzy.web.service import InviteError, SeatError
+
+OWNER_COOKIE = "yz_owner"
+COOKIE_AGE = 400 * 24 * 3600
+
+
+class FastJSONResponse(JSONResponse):
+    """JSON through orjson: the game views are the bulk of every answer, and orjson
+    encodes them several times faster than the standard library (same JSON text:
+    UTF-8, no NaN, keys in order)."""
+
+    def render(self, content: Any) -> bytes:
+        """``content`` as compact UTF-8 JSON."""
+        return orjson.dumps(content)
+
+
+def refusal(exc: Exception) -> dict[str, str]:
+    """The body of every refusal: the reason and the error's name."""
+    return {"detail": str(exc), "error": type(exc).__name__}
+
+
+def error_response(status: int, exc: Exception) -> JSONResponse:
+    """The refusal of ``exc`` with ``status`` (and ``Retry-After`` when rate limited)."""
+    headers = {"Retry-After": retry_after(exc)} if isinstance(exc, RateLimitedError) else None
+    return FastJSONResponse(refusal(exc), status_code=status, headers=headers)
+
+
+def status_of(exc: YatzyError) -> int:
+    """The HTTP status a refusal gets: 404, 403, 503, 429, 409, else 422."""
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, SeatError | InviteError):
+        return 403
+    if isinstance(exc, UnavailableError):
+        return 503
+    if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
+        return 429
+    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError):
+        return 409
+    return 422
+
+
+def tokens_of(request: Request | WebSocket, game_id: str) -> dict[int, str]:
+    """The seat tokens of ``game_id`` that a request or socket holds (see :func:`seat_tokens`)."""
+    return seat_tokens(request.cookies, request.headers.get("x-seat-token"), game_id)
+
+
+def seat_tokens(cookies: Mapping[str, str], header: str | None, game_id: str) -> dict[int, str]:
+    """The seat tokens a request holds: cookies ``yz_<game>_<seat>`` and the
+    ``X-Seat-Token: <seat>:<token>[, ...]`` header."""
+    prefix = f"yz_{game_id}_"
+    out: dict[int, str] = {}
+    for name, value in cookies.items():
+        if name.startswith(prefix) and name[len(prefix) :].isdigit():
+            out[int(name[len(prefix) :])] = value
+    if header:
+        for part in header.split(","):
+            seat, _, token = part.strip().partition(":")
+            if seat.isdigit() and token:
+                out[int(seat)] = token
+    return out
+
+
+def set_cookie(response: Response, name: str, value: str, secure: bool, path: str = "/") -> None:
+    """Set a long-lived HttpOnly, SameSite=Strict cookie (``Secure`` when ``secure``)."""
+    response.set_cookie(
+        name, value, max_age=COOKIE_AGE, httponly=True, samesite="strict", secure=secure, path=path
+    )
+
+
+def set_seat_cookie(
+    response: Response, game_id: str, seat: int, token: str, secure: bool, root: str = ""
+) -> None:
+    """Set the cookie that holds ``seat`` of ``game_id`` for this browser."""
+    # Scoped to the game's API (under the app's path prefix, ``root``): a browser sends
+    # it only there, so the cookies of all the games it ever played do not ride along
+    # with every request.
+    path = f"{root}/api/games/{game_id}"
+    set_cookie(response, f"yz_{game_id}_{seat}", token, secure, path=path)
+
+
+def action_json(action: ActionIn) -> dict[str, Any]:
+    """An action body as the service takes it (fields left out are not sent)."""
+    return action.model_dump(exclude_none=True)

@@ -1,0 +1,96 @@
+"""The post-game analyses in win chance, computed off the event loop.
+
+A game's analysis in chance takes seconds to a minute of CPU (every decision's
+options against the other seats' distributions, ``budget`` CPU seconds per
+position), so a request never waits for it: :meth:`WinAnalyses.get` answers
+``{"pending": true}`` and queues the work for one background thread; the page asks
+again until the answer is there.  Answers are remembered per key (game, version,
+language, record).  A failure is remembered as ``{"error": reason}``.  Like the live
+chances, the thread rests between the game's turns so that it takes at most ``share``
+of a core from a busy server's actions (:meth:`WinAnalyses.pace`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+log = logging.getLogger("yatzy.web")
+
+_KEPT = 64
+
+
+class WinAnalyses:
+    """The queue and the answers of the analyses in win chance.
+
+    ``budget`` is the CPU time per position (seconds); ``enabled`` False: none are
+    made (the page says so); ``share`` the most of a core the thread takes.
+    """
+
+    def __init__(self, *, budget: float = 0.2, enabled: bool = True, share: float = 0.5) -> None:
+        self.budget = budget
+        self.share = min(1.0, max(0.05, share))
+        self.enabled = enabled and budget > 0
+        self._cpu = threading.local()
+        self._done: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self._running: dict[Hashable, Future[None]] = {}
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+
+    def get(self, key: Hashable, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The answer for ``key``, or ``{"pending": true}`` while ``compute`` runs (it is
+        queued on the first ask)."""
+        with self._lock:
+            found = self._done.get(key)
+            if found is not None:
+                self._done.move_to_end(key)
+                return found
+            if key not in self._running:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="win-analysis")
+                self._running[key] = self._pool.submit(self._run, key, compute)
+        return {"pending": True}
+
+    def _run(self, key: Hashable, compute: Callable[[], dict[str, Any]]) -> None:
+        try:
+            answer = compute()
+        except Exception as exc:  # the page shows the reason; the server goes on
+            log.warning("win analysis %s failed: %s", key, exc)
+            answer = {"pending": False, "error": str(exc) or type(exc).__name__}
+        with self._lock:
+            self._done[key] = answer
+            while len(self._done) > _KEPT:
+                self._done.popitem(last=False)
+            self._running.pop(key, None)
+
+    def pace(self, done: int, total: int) -> None:
+        """Called after each turn of a game analysed (``analyze_wins``' ``progress``):
+        rest ``c * (1 / share - 1)`` seconds after ``c`` CPU seconds of work."""
+        now = time.thread_time()
+        last = getattr(self._cpu, "mark", None)
+        if last is not None and done > 0 and self.share < 1.0:
+            time.sleep(min(5.0, (now - last) * (1.0 / self.share - 1.0)))
+        self._cpu.mark = time.thread_time()
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until nothing runs (tests); False on timeout."""
+        with self._lock:
+            running = list(self._running.values())
+        for future in running:
+            try:
+                future.result(timeout)
+            except TimeoutError:
+                return False
+        return True
+
+    def stop(self) -> None:
+        """Let the running analysis finish; queue no more."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

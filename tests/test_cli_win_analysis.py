@@ -1,0 +1,130 @@
+"""``yatzy analyze --win``: the change in win chance per decision beside the points,
+the text chart, ``--record`` for solo games and ``--win-budget``; plain ``yatzy
+analyze`` unchanged, and the command's start imports no numeric library."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yatzy.bots import make_bot
+from yatzy.cli.main import main
+from yatzy.game import Game, Player, Roll, save
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    yield
+
+
+def _record(tmp_path: Path, names: list[tuple[str, str | None]], seed: int = 3) -> Path:
+    """A finished yatzy+forced game (quick to analyse), played by bots; people's seats
+    by a casual bot (they make mistakes to find)."""
+    players = [Player(n, lv) for n, lv in names]
+    state = Game("yatzy+forced", players).new_initial_state(starter=0)
+    bots = [make_bot(lv or "casual") for _, lv in names]
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        action = bots[state.player].choose(state, rng)
+        state.apply(action)
+        if isinstance(action, Roll) or state.is_chance_node():
+            state.roll(rng)
+    path = tmp_path / "game.json"
+    save(state, path)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_win_column_and_chart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    code, out, err = run(capsys, "analyze", str(game), "--win-budget", "0.01", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {"players", "decisions", "win"} <= set(data)  # the points' analysis, and more
+    win = data["win"]
+    assert win["goal"] == "win" and win["budget"] == 0.01
+    assert [p["turn"] for p in win["chart"]] == list(range(31))
+    assert sum(win["chart"][0]["chances"]) == pytest.approx(1.0, abs=1e-3)
+    assert len(win["decisions"]) == len(data["decisions"])
+    for d, w in zip(data["decisions"], win["decisions"], strict=True):
+        assert w["points"] == d["loss"] and w["cost"] >= 0 and w["turn"] == d["turn"]
+    code, out, err = run(capsys, "analyze", str(game), "--win", "--win-budget", "0.01", "--all")
+    assert code == 0, err
+    assert "win %" in out and "chance of winning, turn by turn:" in out
+    assert "  100 % |" in out and "    0 % |" in out and "A Ann, B Bot" in out
+    assert "given up in" in out
+    rows = [ln for ln in out.splitlines() if ln[:6].strip().isdigit() and "|" not in ln]
+    assert len(rows) == len(data["decisions"])  # --all: every decision
+    png = tmp_path / "win.png"
+    code, _, err = run(capsys, "analyze", str(game), "--win-budget", "0.01", "--plot", str(png))
+    assert code == 0, err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plain_analyze_is_unchanged(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    code, out, _ = run(capsys, "analyze", str(game), "--json")
+    assert code == 0 and "win" not in json.loads(out)
+    code, out, _ = run(capsys, "analyze", str(game))
+    assert code == 0 and "win %" not in out and "turn by turn" not in out
+
+
+def test_solo_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _record(tmp_path, [("Solo", None)])
+    code, out, err = run(capsys, "analyze", str(game), "--record", "150", "--json")
+    assert code == 0, err
+    win = json.loads(out)["win"]
+    assert win["goal"] == "record" and win["record"] == 150
+    assert len(win["chart"][0]["chances"]) == 1 and len(win["chart"]) == 16
+    code, out, err = run(capsys, "analyze", str(game), "--record", "150", "--win-budget", "0.01")
+    assert code == 0, err
+    assert "chance of beating the record 150 (given)" in out
+    # No record given and none in the (empty) database: told to give one.
+    empty = f"sqlite:///{tmp_path / 'empty.db'}"
+    code, _, err = run(capsys, "analyze", str(game), "--win", "--database-url", empty)
+    assert code == 2 and "--record" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--record", "100"], "--record is for a solo game"),
+        (["--win-budget", "0"], "--win-budget"),
+        (["--win-budget", "-1"], "--win-budget"),
+        (["--plot", "chart.jpg"], ".png"),
+    ],
+)
+def test_bad_options_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+) -> None:
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    code, _, err = run(capsys, "analyze", str(game), *args)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_command_starts_without_numba() -> None:
+    code = (
+        "import sys\n"
+        "from yatzy.cli.main import main\n"
+        "try:\n"
+        "    main(['analyze', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('HEAVY', sorted(m for m in ('numba', 'numpy') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "--win-budget" in proc.stdout and "--record" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == "HEAVY []"

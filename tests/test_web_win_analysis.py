@@ -1,0 +1,140 @@
+"""The analysis in win chance through the web API: pending while computed in the
+background, then the chart (every seat's chance turn by turn, starting at the
+pre-game chances, ending at the result) and each person's decisions with the change
+in chance beside the points, in the game's language; solo games by the chance of
+beating the owner's earlier record."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.test_web_insight import ENGLISH, create, play_out
+from yatzy.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """An app on SQLite whose analyses spend little CPU per position."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('win') / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(app_client: TestClient) -> TestClient:
+    app_client.cookies.clear()
+    return app_client
+
+
+def ready(client: TestClient, gid: str, **params: str) -> tuple[dict[str, Any], bool]:
+    """The answer once computed, and whether some answer before it was pending."""
+    deadline = time.monotonic() + 300
+    pending = False
+    while True:
+        r = client.get(f"/api/games/{gid}/win-analysis", params=params)
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        if not data.get("pending"):
+            return data, pending
+        pending = True
+        assert time.monotonic() < deadline, "the analysis took too long"
+        time.sleep(0.2)
+
+
+def test_two_players_chart_and_decisions_in_swedish(client: TestClient) -> None:
+    gid = create(
+        client,
+        [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}],
+        rules="yatzy+forced",
+        lang="sv",
+    )
+    done = play_out(client, gid)
+    report, was_pending = ready(client, gid)
+    assert was_pending, "the first answer comes before the computation ends"
+    assert "error" not in report, report
+    assert report["goal"] == "win" and report["lang"] == "sv"
+    assert report["turns"] == list(range(31))
+    ann, bot = report["lines"]
+    assert ann["name"] == "Ann" and len(ann["chances"]) == 31 == len(bot["chances"])
+    assert ann["chances"][0] + bot["chances"][0] == pytest.approx(100, abs=0.2)
+    assert 0 < ann["chances"][0] < 100  # forced order: greedy plays nearly as well
+    totals = done["totals"]
+    expect = 100.0 if totals[0] > totals[1] else 0.0 if totals[0] < totals[1] else 50.0
+    assert ann["chances"][-1] == expect
+    assert report["label"].startswith("Chans att vinna tur för tur: Ann")
+    (person,) = report["players"]  # people only
+    assert person["name"] == "Ann" and len(person["decisions"]) == 30
+    for d in person["decisions"]:
+        assert d["cost"] >= 0 and d["points"] >= 0 and 1 <= d["turn"] <= 15
+        assert d["better"] is None or d["cost"] > 0
+    assert not ENGLISH.search(person["summary"]), person["summary"]
+    if report["note"]:
+        assert "procentenheter" in report["note"]
+    english, _ = ready(client, gid, lang="en")
+    assert english["label"].startswith("Chance of winning turn by turn: Ann")
+
+
+def test_solo_is_rated_against_the_earlier_record(client: TestClient) -> None:
+    seats = [{"name": "Ann", "here": True}]
+    first = create(client, seats, rules="yatzy+forced", lang="en")
+    done = play_out(client, first)
+    none, _ = ready(client, first)
+    assert none["unavailable"] and "No record to beat yet" in none["explanation"]
+    assert none["goal"] == "record"
+    second = create(client, seats, rules="yatzy+forced", lang="en")
+    final = play_out(client, second)["totals"][0]
+    report, _ = ready(client, second)
+    assert report["goal"] == "record" and report["record"] == done["totals"][0]
+    assert str(done["totals"][0]) in report["title"]
+    (line,) = report["lines"]
+    assert 0 < line["chances"][0] <= 100
+    assert line["chances"][-1] == (100.0 if final > done["totals"][0] else 0.0)
+    assert len(line["chances"]) == 16 and len(report["players"][0]["decisions"]) == 30
+    assert report["people_note"] is None
+
+
+def test_unfinished_games_have_none(client: TestClient) -> None:
+    gid = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "bot": "greedy"}])
+    r = client.get(f"/api/games/{gid}/win-analysis")
+    assert r.status_code == 422, r.text
+    assert "not over" in r.json()["detail"]
+
+
+def test_the_background_jobs_remember_answers_and_failures() -> None:
+    from yatzy.web.win_jobs import WinAnalyses
+
+    jobs = WinAnalyses(budget=0.1)
+    calls: list[str] = []
+
+    def ok() -> dict[str, Any]:
+        calls.append("ok")
+        return {"pending": False, "answer": 42}
+
+    def broken() -> dict[str, Any]:
+        raise ValueError("no table")
+
+    assert jobs.get("a", ok) == {"pending": True}
+    assert jobs.get("b", broken) == {"pending": True}
+    assert jobs.wait_idle(30)
+    assert jobs.get("a", ok) == {"pending": False, "answer": 42}
+    assert jobs.get("b", broken) == {"pending": False, "error": "no table"}
+    assert calls == ["ok"]  # computed once
+    jobs.stop()
+    assert not WinAnalyses(budget=0).enabled
+    # The thread rests as long as it worked (a half share of a core).
+    jobs.pace(0, 3)
+    cpu = time.thread_time()
+    while time.thread_time() - cpu < 0.05:
+        pass
+    wall = time.perf_counter()
+    jobs.pace(1, 3)
+    assert time.perf_counter() - wall >= 0.045
