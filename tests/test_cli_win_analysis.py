@@ -97,6 +97,33 @@ def test_solo_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert code == 2 and "--record" in err
 
 
+def test_the_record_leaves_the_analysed_game_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``yatzy play`` stores every finished game: the record a solo game is rated
+    against is the best of the others, never the game itself."""
+    from yatzy.game import load
+    from yatzy.store.local import record_finished_game
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    game = _record(tmp_path, [("Solo", None)])
+    record_finished_game(load(game), url=url)
+    # Only the game itself in the database: there is no record to beat yet.
+    code, _, err = run(capsys, "analyze", str(game), "--win", "--database-url", url)
+    assert code == 2 and "--record" in err
+    (tmp_path / "other").mkdir()
+    other = load(_record(tmp_path / "other", [("Solo", None)], seed=11))
+    record_finished_game(other, url=url)
+    want = other.sheets[0].total
+    assert want != load(game).sheets[0].total
+    code, out, err = run(
+        capsys, "analyze", str(game), "--win", "--win-budget", "0.01", "--database-url", url
+    )
+    assert code == 0, err
+    assert f"chance of beating the record {want} (your best in the local database)" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -235,6 +235,64 @@ def test_chance_to_beat_the_record_live_in_the_terminal(monkeypatch: pytest.Monk
     assert "Chans att slå ditt rekord (70): inte tillgänglig" in out.getvalue()
 
 
+def test_the_full_screen_hint_aims_at_the_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.cli.tui.app import _record_hint_lines
+    from yatzy.strategy import target_play
+
+    open_boxes = ["threes", "full_house", "chance"]
+    table = TargetTable("yatzy", open_boxes=open_boxes)
+    state = _game_at("yatzy", open_boxes, {"sixes": 24, "fives": 20}, [3, 3, 3, 5, 1])
+    # The table not at hand (never built for a hint): no record lines, only points.
+    monkeypatch.setattr(target_play, "target_table_for", lambda rules, build=True: None)
+    assert _record_hint_lines(state, 75, "en") == []
+    monkeypatch.undo()
+    monkeypatch.setitem(target_play._TABLES, "yatzy", table)
+    assert _record_hint_lines(state, None, "en") == []
+    lines = _record_hint_lines(state, 75, "en")
+    best = 100 * table.probability(state, 76)
+    assert lines[0] == (
+        f"Aiming at your record (75): the chance of beating it with the best play is {best:.1f} %"
+    )
+    options = lines[2:]
+    assert options and "(as good)" in options[0]
+    assert any("percentage points)" in line for line in options[1:])
+    sv = _record_hint_lines(state, 75, "sv")
+    assert sv[0].startswith("Siktar på ditt rekord (75)") and "," in sv[0]  # decimal comma
+    assert any("procentenheter)" in line for line in sv[2:])
+
+
+def test_the_solo_record_of_this_computer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's default record: the best finished solo game of the rules in the
+    local database, for a solo game with dice of rules target play handles."""
+    from yatzy.bots import make_bot
+    from yatzy.cli.cmd_play import _plays_for_a_record
+    from yatzy.game import Player
+    from yatzy.store.local import local_solo_record, record_finished_game
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    assert local_solo_record("yatzy", url) is None  # no owner yet: no record
+    games = []
+    for seed in (1, 2):
+        state = Game("yatzy+forced", ["Solo"]).new_initial_state(starter=0)
+        bot, rng = make_bot("greedy"), random.Random(seed)
+        while not state.is_terminal():
+            state.apply(bot.choose(state, rng))
+            if state.is_chance_node():
+                state.roll(rng)
+        record_finished_game(state, url=url)
+        games.append(state)
+    totals = [g.sheets[0].total for g in games]
+    assert local_solo_record("yatzy+forced", url) == max(totals)
+    assert local_solo_record("yatzy", url) is None  # another rule set
+    best = games[totals.index(max(totals))]
+    assert local_solo_record("yatzy+forced", url, leave_out=best) == min(totals)
+    assert _plays_for_a_record(Game("yahtzee", ["Solo"]).new_initial_state())
+    assert not _plays_for_a_record(Game("yatzy", ["A", "B"]).new_initial_state())
+    assert not _plays_for_a_record(Game("maxi", ["Solo"]).new_initial_state())
+    assert not _plays_for_a_record(Game("yatzy", [Player("Bot", "greedy")]).new_initial_state())
+
+
 def test_web_solo_view_gets_the_record_chance_and_a_hint_aiming_at_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -315,6 +315,37 @@ def test_hint_lists_options_and_labels_approximate_advice() -> None:
     drive(app, body, size=(120, 40))
 
 
+def test_solo_hint_aims_at_the_record_then_at_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_solver import sheet_of
+    from yatzy.solver.target import TargetTable
+    from yatzy.strategy import target_play
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    open_boxes = ["threes", "full_house", "chance"]
+    table = TargetTable("yatzy", open_boxes=open_boxes)  # a sub-game's: seconds to solve
+    monkeypatch.setitem(target_play._TABLES, "yatzy", table)
+    state = new_state("yatzy", ["Anna"], starter=0)
+    state.sheets[0] = sheet_of(state.rules, open_boxes, {"sixes": 24, "fives": 20})
+    state = rolled(state, [3, 3, 3, 5, 1])
+    chance = 100 * table.probability(state, 76)
+    app = make_app(state, record=75)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, TextScreen)
+        text = screen_text(app)
+        want = f"the chance of beating it with the best play is {chance:.1f} %"
+        assert f"Aiming at your record (75): {want}" in text
+        assert "percentage points)" in text
+        assert text.index("Aiming at your record") < text.index("highest expected score instead")
+        assert "Expected final score with the best play" in text
+
+    drive(app, body, size=(120, 40))
+
+
 def test_help_shows_keys_and_the_rules_of_the_variant() -> None:
     app = make_app(new_state("maxi", ["Anna"]), lang="sv")
 

@@ -407,6 +407,59 @@ def test_migration_fills_in_the_solo_totals_of_finished_games(backend: str, tmp_
         repo.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_games_stored_finished_count_toward_the_solo_record(backend: str, tmp_path: Path) -> None:
+    """``yatzy play`` stores its finished games with one insert: a one-seat one is a
+    solo record entry at once (on both insert paths), and migration 0003 fills in
+    the ones an older version stored without their total."""
+    import contextlib
+
+    from alembic import command
+    from alembic.config import Config
+
+    if backend == "postgres":
+        pg_or_skip()
+        ctx: contextlib.AbstractContextManager[str] = postgres_database()
+    else:
+        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'old.db'}")
+    with ctx as url:
+        engine = make_engine(url)
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0002")
+        engine.dispose()
+        old = GameRepository.open(url, auto_migrate=False)
+        before = _insert_0001(old, 1, {"totals": [187], "finished": True})
+        old.engine.dispose()
+        repo = GameRepository.open(url)  # migrates: 0003 fills the total in
+        assert repo.best_solo_total("o" * 64, "yatzy") == 187
+
+        def finished_solo(total: int) -> StoredGame:
+            record = json.dumps({"totals": [total], "finished": True})
+            seat = SeatInfo(0, "P", None, "t" * 64, "o" * 64)
+            return StoredGame.new(
+                secrets.token_hex(16), "yatzy", "en", False, False, "x", record, True, [seat]
+            )
+
+        repo.insert(finished_solo(240))
+        assert repo.best_solo_total("o" * 64, "yatzy") == 240
+        repo.close()
+        repo = GameRepository.open(url)
+
+        async def insert_async() -> None:
+            try:
+                await repo.insert_async(finished_solo(260))
+            finally:
+                await repo.aclose()
+
+        asyncio.run(insert_async())
+        assert repo.best_solo_total("o" * 64, "yatzy") == 260
+        assert repo.best_solo_total("o" * 64, "yatzy", exclude=before) == 260
+        repo.close()
+
+
 def _insert_0001(repo: GameRepository, seats: int, record: dict[str, object]) -> str:
     """A game as the first schema stored it (no solo_total column yet)."""
     from datetime import UTC, datetime

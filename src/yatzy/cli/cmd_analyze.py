@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
         "--record",
         metavar="POINTS",
         type=int,
-        help="solo, with --win (implied): the record to beat (default: your best solo "
+        help="solo, with --win (implied): the record to beat (default: your best other solo "
         "game of these rules in the local database, if any)",
     )
     p.add_argument(

@@ -87,8 +87,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--record",
         metavar="POINTS",
-        help="solo: your record; the board shows the live chance of beating it (target play; "
-        "yatzy and yahtzee, once `yatzy solve SPEC --target POINTS` has built the table)",
+        help="solo: your record (default: your best solo game of these rules in the local "
+        "database, when the chances are shown); the board shows the live chance of beating it "
+        "and the hint aims at it (target play; yatzy and yahtzee, once `yatzy solve SPEC "
+        "--target POINTS` has built the table)",
     )
     chances = p.add_mutually_exclusive_group()
     chances.add_argument(
@@ -178,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
             return keep_in_stats(s, db, lang)
 
     show_chances = sys.stdout.isatty() if args.chances is None else bool(args.chances)
+    if record is None and show_chances and _plays_for_a_record(state):
+        from yatzy.store.local import local_solo_record
+
+        record = local_solo_record(state.rules.spec, args.database_url)
     if _full_screen(args):
         from yatzy.cli.tui import run_app
 
@@ -306,6 +312,18 @@ def _seat_bots(state: State) -> dict[int, Bot]:
         _check_bot_level(level)
         out[i] = make_bot(level)
     return out
+
+
+def _plays_for_a_record(state: State) -> bool:
+    """A solo game with dice of rules that target play handles (yatzy, yahtzee): it
+    shows the live chance of beating the player's record, which by default is their
+    best such game in the local database."""
+    return (
+        len(state.players) == 1
+        and state.players[0].bot is None
+        and not state.game.pad
+        and state.rules.variant in ("yatzy", "yahtzee")
+    )
 
 
 def _check_overwrite(path: str, resumed: str | None, lang: Language) -> None:

@@ -218,6 +218,13 @@ _FULL_SCREEN = messages(
         "and kept)",
     ),
     N_("cli.tui_hint_value", "Expected final score with the best play: {value}"),
+    N_(
+        "cli.tui_hint_record",
+        "Aiming at your record ({record}): the chance of beating it with the best play is "
+        "{percent} %",
+    ),
+    N_("cli.tui_hint_chance_lost", "−{points} percentage points"),
+    N_("cli.tui_hint_for_points", "Aiming at the highest expected score instead:"),
     N_("cli.tui_hint_none", "No hint now: it is not a person's turn"),
     N_("cli.tui_close", "Esc: close"),
     N_(

@@ -27,18 +27,11 @@ CHART_COLUMNS = 60
 
 def solo_record(state: State, url: str | None) -> int | None:
     """The best final score of this computer's finished solo games of the game's rules
-    in the local database (``None``: none, or no database to read)."""
-    try:
-        from yatzy.store.local import local_owner, owner_hash
-        from yatzy.store.repo import GameRepository
+    in the local database, this game itself left out (``None``: none, or no database
+    to read); see :func:`yatzy.store.local.local_solo_record`."""
+    from yatzy.store.local import local_solo_record
 
-        repo = GameRepository.open(url)
-        try:
-            return repo.best_solo_total(owner_hash(local_owner()), state.rules.spec)
-        finally:
-            repo.close()
-    except Exception:  # a store that cannot be read only means no record
-        return None
+    return local_solo_record(state.rules.spec, url, leave_out=state)
 
 
 def _percent(x: float) -> str:

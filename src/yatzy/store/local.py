@@ -25,6 +25,7 @@ __all__ = [
     "adopt_owner",
     "existing_local_owner",
     "local_owner",
+    "local_solo_record",
     "owner_file",
     "owner_hash",
     "record_finished_game",
@@ -130,3 +131,34 @@ def record_finished_game(
     finally:
         repo.close()
     return game_id
+
+
+def local_solo_record(
+    spec: str, url: str | None = None, *, leave_out: State | None = None
+) -> int | None:
+    """This computer's solo record for the rules ``spec``: the best final total of its
+    finished one-seat games in the local database (``None``: no such game, no owner
+    yet, or a database that cannot be read, which only means there is no record).
+
+    ``leave_out``: a finished game not to count even when it is stored (``yatzy
+    play`` stores every finished game; rating a record-setting game against itself
+    would be wrong).
+    """
+    token = existing_local_owner()
+    if token is None:
+        return None
+    holder = owner_hash(token)
+    try:
+        repo = GameRepository.open(url)
+    except Exception:  # no database to read: no record
+        return None
+    try:
+        itself = None
+        if leave_out is not None and leave_out.is_terminal():
+            record = orjson.dumps(to_record(leave_out)).decode()
+            itself = repo.finished_game_with_record(holder, record)
+        return repo.best_solo_total(holder, spec, exclude=itself)
+    except Exception:  # a database that cannot be read: no record
+        return None
+    finally:
+        repo.close()

@@ -134,17 +134,17 @@ class GameRepository:
     # with the driver's placeholders filled in: ``%s``, ``?`` or ``$n``.
     _SQL_INSERT_GAME = (
         "INSERT INTO games (id, version, rules, lang, pad, hints, invite_hash, record, "
-        "finished, created_at, updated_at) VALUES ({})"
+        "finished, created_at, updated_at, solo_total) VALUES ({})"
     )
     _SQL_INSERT_SEAT = (
         "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash) VALUES ({})"
     )
     # The game and its seats in one statement: the seats come as arrays, one per column.
     _SQL_INSERT_GAME_AND_SEATS_PG = (
-        "WITH game AS (" + _SQL_INSERT_GAME.format(_numbered(11)) + " RETURNING id) "
+        "WITH game AS (" + _SQL_INSERT_GAME.format(_numbered(12)) + " RETURNING id) "
         "INSERT INTO seats (game_id, seat, name, bot, token_hash, owner_hash)"
-        " SELECT game.id, s.* FROM game, unnest($12::integer[], $13::text[], $14::text[],"
-        " $15::text[], $16::text[]) AS s"
+        " SELECT game.id, s.* FROM game, unnest($13::integer[], $14::text[], $15::text[],"
+        " $16::text[], $17::text[]) AS s"
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -227,8 +227,8 @@ class GameRepository:
         stamp = self._stamp(game.created_at)
         with self._write() as conn, conn.begin():
             conn.exec_driver_sql(
-                self._SQL_INSERT_GAME.format(", ".join([p] * 11)),
-                (*self._game_row(game)[:-2], stamp, stamp),
+                self._SQL_INSERT_GAME.format(", ".join([p] * 12)),
+                (*self._game_row(game)[:-3], stamp, stamp, self._solo_total(game)),
             )
             conn.exec_driver_sql(
                 self._SQL_INSERT_SEAT.format(", ".join([p] * 6)), self._seat_rows(game)
@@ -268,7 +268,16 @@ class GameRepository:
             game.finished,
             game.created_at,
             game.updated_at,
+            GameRepository._solo_total(game),
         )
+
+    @staticmethod
+    def _solo_total(game: StoredGame) -> int | None:
+        """The final total of a one-seat game stored already finished (``yatzy play``
+        records its games that way), so that it counts toward the solo record."""
+        if not game.finished or len(game.seats) != 1:
+            return None
+        return int(orjson.loads(game.record)["totals"][0])
 
     @staticmethod
     def _seat_rows(game: StoredGame) -> list[tuple[Any, ...]]:
@@ -442,6 +451,25 @@ class GameRepository:
                 )
             ]
         return [self.get(i) for i in ids]
+
+    def finished_game_with_record(self, owner_hash: str, record: str) -> str | None:
+        """The id of a finished game of ``owner_hash`` stored with exactly this record
+        text (``None``: none).  A record names every roll and write, so two games share
+        one only when they are the same game stored twice."""
+        with self.engine.connect() as conn, conn.begin():
+            found = conn.execute(
+                select(GAMES.c.id)
+                .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+                .where(
+                    and_(
+                        SEATS.c.owner_hash == owner_hash,
+                        GAMES.c.finished.is_(True),
+                        GAMES.c.record == record,
+                    )
+                )
+                .limit(1)
+            ).scalar()
+        return None if found is None else str(found)
 
     def best_solo_total(
         self, owner_hash: str, rules: str, exclude: str | None = None

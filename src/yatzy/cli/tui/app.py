@@ -678,23 +678,30 @@ class YatzyApp(SavingApp):
         self._advise(screen, state.clone())
 
     def _advise(self, screen: TextScreen, position: State) -> None:
-        """The advisor ranks the options off the screen's thread (it may load a table)."""
+        """The advisor ranks the options off the screen's thread (it may load a table).
+
+        Solo with a record to beat, the options are ranked first by the chance of
+        beating it (where the target table is at hand), then by expected score."""
         lang = self.lang
+        record = self.record if len(position.players) == 1 else None
 
         def task() -> list[str]:
             from yatzy.strategy.advice_words import approximate_note, describe, loss_words
             from yatzy.strategy.advice_words import number as decimal
             from yatzy.strategy.advisor import advise
 
+            lines = _record_hint_lines(position, record, lang)
             try:
                 advice = advise(position)
             except YatzyError as exc:
-                return [str(exc)]
-            lines = [tr("tui_hint_value", lang, value=decimal(advice.value, lang))]
+                return [*lines, str(exc)]
+            if lines:
+                lines += ["", tr("tui_hint_for_points", lang)]
+            lines.append(tr("tui_hint_value", lang, value=decimal(advice.value, lang)))
             if not advice.exact:
                 lines.append(approximate_note(position.rules, lang))
             lines.append("")
-            for option in advice.options[:8]:
+            for option in advice.options[: 4 if record is not None else 8]:
                 text = describe(position, option.action, lang)
                 lines.append(f"{text}  ({loss_words(option.loss, lang)})")
             return lines
@@ -710,3 +717,33 @@ class YatzyApp(SavingApp):
     def thinking(self) -> bool:
         """Whether a bot or the advisor is still working in the background."""
         return self._background > 0
+
+
+def _record_hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
+    """Solo: the options ranked by the chance of beating ``record`` (target play), in
+    words; none without a record or where the target table is not at hand (it is
+    never built here: ``yatzy solve SPEC --target T`` builds it, minutes once)."""
+    if record is None:
+        return []
+    from yatzy.strategy.advice_words import describe, word
+    from yatzy.strategy.advice_words import number as decimal
+    from yatzy.strategy.advisor import advise_target
+    from yatzy.strategy.target_play import target_table_for
+
+    if target_table_for(position.rules, build=False) is None:
+        return []
+    try:
+        advice = advise_target(position, record + 1)
+    except YatzyError:
+        return []
+    percent = decimal(100 * float(advice.value), lang)
+    lines = [tr("tui_hint_record", lang, record=record, percent=percent), ""]
+    for option in advice.options[:6]:
+        text = describe(position, option.action, lang)
+        lost = 100 * float(option.loss)
+        if lost < 0.05:
+            words = word("as_good", lang)
+        else:
+            words = tr("tui_hint_chance_lost", lang, points=decimal(lost, lang))
+        lines.append(f"{text}  ({words})")
+    return lines
