@@ -315,9 +315,11 @@ def test_hint_lists_options_and_labels_approximate_advice() -> None:
     drive(app, body, size=(120, 40))
 
 
+@pytest.mark.parametrize("looked_up", [False, True])
 def test_solo_hint_aims_at_the_record_then_at_points(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, looked_up: bool
 ) -> None:
+    """A record given, or looked up (in the local database) after the first screen."""
     from tests.test_solver import sheet_of
     from yatzy.solver.target import TargetTable
     from yatzy.strategy import target_play
@@ -330,9 +332,13 @@ def test_solo_hint_aims_at_the_record_then_at_points(
     state.sheets[0] = sheet_of(state.rules, open_boxes, {"sixes": 24, "fives": 20})
     state = rolled(state, [3, 3, 3, 5, 1])
     chance = 100 * table.probability(state, 76)
-    app = make_app(state, record=75)
+    found = {"record_lookup": lambda: 75} if looked_up else {"record": 75}
+    app = make_app(state, **found)  # type: ignore[arg-type]
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await settle(pilot)
+        assert app.record == 75
+        assert "Chance of beating your record (75)" in screen_text(app)
         await pilot.press("h")
         await settle(pilot)
         assert isinstance(app.screen, TextScreen)

@@ -37,6 +37,7 @@ def make_app(
     rescue: Path | None = None,
     bot_delay: float = 0.0,
     record: int | None = None,
+    record_lookup: Callable[[], int | None] | None = None,
     chances: Callable[[State], Any] | None = None,
 ) -> YatzyApp:
     """The app over ``state`` with seeded dice and bots (a bot per seat with a level);
@@ -45,6 +46,7 @@ def make_app(
     return YatzyApp(
         state,
         record=record,
+        record_lookup=record_lookup,
         lang=lang,
         rng=random.Random(seed),
         bots=bots,

@@ -180,16 +180,24 @@ def run(args: argparse.Namespace) -> int:
             return keep_in_stats(s, db, lang)
 
     show_chances = sys.stdout.isatty() if args.chances is None else bool(args.chances)
+    record_lookup: Callable[[], int | None] | None = None
     if record is None and show_chances and _plays_for_a_record(state):
-        from yatzy.store.local import local_solo_record
+        spec, url = state.rules.spec, args.database_url
 
-        record = local_solo_record(state.rules.spec, args.database_url)
+        def lookup() -> int | None:
+            from yatzy.store.local import local_solo_record
+
+            return local_solo_record(spec, url)
+
+        record_lookup = lookup
+
     if _full_screen(args):
         from yatzy.cli.tui import run_app
 
         return run_app(
             state,
             record=record,
+            record_lookup=record_lookup,
             lang=lang,
             rng=rng,
             bots=bots,
@@ -202,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
         )
     session = PlaySession(
         state,
-        record=record,
+        record=record if record_lookup is None else record_lookup(),
         lang=lang,
         rng=rng,
         bots=bots,

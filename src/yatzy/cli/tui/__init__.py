@@ -22,6 +22,7 @@ def run_app(
     state: State,
     *,
     record: int | None = None,
+    record_lookup: Callable[[], int | None] | None = None,
     lang: Language,
     rng: random.Random,
     bots: dict[int, Bot],
@@ -34,7 +35,9 @@ def run_app(
 ) -> int:
     """Play ``state`` full screen; 0 when the game ended, 1 when the players quit.
 
-    ``chances`` shows every player's live chance to win in a row of the sheet."""
+    ``chances`` shows every player's live chance to win in a row of the sheet;
+    ``record_lookup`` finds a solo player's record when none is given (in the
+    background, after the first screen)."""
     from yatzy.cli.play_common import live_chances
     from yatzy.cli.tui.app import YatzyApp
     from yatzy.cli.tui.saving import EXIT_UNFINISHED
@@ -42,6 +45,7 @@ def run_app(
     app = YatzyApp(
         state,
         record=record,
+        record_lookup=record_lookup,
         lang=lang,
         rng=rng,
         bots=bots,

@@ -101,6 +101,7 @@ class YatzyApp(SavingApp):
         state: State,
         *,
         record: int | None = None,
+        record_lookup: Callable[[], int | None] | None = None,
         lang: Language = "en",
         rng: random.Random,
         bots: dict[int, Bot] | None = None,
@@ -122,6 +123,9 @@ class YatzyApp(SavingApp):
         self._chances_busy = False
         self.on_finished = on_finished  # hands a finished game on (statistics)
         self.record = record  # solo: the record whose live chance of beating is shown
+        # Solo without a record given: where to find one (the local database), looked up
+        # off the screen's thread once the first screen is up (its imports take a while).
+        self.record_lookup = record_lookup if record is None else None
         self.lang: Language = lang
         self.rng = rng
         self.bots = bots or {}
@@ -186,6 +190,14 @@ class YatzyApp(SavingApp):
             for text in rolloff_lines(state, self.lang):
                 self._say(text.strip())
         self._advance()
+        if self.record_lookup is not None:
+            self._in_background(self.record_lookup, self._record_found)
+
+    def _record_found(self, record: int | None) -> None:
+        self._background -= 1
+        if self.record is None:
+            self.record = record
+            self._redraw()
 
     @property
     def sheet(self) -> SheetTable:

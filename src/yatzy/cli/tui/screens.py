@@ -89,10 +89,20 @@ class TextScreen(ModalScreen[None]):
                 yield Static("\n".join(self.lines), id="body")
             yield Static(Text(tr("tui_close", self.lang), style="dim"))
 
+    def on_mount(self) -> None:
+        """Show the newest text: a hint computed while the screen was being built
+        arrives before its body exists."""
+        self._show_lines()
+
     def set_lines(self, lines: Sequence[str]) -> None:
         """Replace the text (a hint that has been computed)."""
         self.lines = list(lines)
-        self.query_one("#body", Static).update("\n".join(self.lines))
+        self._show_lines()
+
+    def _show_lines(self) -> None:
+        bodies = self.query("#body").results(Static)
+        for body in bodies:
+            body.update("\n".join(self.lines))
 
     def action_close(self) -> None:
         """Back to the game."""
