@@ -19,7 +19,7 @@ from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _
 # isort: split
 from numba import njit
 
-from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means
+from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means, _reroll, _roll_index
 
 
 @njit(cache=True, nogil=True)
@@ -97,15 +97,6 @@ def _stop_row(
                 if v > best:
                     best = v
         row[r] = best
-
-
-@njit(cache=True, nogil=True)
-def _roll_index(dice: np.ndarray, roll_of_code: np.ndarray, powers: np.ndarray) -> int:
-    code = 0
-    for d in dice:
-        code += powers[d - 1]
-    index: int = roll_of_code[code]
-    return index
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -237,15 +228,7 @@ def play_games(
                 if F[left, r] >= best_v - 1e-9:
                     stop_left = left
                     break
-                m = 0
-                for i in range(n):
-                    if (best_s >> i) & 1:
-                        dice[m] = rolls[r, i]
-                        m += 1
-                for i in range(m, n):
-                    dice[i] = np.random.randint(1, 7)
-                dice.sort()
-                r = _roll_index(dice, roll_of_code, powers)
+                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
             saved = stop_left
             # The box: the best one for the roll, the next state with ``saved``.
             boxes = _boxes_for(r, allowed, score, lr_chance)

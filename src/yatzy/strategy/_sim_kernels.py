@@ -143,6 +143,29 @@ def _roll_index(dice: np.ndarray, roll_of_code: np.ndarray, powers: np.ndarray) 
 
 
 @njit(cache=True, nogil=True)
+def _reroll(
+    dice: np.ndarray,
+    rolls: np.ndarray,
+    r: int,
+    keep_s: int,
+    roll_of_code: np.ndarray,
+    powers: np.ndarray,
+) -> int:
+    """Keep the dice of roll ``r`` in the subset ``keep_s`` (bit i: position i), roll
+    the others into ``dice`` (sorted) and return the new roll's index."""
+    n = dice.shape[0]
+    m = 0
+    for i in range(n):
+        if (keep_s >> i) & 1:
+            dice[m] = rolls[r, i]
+            m += 1
+    for i in range(m, n):
+        dice[i] = np.random.randint(1, 7)
+    dice.sort()
+    return _roll_index(dice, roll_of_code, powers)
+
+
+@njit(cache=True, nogil=True)
 def _final_row(
     row: np.ndarray,
     cont: np.ndarray,
@@ -377,15 +400,7 @@ def play_games(
                     break
                 if best_s == (1 << n) - 1:
                     continue
-                m = 0
-                for i in range(n):
-                    if (best_s >> i) & 1:
-                        dice[m] = rolls[r, i]
-                        m += 1
-                for i in range(m, n):
-                    dice[i] = np.random.randint(1, 7)
-                dice.sort()
-                r = _roll_index(dice, roll_of_code, powers)
+                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
             if saved > 0:
                 carried = min(stop_left, saved)
             _best_box(

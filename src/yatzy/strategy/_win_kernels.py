@@ -39,6 +39,7 @@ from yatzy.strategy._sim_kernels import (
     _final_row,
     _keep_means,
     _last_resort_boxes,
+    _reroll,
     _roll_index,
 )
 
@@ -428,15 +429,7 @@ def play_from(
                         break
                     keep_s = opt_keep[pick]
                 # Roll the dice not kept.
-                m = 0
-                for i in range(n):
-                    if (keep_s >> i) & 1:
-                        dice[m] = rolls[r, i]
-                        m += 1
-                for i in range(m, n):
-                    dice[i] = np.random.randint(1, 7)
-                dice.sort()
-                r = _roll_index(dice, roll_of_code, powers)
+                r = _reroll(dice, rolls, r, keep_s, roll_of_code, powers)
                 left -= 1
             # Write box wb with wp points (a Yatzy bonus where the joker pays one).
             face = yatzy_face[r]

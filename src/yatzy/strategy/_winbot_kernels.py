@@ -30,7 +30,7 @@ from numba import njit
 
 from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
 from yatzy.solver._final_kernels import _allowed_for_roll
-from yatzy.strategy._sim_kernels import _best_box, _last_resort_boxes, _roll_index
+from yatzy.strategy._sim_kernels import _best_box, _last_resort_boxes, _reroll, _roll_index
 from yatzy.strategy._win_kernels import _turn_values
 
 
@@ -444,15 +444,7 @@ def head_to_head(
                 best_s = _keep_choice(E[left], keep_of_subset[r], n)
                 if best_s == (1 << n) - 1:
                     continue
-                m = 0
-                for i in range(n):
-                    if (best_s >> i) & 1:
-                        dice[m] = rolls[r, i]
-                        m += 1
-                for i in range(m, n):
-                    dice[i] = np.random.randint(1, 7)
-                dice.sort()
-                r = _roll_index(dice, roll_of_code, powers)
+                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
             if plays_win:
                 win_box(
                     r, mask, y, u, pts_so_far[seat], allowed, cont, Wa, w, mvals, moff, mlo,

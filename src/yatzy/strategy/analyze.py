@@ -16,7 +16,7 @@ turn cannot be rated at all (``PlayerSummary.complete`` is False).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -204,25 +204,39 @@ def analyze(state: State, lang: Language | None = None, *, start: State | None =
     game: Game = state.game
     replay = game.new_initial_state(starter=state.starter) if start is None else start.clone()
     run = _Replay(state, _describer(lang))
+    for n, seat, action in replay_decisions(state, replay):
+        if action is None:
+            run.start_turn(replay, seat)
+        else:
+            run.decide(replay, action, n, seat)
+    return _finish(state, run)
+
+
+def replay_decisions(state: State, replay: State) -> Iterator[tuple[int, int, Action | None]]:
+    """Replay the log of ``state`` on ``replay`` (from the turn ``replay`` is at),
+    stopping before each decision: ``(turn number, seat, action)`` with ``replay`` at
+    the position where the seat chose ``action`` (a keep after a roll, or the box),
+    and ``(n, seat, None)`` at the start of turn ``n``.  The walker then applies the
+    action itself; it stops where the log does (a roll without its dice, no box).
+    """
     first = len(replay.log)
     for n, turn in enumerate(state.log[first:], start=first + 1):
         seat = turn["player"]
-        run.start_turn(replay, seat)
+        yield n, seat, None
         for r, roll in enumerate(turn.get("rolls", [])):
             keep = tuple(roll.get("keep", []))
             if r > 0:
-                run.decide(replay, Roll(keep), n, seat)
+                yield n, seat, Roll(keep)
             replay.apply(Roll(keep))
             dice = roll.get("dice")
             if dice is None or None in dice:
-                return _finish(state, run)
+                return
             replay.apply_roll([_die(d) for i, d in enumerate(dice) if i not in keep])
         action = _fill_of(turn, replay.rules.double)
         if action is None:
-            break
-        run.decide(replay, action, n, seat)
+            return
+        yield n, seat, action
         replay.apply(action)
-    return _finish(state, run)
 
 
 def pad_has_dice(turn: dict[str, Any]) -> bool:

@@ -42,9 +42,9 @@ import numpy as np
 import numpy.typing as npt
 
 from yatzy.errors import YatzyError
-from yatzy.game import Action, Roll, State
+from yatzy.game import Action, State
 from yatzy.rules import Language
-from yatzy.strategy.analyze import Analysis, Decision, analyze
+from yatzy.strategy.analyze import Analysis, Decision, _describer, analyze, replay_decisions
 from yatzy.strategy.outcomes import (
     PERSON,
     Outcome,
@@ -489,8 +489,6 @@ def _analyze(
     start: State | None,
     progress: Callable[[int, int], None] | None,
 ) -> WinAnalysis:
-    from yatzy.strategy.analyze import _describer, _die, _fill_of
-
     wall0, cpu0 = time.perf_counter(), time.thread_time()
     replay = (start or state.game.new_initial_state(starter=state.starter)).clone()
     turns = state.log[len(replay.log) :]
@@ -510,27 +508,13 @@ def _analyze(
             WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
         )
 
-    for n, turn in enumerate(turns, start=first_turn + 1):
-        if progress is not None:
-            progress(n - 1 - first_turn, len(turns))
-        point(n - 1)
-        complete = True
-        for r, roll in enumerate(turn.get("rolls", [])):
-            keep = tuple(roll.get("keep", []))
-            if r > 0:
-                decided = _decide(replay, Roll(keep), queue.pop(0), setting, len(decisions))
-                decisions.append(decided)
-            replay.apply(Roll(keep))
-            dice = roll.get("dice")
-            if dice is None or None in dice:
-                complete = False
-                break
-            replay.apply_roll([_die(d) for i, d in enumerate(dice) if i not in keep])
-        action = _fill_of(turn, replay.rules.double) if complete else None
+    for n, _seat, action in replay_decisions(state, replay):
         if action is None:
-            break
-        decisions.append(_decide(replay, action, queue.pop(0), setting, len(decisions)))
-        replay.apply(action)
+            if progress is not None:
+                progress(n - 1 - first_turn, len(turns))
+            point(n - 1)
+        else:
+            decisions.append(_decide(replay, action, queue.pop(0), setting, len(decisions)))
     point(len(replay.log))
     players = [
         WinSummary(i, p.name, names[i], state.sheets[i].final) for i, p in enumerate(state.players)
