@@ -75,6 +75,8 @@ def test_the_chart_of_win_chances_after_the_game(
         assert last == (["100,0 %", "0,0 %"] if ann_won else ["0,0 %", "100,0 %"]), last
     summary = page.locator("#win-analysis .win-summary").inner_text()
     assert summary.startswith("Ann"), summary
+    # The chart's data table for screen readers never widens the page on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Every decision, the points and the chance lost side by side, behind a disclosure.
     page.locator("#win-analysis details.win-all summary").click()
     table = page.locator("#win-analysis table.win-decisions")
@@ -82,6 +84,7 @@ def test_the_chart_of_win_chances_after_the_game(
     assert table.locator("tbody tr").count() == 30
     heads = table.locator("thead th").all_inner_texts()
     assert words("sv", "wa_points") in heads and words("sv", "wa_change") in heads
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert_accessible(page)
     page.locator("#win-analysis").screenshot(path=str(shots / "win-analysis-sv-phone.png"))
     w.assert_clean()
