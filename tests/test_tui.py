@@ -124,7 +124,7 @@ def test_solo_record_chance_is_on_the_status_line(monkeypatch: pytest.MonkeyPatc
     async def unavailable(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")
         await settle(pilot)
-        assert "rekord (300): inte tillgänglig" in str(app._status())
+        assert "rekord (300): inte tillgänglig" in screen_text(app)
 
     drive(maxi, unavailable)
     import yatzy.strategy.target_play as target_play
@@ -135,7 +135,7 @@ def test_solo_record_chance_is_on_the_status_line(monkeypatch: pytest.MonkeyPatc
     async def shown(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")
         await settle(pilot)
-        assert "ennätyksesi (250): 41,2 %" in str(app._status())
+        assert "ennätyksesi (250): 41,2 %" in screen_text(app)
 
     drive(yatzy, shown)
 
@@ -350,6 +350,30 @@ def test_solo_hint_aims_at_the_record_then_at_points(
         assert "Expected final score with the best play" in text
 
     drive(app, body, size=(120, 40))
+
+
+def test_the_record_chance_is_in_sight_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The status line is full with the keys at 80 columns: the chance of beating
+    the record goes on the rolls line once the dice are out, and stays in sight."""
+    from tests.test_solver import sheet_of
+    from yatzy.solver.target import TargetTable
+    from yatzy.strategy import target_play
+
+    open_boxes = ["threes", "full_house", "chance"]
+    table = TargetTable("yatzy", open_boxes=open_boxes)
+    monkeypatch.setitem(target_play._TABLES, "yatzy", table)
+    state = new_state("yatzy", ["Anna"], starter=0)
+    state.sheets[0] = sheet_of(state.rules, open_boxes, {"sixes": 24, "fives": 20})
+    app = make_app(state, record=75, lang="sv")
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await settle(pilot)
+        assert "Chans att slå ditt rekord (75)" in screen_text(app)  # before the roll
+        await pilot.press("r")
+        await settle(pilot)
+        assert "Chans att slå ditt rekord (75)" in screen_text(app)
+
+    drive(app, body, size=(80, 24))
 
 
 def test_help_shows_keys_and_the_rules_of_the_variant() -> None:

@@ -233,6 +233,8 @@ class YatzyApp(SavingApp):
             rolls = tr("rolls_left", lang, n=state.rolls_left(), max=state.max_rolls())
             if state.rules.saves_rolls and state.sheet.saved_rolls:
                 rolls += tr("saved_rolls", lang, n=state.sheet.saved_rolls)
+            # On the rolls line: the status line below is full with the keys to use.
+            rolls += self._record_text()
         dice.show_dice(
             faces,
             self.keep,
@@ -293,14 +295,21 @@ class YatzyApp(SavingApp):
     def _status(self) -> Text:
         status = self._status_text()
         state = self.state
-        if self.record is not None and not state.is_terminal() and not state.is_chance_node():
-            status = status + Text("  ·  " + record_line(state, self.record, self.lang))
+        if not ready(state):
+            status = status + Text(self._record_text())
         if not state.is_terminal() and is_yatzy(state):
             # The moment of a Yatzy: named on the status line, in the dice's colour.
             box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
             shout = Text(f"{state.rules.box_name(box, self.lang)}! ", style=YATZY)
             return shout + status
         return status
+
+    def _record_text(self) -> str:
+        """Solo with a record: "  ·  " and the live chance of beating it (else "")."""
+        state = self.state
+        if self.record is None or state.is_terminal() or state.is_chance_node():
+            return ""
+        return "  ·  " + record_line(state, self.record, self.lang)
 
     def _status_text(self) -> Text:
         state = self.state
