@@ -6,7 +6,7 @@ within the turn, the state after it valued by the Maxi table without saved rolls
 a constant per saved roll.  That valuation written into the exact solver's layout
 (:meth:`yatzy.solver.saved.SavedSolver.approximate`) lets the compiled simulation of
 :mod:`yatzy.strategy._saved_sim_kernels` play the strategy thousands of times faster
-than the game state does (``tests/test_saved_all.py`` checks that the table values every
+than the game state does (``tests/solver/test_saved_all.py`` checks that the table values every
 option as the strategy does).
 
 Variants, each played on the same seeds (chunk by chunk, so the dice agree until the

@@ -20,7 +20,7 @@ Typical merge of a branch that added words to the old dicts::
     git show BRANCH:src/yatzy/web/i18n.py > /tmp/old.py     # or pass BRANCH:PATH
     python scripts/i18n_from_dict.py BRANCH:src/yatzy/web/i18n.py --new --insert --po
     .venv/bin/ruff format src && python scripts/i18n.py     # update + compile
-    .venv/bin/python -m pytest -q tests/test_i18n.py
+    .venv/bin/python -m pytest -q tests/i18n/test_i18n.py
 
 Without options it lists what it found, marking entries whose key is not in the
 catalog yet (``+``) or whose texts differ from it (``~``).

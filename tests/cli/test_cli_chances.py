@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.tui_helpers import make_app, settle
+from tests.tui.helpers import make_app, settle
 from yatzy.cli.main import main
 from yatzy.cli.play_common import chance_text, chances_line, live_chances
 from yatzy.game import Game, save

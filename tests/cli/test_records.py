@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_cli_play import in_order, lines
+from tests.cli.test_cli_play import in_order, lines
 from yatzy.cli.main import main
 from yatzy.game import Game, Roll
 from yatzy.store.local import existing_local_owner, local_owner, owner_file

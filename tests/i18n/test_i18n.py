@@ -18,7 +18,7 @@ import pytest
 from yatzy.errors import YatzyError
 from yatzy.i18n import LANGUAGES, N_, messages, translations
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 

@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
 from tests.conftest import ALL_RULE_SETS
-from tests.protocol_helpers import SPECS, random_game, sheet_summary
+from tests.protocols.helpers import SPECS, random_game, sheet_summary
 from yatzy.cli.main import main
 from yatzy.game import dumps, load
 from yatzy.protocols import Protocol, ProtocolFileError, protocol_rows

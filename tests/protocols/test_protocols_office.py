@@ -17,7 +17,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from tests.protocol_helpers import SPECS, random_game
+from tests.protocols.helpers import SPECS, random_game
 from yatzy.game import State
 from yatzy.protocols import Protocol
 from yatzy.protocols.importer import read_protocol

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.protocol_helpers import random_game
+from tests.protocols.helpers import random_game
 from yatzy.protocols import Protocol
 from yatzy.protocols.layout import protocol_rows, row_label
 from yatzy.protocols.pdf import write_pdf

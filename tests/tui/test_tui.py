@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui_helpers import (
+from tests.tui.helpers import (
     answer,
     letter,
     make_app,
@@ -320,7 +320,7 @@ def test_solo_hint_aims_at_the_record_then_at_points(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, looked_up: bool
 ) -> None:
     """A record given, or looked up (in the local database) after the first screen."""
-    from tests.test_solver import sheet_of
+    from tests.solver.test_solver import sheet_of
     from yatzy.solver.target import TargetTable
     from yatzy.strategy import target_play
 
@@ -355,7 +355,7 @@ def test_solo_hint_aims_at_the_record_then_at_points(
 def test_the_record_chance_is_in_sight_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
     """The status line is full with the keys at 80 columns: the chance of beating
     the record goes on the rolls line once the dice are out, and stays in sight."""
-    from tests.test_solver import sheet_of
+    from tests.solver.test_solver import sheet_of
     from yatzy.solver.target import TargetTable
     from yatzy.strategy import target_play
 
@@ -592,7 +592,7 @@ def test_many_players_get_short_columns_and_keys_cover_every_box() -> None:
 
 
 def test_yatzy_play_at_a_terminal_is_full_screen_and_resumes(tmp_path: Path) -> None:
-    from tests.tui_helpers import run_in_pty
+    from tests.tui.helpers import run_in_pty
 
     record = tmp_path / "g.json"
     env = {"XDG_STATE_HOME": str(tmp_path / "state")}

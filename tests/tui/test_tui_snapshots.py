@@ -4,7 +4,7 @@ Each scene is played from a fixed seed at a fixed size and compared, as plain te
 with the file under ``tests/snapshots/tui/``.  Nothing depends on the clock (no
 dialog with a time-stamped file name is shot), so the snapshots hold under
 pytest-xdist.  After an intended change of the screen, write them anew with
-``YATZY_UPDATE_SNAPSHOTS=1 pytest tests/test_tui_snapshots.py`` and read the diff.
+``YATZY_UPDATE_SNAPSHOTS=1 pytest tests/tui/test_tui_snapshots.py`` and read the diff.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui_helpers import make_app, new_state, screen_text, settle
+from tests.tui.helpers import make_app, new_state, screen_text, settle
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.game import State
 from yatzy.rules import Language
@@ -108,7 +108,7 @@ def test_maxi_with_fourteen_players_fits_80x24(lang: Language) -> None:
 
 def fixed_chances(state: State) -> Any:
     """Chances that depend on the totals alone (the real ones are simulated): the row's
-    layout is what a snapshot checks; tests/test_win_chance.py checks the numbers."""
+    layout is what a snapshot checks; tests/strategy/test_win_chance.py checks the numbers."""
     from yatzy.strategy.win_chance import SeatChance, WinChances
 
     weights = [s.total + 1 for s in state.sheets]

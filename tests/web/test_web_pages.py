@@ -24,7 +24,7 @@ from yatzy.web.app import create_app
 from yatzy.web.i18n import ui_strings
 from yatzy.web.pages import accepted_language
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "yatzy" / "web" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "yatzy" / "web" / "static"
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from tests.test_web_api import create, play_out
+from tests.web.test_web_api import create, play_out
 from yatzy.game import from_record
 from yatzy.web.app import create_app
 

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.test_web_insight import ENGLISH, create, play_out
+from tests.web.test_web_insight import ENGLISH, create, play_out
 from yatzy.web.app import create_app
 
 
