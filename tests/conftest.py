@@ -1,24 +1,73 @@
-"""Shared test helpers and the hypothesis profiles.
+"""Shared test helpers, the hypothesis profiles, the session's folders and the markers.
 
 Profiles: ``ci`` (the default; bounded so the property tests take about a minute on
 two cores), ``dev`` (a quick smoke run) and ``thorough`` (many more examples, for a
 night run).  Pick one with ``HYPOTHESIS_PROFILE=thorough pytest ...``.
+
+Folders: nothing is written into the real home or left in /tmp.  Solver tables, native
+objects and font caches go to ``$XDG_CACHE_HOME`` = ``.cache/tests/xdg-cache`` in the
+checkout (gitignored; kept between runs because the tables are expensive).  Everything
+else of a run (``tmp_path``, ``$TMPDIR`` of the tests and the programs they start, the
+throwaway PostgreSQL cluster) lives in ``.cache/tests/runs/<pid>``, removed at the end
+of a run that passed and kept for a look after one that failed (until the next run).
+
+Markers (``--strict-markers``): ``slow`` (left out of the fast tier, ``scripts/test
+--fast``), ``pg`` (needs PostgreSQL), ``browser`` (chromium through Playwright; every
+test under tests/e2e) and ``office`` (LibreOffice).  ``pg`` is set here on every test
+that calls ``postgres_database``/``pg_or_skip`` or runs with a ``"postgres"`` parameter.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from itertools import product
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
 
-from yatzy.errors import YatzyError
-from yatzy.game import Action, Die, Game, Roll, State, to_record
-from yatzy.rules import OPTIONS, VARIANTS, RuleSet
+ROOT = Path(__file__).resolve().parents[1]
+LOCAL = ROOT / ".cache" / "tests"
+RUNS = LOCAL / "runs"
+_RUN_ENV = "YATZY_TEST_RUN_DIR"
+
+
+def _run_dir() -> Path:
+    """This run's folder: made by the controlling process, inherited by xdist's workers
+    (and every program a test starts) through the environment."""
+    given = os.environ.get(_RUN_ENV)
+    if given:
+        return Path(given)
+    RUNS.mkdir(parents=True, exist_ok=True)
+    for old in RUNS.iterdir():  # the folders of earlier runs whose process is gone
+        if not (old.name.isdigit() and Path(f"/proc/{old.name}").exists()):
+            shutil.rmtree(old, ignore_errors=True)
+    run = RUNS / str(os.getpid())
+    (run / "tmp").mkdir(parents=True, exist_ok=True)
+    # The throwaway PostgreSQL cluster runs as the postgres user under root: it must be
+    # able to reach its folder under tmp.
+    for path in (LOCAL, RUNS, run, run / "tmp"):
+        path.chmod(0o755)
+    os.environ[_RUN_ENV] = str(run)
+    return run
+
+
+# Set before anything of yatzy is imported, so that no module can read the real ones.
+RUN = _run_dir()
+os.environ["XDG_CACHE_HOME"] = str(LOCAL / "xdg-cache")
+os.environ["XDG_CONFIG_HOME"] = str(RUN / "config")
+os.environ["TMPDIR"] = str(RUN / "tmp")
+tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from yatzy.errors import YatzyError  # noqa: E402
+from yatzy.game import Action, Die, Game, Roll, State, to_record  # noqa: E402
+from yatzy.rules import OPTIONS, VARIANTS, RuleSet  # noqa: E402
 
 _COMMON: dict[str, Any] = {
     "deadline": None,
@@ -47,6 +96,49 @@ def _rescued_games_stay_out_of_home(tmp_path_factory: pytest.TempPathFactory) ->
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """``tmp_path`` under this run's folder (xdist gives each worker a folder inside the
+    controller's basetemp), unless ``--basetemp`` was given."""
+    if config.option.basetemp is None:
+        config.option.basetemp = str(RUN / "pytest")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's folder goes when the run passed (the controller's end; a worker's end
+    stops only its own throwaway PostgreSQL)."""
+    from tests import postgres
+
+    postgres.stop()
+    if hasattr(session.config, "workerinput"):
+        return
+    if exitstatus == 0 and RUN.parent == RUNS and RUN.name == str(os.getpid()):
+        shutil.rmtree(RUN, ignore_errors=True)
+
+
+def _uses_postgres(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        for value in callspec.params.values():
+            values = value if isinstance(value, tuple) else (value,)
+            if "postgres" in values:
+                return True
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    names = set(code.co_names) if code is not None else set()
+    return bool(names & {"postgres_database", "pg_or_skip"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The markers that follow from what a test is: ``browser`` for tests/e2e, ``pg`` for
+    a test that needs PostgreSQL."""
+    e2e = Path(__file__).parent / "e2e"
+    for item in items:
+        if e2e in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+        if _uses_postgres(item):
+            item.add_marker(pytest.mark.pg)
 
 
 # -- rule sets ------------------------------------------------------------------------

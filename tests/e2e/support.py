@@ -1,46 +1,27 @@
-"""Helpers of the web tests: PostgreSQL test databases, live server processes, and a
-simple player that picks its actions from the server's view (never from its own rules).
+"""Helpers of the web tests: live server processes, and a simple player that picks its
+actions from the server's view (never from its own rules).  PostgreSQL test databases
+come from tests/postgres.py (re-exported here for the tests that import them from here).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-PG_ADMIN = os.environ.get("YATZY_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+from tests.postgres import pg_or_skip, postgres_database
+
+__all__ = ["YATZY", "Server", "free_port", "next_action", "pg_or_skip", "postgres_database"]
+
 YATZY = str(Path(sys.executable).with_name("yatzy"))
-
-
-def _pg_connect(url: str) -> Any:
-    import psycopg
-
-    return psycopg.connect(url, autocommit=True, connect_timeout=5)
-
-
-@contextlib.contextmanager
-def postgres_database() -> Iterator[str]:
-    """A fresh PostgreSQL database of its own (safe under ``pytest -n``); dropped after."""
-    name = f"yatzy_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with _pg_connect(PG_ADMIN) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with _pg_connect(PG_ADMIN) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def free_port() -> int:
@@ -156,12 +137,3 @@ def next_action(view: dict[str, Any], rolls_wanted: int = 2) -> dict[str, Any]:
     inner = max(preview, key=lambda b: preview[b][0])
     outer = max((b for b in boxes if b != inner), key=lambda b: preview[b][1])
     return {"inner": {"score": inner}, "outer": {"score": outer}}
-
-
-def pg_or_skip() -> None:
-    """Fail (not skip) when PostgreSQL is absent: CI has it and the tests must run there."""
-    try:
-        with _pg_connect(PG_ADMIN):
-            pass
-    except Exception as exc:  # pragma: no cover - environment problem
-        pytest.fail(f"PostgreSQL at {PG_ADMIN} is needed by the web tests: {exc}")

@@ -26,9 +26,12 @@ from yatzy.rules import RuleSet
 from yatzy.rules.categories import UPPER_IDS as UPPER
 
 SOFFICE = shutil.which("soffice")
-pytestmark = pytest.mark.skipif(
-    SOFFICE is None, reason="needs LibreOffice (Debian: libreoffice-calc-nogui)"
-)
+pytestmark = [
+    pytest.mark.office,
+    pytest.mark.skipif(
+        SOFFICE is None, reason="needs LibreOffice (Debian: libreoffice-calc-nogui)"
+    ),
+]
 
 GAMES_PER_SPEC = 4
 

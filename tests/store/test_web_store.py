@@ -15,7 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.e2e.support import pg_or_skip, postgres_database
+from tests.postgres import pg_or_skip, postgres_database
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame, UnavailableError
 from yatzy.store.db import MIGRATIONS, make_engine
 from yatzy.store.pg_writer import NOTIFY_CHANNEL

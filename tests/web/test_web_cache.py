@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.e2e.support import pg_or_skip, postgres_database
+from tests.postgres import pg_or_skip, postgres_database
 from yatzy.errors import YatzyError
 from yatzy.game import Roll, State, action_to_json, from_record
 from yatzy.store import ConflictError, GameRepository, StoredGame

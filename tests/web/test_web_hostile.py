@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.e2e.support import pg_or_skip, postgres_database
+from tests.postgres import pg_or_skip, postgres_database
 from yatzy.protocols.xlsx import FIRST_COLUMN, HEADER_ROW, SHEET
 from yatzy.web.app import create_app
 
