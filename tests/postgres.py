@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PG_ENV = "YATZY_TEST_PG"
 THROWAWAY_ENV = "YATZY_TEST_PG_THROWAWAY"
@@ -175,6 +173,8 @@ def stop() -> None:
 def pg_or_skip() -> None:
     """Fail (not skip) when no PostgreSQL answers and none can be started: CI has the
     Debian package and the tests must run there."""
+    import pytest  # here: benchmarks/ and docs/ import the web tests' helpers without it
+
     try:
         url = admin_url()
         with _connect(url):

@@ -10,13 +10,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from tests.helpers import eventually
 from tests.postgres import pg_or_skip, postgres_database
 
 __all__ = ["YATZY", "Server", "free_port", "next_action", "pg_or_skip", "postgres_database"]
@@ -58,8 +58,9 @@ class Server:
         """The server's base URL."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
-        """Start and wait until the API answers."""
+    def start(self, timeout: float = 120.0) -> Server:
+        """Start and wait until the API answers (the deadline is generous: a loaded
+        machine takes seconds to import the app)."""
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
@@ -80,18 +81,22 @@ class Server:
             stderr=out,
             start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
+        proc = self.proc
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode}")
             try:
-                if httpx.get(self.url + "/api/rules", timeout=1).status_code == 200:
-                    return self
+                return httpx.get(self.url + "/api/rules", timeout=5).status_code == 200
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start")
+                return False
+
+        try:
+            eventually(answers, timeout=timeout, interval=0.1, what="the server's start")
+        except AssertionError:
+            self.stop()
+            raise RuntimeError("server did not start") from None
+        return self
 
     def kill9(self) -> None:
         """Kill the server at once (SIGKILL), as a crash would."""

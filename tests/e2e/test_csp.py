@@ -7,11 +7,11 @@ The policy is enforced here (the other browser tests bypass it for Playwright's
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 from tests.e2e.support import Server
+from tests.helpers import eventually
 
 # Collected before any page script runs (an init script is not subject to the page's CSP).
 WATCH = """
@@ -27,15 +27,17 @@ def _violations(page: Any) -> list[str]:
     return found
 
 
-def _wait_change(page: Any, version: str | None, timeout: float = 15.0) -> None:
+def _wait_change(page: Any, version: str | None) -> None:
     """Poll from here: ``wait_for_function`` would evaluate its predicate with eval,
     which the policy under test forbids (and reports)."""
-    deadline = time.monotonic() + timeout
-    while page.get_attribute("#game", "data-version") == version:
-        if page.locator("#winner").is_visible():
-            return
-        assert time.monotonic() < deadline, "the page did not change"
-        page.wait_for_timeout(10)
+    eventually(
+        lambda: (
+            page.get_attribute("#game", "data-version") != version
+            or page.locator("#winner").is_visible()
+        ),
+        interval=0.01,
+        what="a change of the page",
+    )
 
 
 def test_no_csp_violation_while_a_game_is_played(browser: Any, tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.support import Server, next_action
+from tests.helpers import eventually
 
 CREATE = """async (body) => {
   const r = await fetch('/api/games', {method: 'POST',
@@ -43,14 +43,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def _hint_ready(page: Any, gid: str) -> None:
-    deadline = time.monotonic() + 180
-    while True:
-        v = page.evaluate(GET, gid)
-        hint = (v["turn"] or {}).get("hint")
-        if hint and not hint["pending"]:
-            return
-        assert time.monotonic() < deadline, "the strategy was not ready in time"
-        time.sleep(0.3)
+    eventually(
+        lambda: (page.evaluate(GET, gid)["turn"] or {}).get("hint"),
+        lambda hint: hint and not hint["pending"],
+        timeout=300,
+        interval=0.3,
+        what="the strategy's hint",
+    )
 
 
 def test_hints_in_words_and_the_analysis_chart(

@@ -8,13 +8,13 @@ import gc
 import json
 import secrets
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from tests.helpers import eventually
 from tests.postgres import pg_or_skip, postgres_database
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame, UnavailableError
 from yatzy.store.db import MIGRATIONS, make_engine
@@ -247,10 +247,12 @@ def test_sqlite_log_is_checkpointed_by_a_thread_and_the_thread_ends(tmp_path: Pa
     gid = _new_game(repo)
     for version in range(5):
         repo.commit(gid, version, record="{}", finished=False, seat=0, action=MOVE)
-    deadline = time.monotonic() + 5
-    while _in_database_file(path, gid) != 5:  # the commits' own checkpoint is at 40 MB
-        assert time.monotonic() < deadline, "the log was not checkpointed"
-        time.sleep(0.05)
+    # the commits' own checkpoint is at 40 MB: only the thread's puts them in the file
+    eventually(
+        lambda: _in_database_file(path, gid),
+        lambda n: n == 5,
+        what="the checkpoint of the log by the thread",
+    )
     assert repo._checkpointer is not None
     thread = repo._checkpointer._thread
     assert thread.is_alive() and thread.name == "sqlite-checkpoint"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,36 +19,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.e2e.support import next_action, pg_or_skip, postgres_database
+from tests.e2e.support import next_action
+from tests.helpers import eventually
 from yatzy.game import from_record
 from yatzy.web.app import create_app
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def db_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A fresh database per module and backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'yatzy.db'}"
-        return
-    pg_or_skip()
-    with postgres_database() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def app_client(db_url: str) -> Iterator[TestClient]:
-    """One running app per database (bots act without delay)."""
-    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
-        yield client
-
-
-@pytest.fixture
-def client(app_client: TestClient) -> TestClient:
-    """The app's client with no cookies (a new browser)."""
-    app_client.cookies.clear()
-    return app_client
 
 
 def create(
@@ -69,15 +42,14 @@ def view(client: TestClient, gid: str) -> dict[str, Any]:
     return data
 
 
-def wait_for_person(client: TestClient, gid: str, timeout: float = 20.0) -> dict[str, Any]:
+def wait_for_person(client: TestClient, gid: str) -> dict[str, Any]:
     """Poll until a person is to act or the game is over (bots play in the background)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = view(client, gid)
-        if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
-            return v
-        assert time.monotonic() < deadline, "the bot did not move"
-        time.sleep(0.005)
+    return eventually(
+        lambda: view(client, gid),
+        lambda v: v["finished"] or not v["players"][v["turn"]["seat"]]["bot"],
+        interval=0.005,
+        what="the bots' moves",
+    )
 
 
 def act(client: TestClient, gid: str, action: dict[str, Any], **kw: Any) -> Any:
@@ -374,14 +346,14 @@ def test_websocket_receives_every_change(client: TestClient) -> None:
         assert first["type"] == "state" and first["game"]["id"] == gid
         v = wait_for_person(client, gid)
         act(client, gid, {"roll": []})
-        deadline = time.monotonic() + 10
-        while True:
-            msg = json.loads(ws.receive_text())
-            if msg["game"]["version"] == v["version"] + 1:
-                assert msg["game"]["turn"]["dice"] is not None
-                assert "you" not in msg["game"]  # the broadcast carries no viewer secrets
-                break
-            assert time.monotonic() < deadline
+        msg = eventually(
+            lambda: json.loads(ws.receive_text()),
+            lambda m: m["game"]["version"] == v["version"] + 1,
+            interval=0,
+            what="the broadcast of the roll",
+        )
+        assert msg["game"]["turn"]["dice"] is not None
+        assert "you" not in msg["game"]  # the broadcast carries no viewer secrets
 
 
 def test_websocket_of_unknown_game_is_closed(client: TestClient) -> None:
@@ -648,10 +620,12 @@ def test_bots_resume_after_restart(db_url: str, tmp_path: Path) -> None:
     )
     repo.engine.dispose()
     with TestClient(create_app(db_url, bot_delay=0.0)) as fresh:
-        deadline = time.monotonic() + 10
-        while fresh.get(f"/api/games/{gid}").json()["turn"]["seat"] == 0:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        eventually(
+            lambda: fresh.get(f"/api/games/{gid}").json()["turn"]["seat"],
+            lambda seat: seat != 0,
+            interval=0.01,
+            what="the bot's move after the restart",
+        )
         assert fresh.get(f"/api/games/{gid}").json()["sheets"][0]["total"] >= 0
 
 
@@ -661,10 +635,13 @@ def test_hints_come_from_the_strategy_advisor(client: TestClient) -> None:
     )
     assert r.status_code == 422 and "score pad" in r.json()["detail"]
     gid = create(client, rules="yatzy+forced", hints=True)["id"]
-    deadline = time.monotonic() + 120
-    while (hint := view(client, gid)["turn"]["hint"]).get("pending"):
-        assert time.monotonic() < deadline, "the strategy was not ready in time"
-        time.sleep(0.2)
+    hint = eventually(
+        lambda: view(client, gid)["turn"]["hint"],
+        lambda h: not h.get("pending"),
+        timeout=300,
+        interval=0.2,
+        what="the strategy's hint",
+    )
     assert not hint["approximate"] and hint["options"][0]["keep"] == []
     v = act(client, gid, {"roll": []}).json()
     options = v["turn"]["hint"]["options"]
@@ -682,10 +659,13 @@ def test_post_game_analysis_against_optimal_play(client: TestClient) -> None:
         rules="yatzy+forced",
     )["id"]
     play_out(client, gid)
-    deadline = time.monotonic() + 120
-    while (report := client.get(f"/api/games/{gid}/analysis").json()).get("pending"):
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    report = eventually(
+        lambda: client.get(f"/api/games/{gid}/analysis").json(),
+        lambda r: not r.get("pending"),
+        timeout=300,
+        interval=0.2,
+        what="the post-game analysis",
+    )
     (ann,) = report["players"]  # people only
     # Ann rolls twice and writes the best-looking box each turn: 15 keeps and 15 boxes
     assert ann["decisions"] == 30 and ann["turns"] == 15

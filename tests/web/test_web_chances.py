@@ -18,6 +18,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.e2e.support import next_action
+from tests.helpers import eventually
 from yatzy.web.app import create_app
 
 
@@ -45,15 +46,14 @@ def _create(client: TestClient, seats: list[dict[str, Any]], rules: str = "yatzy
 
 def _settled(client: TestClient, gid: str, timeout: float = 300.0) -> dict[str, Any]:
     """The view once its win chances are computed for its version (bots may move)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = client.get(f"/api/games/{gid}").json()
-        chances = v["win_chances"]
-        if chances is not None and not chances.get("pending"):
-            assert chances["version"] == v["version"]
-            return v
-        assert time.monotonic() < deadline, f"no win chances: {chances}"
-        time.sleep(0.05)
+    v: dict[str, Any] = eventually(
+        lambda: client.get(f"/api/games/{gid}").json(),
+        lambda v: v["win_chances"] is not None and not v["win_chances"].get("pending"),
+        timeout=timeout,
+        what="the win chances",
+    )
+    assert v["win_chances"]["version"] == v["version"]
+    return v
 
 
 def test_a_game_view_carries_every_seats_chance(client: TestClient) -> None:
@@ -168,10 +168,12 @@ def test_a_failed_table_build_answers_unavailable_once(monkeypatch: pytest.Monke
     for version in (0, 1):
         stored: Any = SimpleNamespace(id="g1", version=version, seats=seats)
         assert live.for_view(stored, state) == {"version": version, "pending": True}
-        deadline = time.monotonic() + 30
-        while live.answer("g1", version) is None:
-            assert time.monotonic() < deadline, "no answer"
-            time.sleep(0.01)
-        assert live.answer("g1", version) == {"version": version, "unavailable": "no kernels today"}
+        answer = eventually(
+            lambda: live.answer("g1", version),  # noqa: B023 (called before the loop goes on)
+            lambda a: a is not None,
+            interval=0.01,
+            what="the answer",
+        )
+        assert answer == {"version": version, "unavailable": "no kernels today"}
     live.stop()
     assert builds.count(True) == 1  # the second version did not build again

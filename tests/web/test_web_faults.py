@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
+from tests.helpers import eventually
 from yatzy.game import from_record
 
 DUBBEL_WITH_BOT = {
@@ -38,6 +39,10 @@ def _database(backend: str, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite:///{tmp_path / 'faults.db'}"
 
 
+def _person_to_act(v: dict[str, Any] | None) -> bool:
+    return v is not None and (v["finished"] or not v["players"][v["turn"]["seat"]]["bot"])
+
+
 class Player:
     """Plays the seats a client holds, remembering every acknowledged move; a request
     that fails (connection lost, 5xx) is not acknowledged and is judged again from
@@ -51,20 +56,29 @@ class Player:
 
     def view(self, timeout: float = 60) -> dict[str, Any]:
         """The game once a person is to act or it is over (bots play meanwhile)."""
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def probe() -> dict[str, Any] | None:
             try:
                 r = self.client.get(f"/api/games/{self.gid}")
-                if r.status_code == 200:
-                    v: dict[str, Any] = r.json()
-                    if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
-                        return v
-                else:
-                    assert r.status_code >= 500, r.text
             except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the game stuck"
-            time.sleep(0.02)
+                return None  # a worker is down: the other one or its restart answers
+            if r.status_code != 200:
+                assert r.status_code >= 500, r.text
+                return None
+            v: dict[str, Any] = r.json()
+            return v
+
+        view = eventually(
+            probe,
+            lambda v: (
+                v is not None and (v["finished"] or not v["players"][v["turn"]["seat"]]["bot"])
+            ),
+            timeout=timeout,
+            interval=0.02,
+            what="a person's turn (the game stuck)",
+        )
+        assert view is not None
+        return view
 
     def step(self) -> bool:
         """One action (False once the game is over)."""

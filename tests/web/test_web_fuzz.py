@@ -6,6 +6,8 @@ fuzzed actions reach the core engine rather than stopping at "no such game".
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import warnings
 import zlib
@@ -23,7 +25,11 @@ with warnings.catch_warnings():
 
 from yatzy.web.app import create_app
 
+# schemathesis reads the schema at collection, before any fixture: the app and its
+# database are made at import (in every xdist worker that collects this module), and
+# the folder is removed when the process ends.
 _DB = Path(tempfile.mkdtemp(prefix="yatzy-fuzz-")) / "fuzz.db"
+atexit.register(shutil.rmtree, _DB.parent, ignore_errors=True)
 app = create_app(f"sqlite:///{_DB}", bot_delay=0.0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

@@ -25,24 +25,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.postgres import pg_or_skip, postgres_database
 from yatzy.protocols.xlsx import FIRST_COLUMN, HEADER_ROW, SHEET
 from yatzy.web.app import create_app
 
 TALLY = {"requests": 0, "socket_messages": 0, "5xx": 0}
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def db_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A fresh database per module and backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('hostile') / 'yatzy.db'}"
-        return
-    pg_or_skip()
-    with postgres_database() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +43,6 @@ def tally() -> Iterator[None]:
     """Print what the module tried (the figures of the hardening report)."""
     yield
     print(f"\nhostile input: {TALLY}")
-
-
-@pytest.fixture
-def client(app_client: TestClient) -> TestClient:
-    """A client with no cookies (a new browser)."""
-    app_client.cookies.clear()
-    return app_client
 
 
 @pytest.fixture

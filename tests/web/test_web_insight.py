@@ -11,7 +11,6 @@ Swedish and Finnish.
 from __future__ import annotations
 
 import re
-import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.e2e.support import next_action, pg_or_skip, postgres_database
+from tests.e2e.support import next_action
+from tests.helpers import eventually
 from yatzy.game import Game
 from yatzy.rules import CATEGORIES
 from yatzy.strategy.advice_words import _DICE, _DIE
@@ -40,32 +40,16 @@ BOX_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 @pytest.fixture(scope="module")
-def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def app_client(sqlite_url: str) -> Iterator[TestClient]:
     """One app on SQLite for the hint and analysis tests (bots act without delay)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('insight') / 'yatzy.db'}"
-    with TestClient(create_app(url, bot_delay=0.0)) as client:
+    with TestClient(create_app(sqlite_url, bot_delay=0.0)) as client:
         yield client
 
 
-@pytest.fixture
-def client(app_client: TestClient) -> TestClient:
-    """The app's client with no cookies (a new browser)."""
-    app_client.cookies.clear()
-    return app_client
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def any_db_client(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[TestClient]:
+@pytest.fixture(scope="module")
+def any_db_client(db_url: str) -> Iterator[TestClient]:
     """An app per database, for the store's statistics queries."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('stats') / 'yatzy.db'}"
-        with TestClient(create_app(url, bot_delay=0.0)) as client:
-            yield client
-        return
-    pg_or_skip()
-    with postgres_database() as url, TestClient(create_app(url, bot_delay=0.0)) as client:
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         yield client
 
 
@@ -90,14 +74,13 @@ def act(client: TestClient, gid: str, action: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def wait_for_person(client: TestClient, gid: str, timeout: float = 30.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        v = view(client, gid)
-        if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
-            return v
-        assert time.monotonic() < deadline, "the bot did not move"
-        time.sleep(0.005)
+def wait_for_person(client: TestClient, gid: str) -> dict[str, Any]:
+    return eventually(
+        lambda: view(client, gid),
+        lambda v: v["finished"] or not v["players"][v["turn"]["seat"]]["bot"],
+        interval=0.005,
+        what="the bots' moves",
+    )
 
 
 def play_out(client: TestClient, gid: str) -> dict[str, Any]:
@@ -111,26 +94,33 @@ def play_out(client: TestClient, gid: str) -> dict[str, Any]:
 
 def ready_hint(client: TestClient, gid: str) -> dict[str, Any]:
     """The hint of the turn once the strategy is prepared."""
-    deadline = time.monotonic() + 180
-    while True:
-        hint: dict[str, Any] = view(client, gid)["turn"]["hint"]
-        if not hint["pending"]:
-            return hint
-        assert hint["options"] == [] and hint["note"] is None
-        assert time.monotonic() < deadline, "the strategy was not ready in time"
-        time.sleep(0.2)
+
+    def hint() -> dict[str, Any]:
+        h: dict[str, Any] = view(client, gid)["turn"]["hint"]
+        if h["pending"]:
+            assert h["options"] == [] and h["note"] is None
+        return h
+
+    return eventually(
+        hint, lambda h: not h["pending"], timeout=300, interval=0.2, what="the strategy's hint"
+    )
 
 
 def ready_analysis(client: TestClient, gid: str, **params: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 180
-    while True:
+
+    def answer() -> dict[str, Any]:
         r = client.get(f"/api/games/{gid}/analysis", params=params)
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
-        if not data.get("pending"):
-            return data
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+        return data
+
+    return eventually(
+        answer,
+        lambda d: not d.get("pending"),
+        timeout=300,
+        interval=0.2,
+        what="the post-game analysis",
+    )
 
 
 def face_words(lang: str, face: int) -> tuple[str, ...]:

@@ -187,7 +187,8 @@ def test_an_idle_socket_is_closed_but_one_whose_game_moves_is_not(make: Any) -> 
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4408 and closed.value.reason == "idle"
-        assert 0.5 < time.monotonic() - started < 3
+        # not before its idle time (how soon after it is no behaviour to assert under load)
+        assert time.monotonic() - started > 0.5
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         ws.receive_json()
         for action in [{"roll": []}, {"roll": []}, {"score": "chance"}, {"roll": []}]:

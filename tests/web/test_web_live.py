@@ -12,6 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
+from tests.helpers import eventually
 from yatzy.game import from_record
 
 
@@ -22,14 +23,14 @@ def _act(client: httpx.Client, gid: str, action: dict[str, Any]) -> dict[str, An
     return data
 
 
-def _wait_for_person(client: httpx.Client, gid: str, timeout: float = 30) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        v: dict[str, Any] = client.get(f"/api/games/{gid}").json()
-        if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
-            return v
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+def _wait_for_person(client: httpx.Client, gid: str) -> dict[str, Any]:
+    view: dict[str, Any] = eventually(
+        lambda: client.get(f"/api/games/{gid}").json(),
+        lambda v: v["finished"] or not v["players"][v["turn"]["seat"]]["bot"],
+        interval=0.02,
+        what="the bots' moves",
+    )
+    return view
 
 
 def test_a_move_through_one_process_reaches_clients_of_another(tmp_path: Path) -> None:
@@ -54,15 +55,17 @@ def test_a_move_through_one_process_reaches_clients_of_another(tmp_path: Path) -
         ws_url = listener_server.url.replace("http", "ws") + f"/api/games/{gid}/ws"
         with connect(ws_url, open_timeout=5) as ws:
             first = json.loads(ws.recv(timeout=5))["game"]
-            # the move goes through the other process than the one the client listens to
-            sent = time.monotonic()
+            # the move goes through the other process than the one the client listens to;
+            # nothing polls, so only the NOTIFY between the processes brings it here (how
+            # fast is benchmarks/' business, not a wall-clock assert's)
             moved = _act(mover, gid, {"roll": []})
             assert moved["version"] == first["version"] + 1
-            while True:
-                msg = json.loads(ws.recv(timeout=1.0))["game"]
-                if msg["version"] == moved["version"]:
-                    break
-            assert time.monotonic() - sent < 1.0
+            msg = eventually(
+                lambda: json.loads(ws.recv(timeout=60))["game"],
+                lambda m: m["version"] == moved["version"],
+                interval=0,
+                what="the move's message through the other process",
+            )
             assert msg["turn"]["dice"] == moved["turn"]["dice"]
 
 
@@ -94,9 +97,12 @@ def test_moves_reach_the_other_process_again_after_its_database_connections_drop
             assert killed is not None and killed[0] >= 3  # two listeners, A's notifier
             time.sleep(0.2)
             _act(alice, gid, {"roll": []})
-            deadline = time.monotonic() + 10
-            while (msg := json.loads(ws.recv(timeout=10))["game"])["version"] < 2:
-                assert time.monotonic() < deadline
+            msg = eventually(
+                lambda: json.loads(ws.recv(timeout=60))["game"],
+                lambda m: m["version"] >= 2,
+                interval=0,
+                what="the move's message through the reconnected listener",
+            )
             assert msg["version"] == 2
 
 

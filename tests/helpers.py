@@ -1,0 +1,51 @@
+"""The one way the tests wait for something that happens in the background (a bot's
+move, a table solved off the request path, a message on a socket).
+
+Deadlines are generous on purpose: the suite must pass on a loaded machine, and a
+deadline only bounds how long a broken test hangs; how fast things happen is measured
+in benchmarks/, not asserted here.  ``YATZY_TEST_TIME_SCALE`` multiplies every deadline
+(e.g. 3 on a very slow machine).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 60.0
+
+
+def scaled(seconds: float) -> float:
+    """``seconds`` times ``$YATZY_TEST_TIME_SCALE`` (1 when unset)."""
+    return seconds * float(os.environ.get("YATZY_TEST_TIME_SCALE", "1"))
+
+
+def eventually(
+    probe: Callable[[], T],
+    until: Callable[[T], object] = bool,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    interval: float = 0.05,
+    what: str = "the awaited condition",
+) -> T:
+    """Call ``probe`` until ``until`` holds for what it returns, and return that value.
+
+    ``interval`` is the pause between calls (0 for a probe that blocks by itself, such
+    as a socket's receive).  After ``timeout`` seconds (scaled) the test fails with
+    ``what`` and the last value seen.
+    """
+    deadline = time.monotonic() + scaled(timeout)
+    while True:
+        value = probe()
+        if until(value):
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(
+                f"{what} did not happen within {scaled(timeout):.0f} s; last: {value!r:.300}"
+            )
+        if interval:
+            time.sleep(interval)

@@ -1,0 +1,74 @@
+"""The web tests' fixtures, one set for every module: a database per backend, the app
+and its test client, and live ``yatzy serve`` processes.
+
+``db_url`` is parametrized over SQLite and PostgreSQL, so a module whose tests take it
+(or ``app_client``/``client``) runs once per backend; a module that needs one app on
+SQLite only overrides ``app_client`` with ``sqlite_url``.  PostgreSQL is the server on
+127.0.0.1:5432 or a throwaway cluster (tests/postgres.py); those runs carry the ``pg``
+marker (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.e2e.support import Server
+from tests.postgres import pg_or_skip, postgres_database
+from yatzy.web.app import create_app
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A fresh database per module and backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'yatzy.db'}"
+        return
+    pg_or_skip()
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh SQLite database per module."""
+    return f"sqlite:///{tmp_path_factory.mktemp('web') / 'yatzy.db'}"
+
+
+@pytest.fixture(scope="module")
+def app_client(db_url: str) -> Iterator[TestClient]:
+    """One running app per module and database (bots act without delay)."""
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(app_client: TestClient) -> TestClient:
+    """The app's client with no cookies (a new browser)."""
+    app_client.cookies.clear()
+    return app_client
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Server]]:
+    """Start live ``yatzy serve`` processes (``Server``'s arguments), each stopped at the
+    end of the test."""
+    started: list[Server] = []
+
+    def start(database_url: str, **kw: Any) -> Server:
+        server = Server(database_url, **kw).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in reversed(started):
+        server.stop()
