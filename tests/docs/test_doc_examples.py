@@ -127,3 +127,11 @@ def test_fences_are_closed(path: Path) -> None:
     """Every code block is closed: an open fence would swallow the page's text after it."""
     fences = re.findall(r"^ *```", path.read_text(encoding="utf-8"), re.M)
     assert len(fences) % 2 == 0, f"{_name(path)} has an unclosed code block"
+
+
+def test_readme_is_short() -> None:
+    """The README is read in ten minutes: at most 200 lines, the rest lives in docs/."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    first = next(FENCE.finditer(text))
+    assert first["body"].lstrip().startswith(">>>"), "the README's first example is a doctest"
