@@ -47,15 +47,19 @@ def test_the_core_imports_and_plays_without_numpy_or_numba() -> None:
     assert lines[-1] == "[]"
 
 
-def test_import_yatzy_loads_no_heavy_module() -> None:
+def test_import_yatzy_loads_only_the_errors_until_a_name_is_used() -> None:
     code = (
         "import sys, yatzy\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.startswith('yatzy.'))\n"
+        "print(loaded())\n"
+        "yatzy.Game\n"
+        "print('yatzy.game' in loaded(), 'yatzy.rules' in loaded())\n"
         "heavy = ('numpy', 'numba', 'yatzy.bots', 'yatzy.strategy', 'yatzy.solver')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.splitlines() == ["['yatzy.errors']", "True True", "[]"]
 
 
 def test_the_front_door_names() -> None:

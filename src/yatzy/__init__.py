@@ -2,8 +2,8 @@
 
 The names a program needs are here.  The core (:mod:`yatzy.rules`,
 :mod:`yatzy.game`) is pure Python and imports no numeric library; :func:`make_bot`
-and :func:`advise` load the bots and the solver (numpy, numba) on first use, so
-``import yatzy`` stays light.
+and :func:`advise` bring the bots and the solver (numpy, numba).  Each name is
+imported on first use, so ``import yatzy`` costs no more than the errors.
 
 A game of Scandinavian Yatzy for one player, with dice from a seeded source:
 
@@ -45,7 +45,6 @@ Every error that bad input causes is a :class:`YatzyError`, a :class:`ValueError
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from yatzy.errors import (
     AmbiguousBoxError,
@@ -64,20 +63,36 @@ from yatzy.errors import (
     UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import Fill2, Game, Player, Roll, Score, Scratch, State
-from yatzy.rules import RuleSet
 
+# Not typing.TYPE_CHECKING: importing typing would cost more than the rest of this
+# file (type checkers treat any constant of this name as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    # What the lazy names below are, for type checkers (nothing is imported at run time).
+    # What the names below are, for type checkers (nothing is imported at run time).
+    from typing import Any
+
     from yatzy.bots import make_bot
+    from yatzy.game import Fill2, Game, Player, Roll, Score, Scratch, State
+    from yatzy.rules import RuleSet
     from yatzy.strategy.advisor import Advice, advise
 
 __version__ = "0.1.0"
 
-# Names whose modules import numpy and numba (or load them for the objects they make):
-# imported on first access (PEP 562), so the light core never pays for them.
+# Every name but the errors is imported on first access (PEP 562).  The heavy ones
+# (make_bot, advise: the bots and the solver load numpy and numba) must be; the core
+# ones are too, because every module of the package imports yatzy.errors, which runs
+# this file first: importing the game here would make ``yatzy score`` (rules only)
+# and every other entry point load it as well (about 0.3 s on a busy machine).
 _LAZY: dict[str, str] = {
     "Advice": "yatzy.strategy.advisor",
+    "Fill2": "yatzy.game",
+    "Game": "yatzy.game",
+    "Player": "yatzy.game",
+    "Roll": "yatzy.game",
+    "RuleSet": "yatzy.rules",
+    "Score": "yatzy.game",
+    "Scratch": "yatzy.game",
+    "State": "yatzy.game",
     "advise": "yatzy.strategy.advisor",
     "make_bot": "yatzy.bots",
 }
@@ -114,7 +129,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Import a heavy name (:data:`_LAZY`) on first access and keep it here."""
+    """Import a name of :data:`_LAZY` on first access and keep it here."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'yatzy' has no attribute {name!r}")
