@@ -1,7 +1,7 @@
 """Fit the skill levels' temperatures per rule set and measure each level's loss.
 
 A level is defined by its mean loss per game against optimal play on Scandinavian
-Yatzy (strong 4.4, casual 15.5, beginner 29.6; README, Strategy).  One temperature
+Yatzy (strong 4.4, casual 15.5, beginner 29.6; docs/strategy.md, Bots).  One temperature
 for every rule set does not keep that meaning: in forced order the box is given and
 only keeps are chosen, among many near-equal options, so the same temperature loses
 other amounts.  For each rule set this script
@@ -12,7 +12,7 @@ other amounts.  For each rule set this script
    to a game, is the level's target (bisection; the sample's visiting of positions is
    that of the middle temperature, a second-order effect that step 3 measures);
 3. measures each fitted temperature directly (``yatzy.strategy.calibrate``) over
-   ``--games`` games, the figure the README reports.
+   ``--games`` games, the figure docs/strategy.md reports.
 
 Usage: ``python benchmarks/calibrate_levels.py [SPEC ...] [--sample N] [--games N]``;
 prints one line per rule set and level, and the ``SKILL_TEMPERATURES_BY_RULES`` entry.

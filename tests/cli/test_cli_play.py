@@ -87,7 +87,8 @@ def replay_with_library(record_path: Path, seed: int) -> State:
     data = json.loads(record_path.read_text(encoding="utf-8"))
     state = Game(saved.rules, list(saved.players)).new_initial_state()
     rng = random.Random(seed)
-    state.roll(rng)
+    if state.is_chance_node():  # the roll-off (none for one player)
+        state.roll(rng)
     for turn in data["turns"]:
         for roll in turn["rolls"]:
             state.apply(Roll(tuple(roll["keep"])))

@@ -986,3 +986,26 @@ def test_undo_is_json_and_never_a_legal_action_for_bots() -> None:
     turn(state, [1, 2, 3, 4, 5], Score("chance"))
     assert state.undo_seat() == 0
     assert not any(isinstance(a, Undo) for a in state.legal_actions())
+
+
+def test_roll_without_a_die_to_roll_is_refused() -> None:
+    """``State.roll()`` where no die is being rolled raises, quoting the state, and
+    changes nothing (it once did nothing, which hid a missing ``Roll``)."""
+    import random
+
+    state = new_state("yatzy", players=2)  # p0 to act, before the first roll
+    error = assert_refused(state, lambda: state.roll(random.Random(1)), IllegalActionError)
+    assert "apply Roll(...) first" in str(error) and str(state) in str(error)
+    roll(state, [1, 2, 3, 4, 5])  # the dice are out: a player acts again
+    assert_refused(state, state.roll, IllegalActionError, match="no die is being rolled")
+    state.apply(Roll((0, 1)))  # now chance acts, and roll() throws the three others
+    state.roll(random.Random(1))
+    assert state.dice is not None and state.dice[:2] == [1, 2] and not state.pending
+    pad = Game("yatzy", ["A"], pad=True).new_initial_state()
+    assert_refused(pad, pad.roll, IllegalActionError, match="score pad.*SetDice")
+    over = new_state("yatzy")
+    for box in over.rules.boxes:
+        turn(over, [1, 2, 3, 4, 6], Scratch(box))
+    assert over.is_terminal()
+    error = assert_refused(over, over.roll, GameOverError)
+    assert str(over) in str(error)

@@ -65,7 +65,8 @@ def random_game(spec: str | RuleSet, seed: int, players: int, turns: int | None 
     """A game from a roll-off to the end (or ``turns`` turns in), reproducible by ``seed``."""
     rng = random.Random(seed)
     state = Game(spec, list(NAMES[:players])).new_initial_state()
-    state.roll(rng)  # the roll-off
+    if state.is_chance_node():  # the roll-off (none for one player)
+        state.roll(rng)
     done = 0
     while not state.is_terminal() and (turns is None or done < turns):
         play_one_turn(state, rng)

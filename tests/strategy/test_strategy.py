@@ -364,7 +364,8 @@ def _recorded_game(tmp_path: Path, spec: str, levels: list[str], seed: int) -> P
     rng = random.Random(seed)
     game = Game(spec, [Player(f"{lv}-bot", lv) for lv in levels])
     state = game.new_initial_state()
-    state.roll(rng)
+    if state.is_chance_node():  # the roll-off (none for one player)
+        state.roll(rng)
     bots = [make_bot(lv) for lv in levels]
     while not state.is_terminal():
         play_turn(state, bots[state.player], rng)

@@ -413,10 +413,7 @@ def test_the_web_view_says_when_a_bot_prepares_its_tables(
     rules = RuleSet.parse("yatzy")
 
     def view_with(bot: str | None) -> Any:
-        state = Game(rules, ["Kim", "Ann"]).new_initial_state(starter=0)
-        state.roll(random.Random(1))
-        while state.is_chance_node():
-            state.roll(random.Random(1))
+        state = Game(rules, ["Kim", "Ann"]).new_initial_state(starter=0)  # Kim to roll
         seats = [SeatInfo(0, "Kim", bot=bot), SeatInfo(1, "Ann", token_hash="x")]
         stored = StoredGame.new("g", "yatzy", "en", False, False, "", "{}", False, seats)
         return game_view(stored, state)["turn"]

@@ -16,7 +16,7 @@ def add_parser(sub: Any) -> None:
         "filled in by hand, and writes the score-pad game record (JSON).  Every impossible "
         "or missing entry is reported by its cell; nothing is guessed.  Each player's boxes "
         "are taken as filled in protocol order, one round at a time, the first column "
-        "starting (see the README, section Protocols).",
+        "starting (see docs/playing.md, On paper: score pad and protocols).",
     )
     p.add_argument("protocol", metavar="FILE.xlsx", help="the filled-in protocol")
     p.add_argument(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from yatzy import __version__
+from yatzy.cli.common import missing_extra
 from yatzy.errors import YatzyError
 
 # Subcommands in the order ``--help`` lists them.
@@ -66,10 +67,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for any bad input)."""
     words = sys.argv[1:] if argv is None else list(argv)
-    # A command named first needs only its own module: the others' imports (the
-    # protocols, the web app's pieces) would cost a solver run about 0.1 s.
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    command = words[0] if words and words[0] in COMMANDS else None
     try:
+        # A command named first needs only its own module: the others' imports (the
+        # protocols, the web app's pieces) would cost a solver run about 0.1 s.
+        parser = build_parser(command)
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
@@ -78,6 +80,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except YatzyError as exc:
         print(f"yatzy: error: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        # A library of an optional extra that is not installed: one line naming the
+        # extra (pip install 'yatzy[web]' ...), not a traceback.  Anything else is a bug.
+        line = missing_extra(command, exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("yatzy: interrupted", file=sys.stderr)

@@ -329,7 +329,22 @@ class State:
             self.apply_chance(d)
 
     def roll(self, rng: random.Random | None = None) -> None:
-        """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act."""
+        """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act.
+
+        Raises :class:`IllegalActionError` (:class:`GameOverError` after the game)
+        when no die is being rolled: a player rolls by applying :class:`Roll` first,
+        and a call that did nothing would hide that mistake.
+        """
+        if not self.is_chance_node():
+            if self.phase is Phase.OVER:
+                raise GameOverError(f"the game is over, no die is to be rolled: {self}")
+            if self.game.pad:
+                raise IllegalActionError(
+                    f"a score pad's turns roll no dice ({self}): enter them with SetDice"
+                )
+            raise IllegalActionError(
+                f"no die is being rolled ({self}): apply Roll(...) first, then roll()"
+            )
         rng = rng or default_rng()
         if self.phase is Phase.TURN and self.pending:
             # The fast path of a turn's roll: faces drawn by ``randint`` need no check,

@@ -40,7 +40,7 @@ from yatzy.rules import RuleSet
 from yatzy.solver import cache
 from yatzy.solver._model import Layout, Model, check_supported, first_section
 
-__all__ = ["Advice", "Choice", "Solver", "check_supported", "table_cached"]
+__all__ = ["Choice", "Ranking", "Solver", "check_supported", "table_cached"]
 
 DType = Literal["float32", "float64"]
 
@@ -68,11 +68,13 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Advice:
-    """Every choice of a position, best first.
+class Ranking:
+    """Every choice of a position, best first, as the exact solver values them.
 
     ``value`` is the expected final score of the position with optimal play (the
-    first choice's value; before the first roll of a turn, the turn's value).
+    first choice's value; before the first roll of a turn, the turn's value).  The
+    advice a person or a bot reads (:class:`yatzy.strategy.advisor.Advice`, with
+    losses, texts and approximate strategies) is built on this.
     """
 
     value: float
@@ -365,7 +367,7 @@ class Solver:
         )
         return out.astype(np.float64) + _scored(sheet)
 
-    def advise(self, state: State) -> Advice:
+    def advise(self, state: State) -> Ranking:
         """Rank every action of the player to act by expected final score.
 
         Keeps are listed once per distinct multiset of kept dice (as the positions of
@@ -380,7 +382,7 @@ class Solver:
         sheet = state.sheet
         if state.dice is None:
             value = self.value(sheet)
-            return Advice(value, (Choice(Roll(), value),))
+            return Ranking(value, (Choice(Roll(), value),))
         choices: list[Choice] = []
         dice = state.layer("all")
         legal = state.legal_actions()
@@ -405,7 +407,7 @@ class Solver:
                     seen.add(kept)
                     choices.append(Choice(Roll(pos), float(tables[level, index[kept]])))
         choices.sort(key=lambda c: -c.value)
-        return Advice(choices[0].value, tuple(choices))
+        return Ranking(choices[0].value, tuple(choices))
 
 
 class _NoBar:

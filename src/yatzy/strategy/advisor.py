@@ -180,8 +180,15 @@ def describe(state: State, action: Action) -> str:
     return str(action)
 
 
-def advise(state: State, *, progress: bool = False) -> Advice:
-    """Rank every option of the player to act in ``state`` (see the module docstring)."""
+def advise(state: State, *, target: int | None = None, progress: bool = False) -> Advice:
+    """Rank every option of the player to act in ``state`` (see the module docstring).
+
+    By expected final score; with ``target``, by the chance of a final Total of at
+    least ``target`` instead (:func:`advise_target`).  ``progress`` shows a bar while
+    a strategy table is built (the first time on a computer).
+    """
+    if target is not None:
+        return advise_target(state, target, progress=progress)
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
     if state.game.pad:

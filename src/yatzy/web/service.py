@@ -373,7 +373,8 @@ class GameService:
             prepare_hints(ruleset)
         game = Game(ruleset, [Player(s.name, s.bot) for s in seats], pad=pad)
         state = game.new_initial_state()
-        state.roll(self.rng)  # the roll-off for the starting player
+        if state.is_chance_node():  # a roll-off for the starting player (not when alone)
+            state.roll(self.rng)
         game_id = secrets.token_hex(16)
         invite = new_token()
         owner = owner or new_token()
