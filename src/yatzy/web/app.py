@@ -140,7 +140,8 @@ def create_app(
     app.state.limiter = app.limiter
     app.state.limits = settings.limits
     app.state.open_games = OpenGames(settings.limits.open_games)
-    # Bodies parsed by orjson: NaN, Infinity, 1e400 and lone surrogates are not JSON.
+    # Bodies parsed by orjson: NaN, Infinity, 1e400 and lone surrogates are not JSON
+    # (the routers' routes are StrictJSONRoutes too; a test checks every route).
     app.router.route_class = StrictJSONRoute
     app.add_exception_handler(RequestValidationError, request_validation_error)
     app.add_exception_handler(YatzyError, _yatzy_error)
@@ -178,6 +179,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pruner = None
     if settings.limits.retention_days is not None:
         pruner = loop.create_task(prune_periodically(repo, settings.limits.retention_days))
+    # The included routers' routes are put together on first use in newer FastAPI
+    # releases (hundreds of ms); the OpenAPI document walks them all, so building it
+    # here, before the first request, keeps that off the first client's time.
+    app.openapi()
     if settings.server_gc:
         _tune_gc()
     try:

@@ -10,11 +10,11 @@ from fastapi.responses import Response
 
 from yatzy.web.bodies import ActIn
 from yatzy.web.deps import GameId, Owner, SeatTokens
-from yatzy.web.inputs import refusals
+from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import GameView
 from yatzy.web.transport import act_json
 
-router = APIRouter(tags=["api"])
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.post(

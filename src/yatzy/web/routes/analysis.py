@@ -7,11 +7,11 @@ from fastapi import APIRouter
 
 from yatzy.rules import Language
 from yatzy.web.deps import GameId, Owner, Service
-from yatzy.web.inputs import refusals
+from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import AnalysisView
 from yatzy.web.responses import FastJSONResponse
 
-router = APIRouter(tags=["api"])
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.get(

@@ -11,9 +11,9 @@ from fastapi.responses import Response
 
 from yatzy.rules import Language
 from yatzy.web.deps import GameId, Service
-from yatzy.web.inputs import refusals
+from yatzy.web.inputs import StrictJSONRoute, refusals
 
-router = APIRouter(tags=["api"])
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 PROTOCOL_TYPES = {
     "pdf": "application/pdf",

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from yatzy.web.bodies import CreateGameIn, JoinIn
 from yatzy.web.deps import Bots, GameId, HubDep, OpenGamesDep, Owner, SeatTokens, Secure, Service
-from yatzy.web.inputs import refusals
+from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
 from yatzy.web.models import CreatedView, GameView, MoveView
 from yatzy.web.responses import (
@@ -23,7 +23,7 @@ from yatzy.web.routes.pages import root_of
 from yatzy.web.service import SeatRequest, new_token
 from yatzy.web.views import bot_to_act
 
-router = APIRouter(tags=["api"])
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.post("/api/games", status_code=201, response_model=CreatedView, responses=refusals(503))

@@ -11,12 +11,12 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from yatzy.rules import Language
 from yatzy.web.deps import Owner, Secure, Service
-from yatzy.web.inputs import refusals
+from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import HistoryEntry, StatsView
 from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse, set_cookie
 from yatzy.web.routes.pages import root_of
 
-router = APIRouter()
+router = APIRouter(route_class=StrictJSONRoute)
 
 
 @router.get("/owner", include_in_schema=False)

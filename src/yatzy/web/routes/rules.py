@@ -6,11 +6,12 @@ from fastapi import APIRouter
 
 from yatzy.rules import LANGUAGES, OPTIONS, VARIANTS
 from yatzy.web.hints import advisor_available
+from yatzy.web.inputs import StrictJSONRoute
 from yatzy.web.models import RulesInfo
 from yatzy.web.responses import FastJSONResponse
 from yatzy.web.service import bot_levels
 
-router = APIRouter(tags=["api"])
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.get("/api/rules", response_model=RulesInfo)
