@@ -1,4 +1,5 @@
-"""The FastAPI application: JSON API, WebSocket, pages.  Routes are thin adapters.
+"""The FastAPI application: settings, lifespan, middleware and error handlers.  The
+routes (JSON API, WebSocket, pages, API docs) are the routers of :mod:`yatzy.web.routes`.
 
 Seats are held by secret tokens in HttpOnly cookies named ``yz_<game>_<seat>``,
 sent only to that game's API (path ``/api/games/<game>``); API clients may send
