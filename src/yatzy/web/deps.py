@@ -18,7 +18,7 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from yatzy.web.hub import BotRunner, Hub
-from yatzy.web.limits import Limits, OpenGames, RateLimiter
+from yatzy.web.limits import Limits, OpenGames
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
 
@@ -65,12 +65,6 @@ def get_bots(conn: HTTPConnection) -> BotRunner:
     return bots
 
 
-def get_limiter(conn: HTTPConnection) -> RateLimiter:
-    """The rate limiter of the app (its buckets may be empty: nothing limited)."""
-    limiter: RateLimiter = conn.app.state.limiter
-    return limiter
-
-
 def get_open_games(conn: HTTPConnection) -> OpenGames:
     """The count of unfinished games per client (the cap on creating more)."""
     open_games: OpenGames = conn.app.state.open_games
@@ -99,7 +93,6 @@ Settings = Annotated[WebSettings, Depends(get_settings)]
 Service = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]
-Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 OpenGamesDep = Annotated[OpenGames, Depends(get_open_games)]
 Owner = Annotated[str | None, Depends(owner_of)]
 SeatTokens = Annotated[dict[int, str], Depends(seat_tokens)]

@@ -4,8 +4,8 @@ TypedDicts rather than pydantic models: the views are built as plain dicts (the
 hot path encodes them with orjson, never through a model) and these types let
 mypy check every key where a view is made, while FastAPI turns the same types
 into the OpenAPI document's schemas.  The routes send the views as they are
-(``FastJSONResponse``); ``tests/test_web_models.py`` validates real answers
-against these types, so the document cannot drift from what is sent.
+(``FastJSONResponse``); the test suite validates real answers against these
+types (``test_web_models``), so the document cannot drift from what is sent.
 
 (``typing_extensions.TypedDict``: pydantic needs it before Python 3.12.)
 """
