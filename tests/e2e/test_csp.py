@@ -88,3 +88,34 @@ def test_no_csp_violation_while_a_game_is_played(browser: Any, tmp_path: Path) -
             page.wait_for_timeout(50)
         assert any(v.startswith("style-src") for v in _violations(page))
         context.close()
+
+
+def test_the_api_docs_page_renders_offline_under_the_policy(browser: Any, tmp_path: Path) -> None:
+    """``/docs`` draws Swagger UI from this server's files (no CDN: every other origin
+    is cut off here) without breaking the policy, and lists the API's operations."""
+    with Server(f"sqlite:///{tmp_path / 'docs.db'}", log=tmp_path / "s.log") as s:
+        context = browser.new_context()
+        context.add_init_script(WATCH)
+        page = context.new_page()
+        elsewhere: list[str] = []
+
+        def local_only(route: Any) -> None:
+            if route.request.url.startswith(s.url):
+                route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", local_only)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        response = page.goto(s.url + "/docs")
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+        assert "yatzy" in page.locator(".swagger-ui .info .title").inner_text()
+        page.wait_for_selector(".opblock", timeout=30_000)
+        assert page.locator(".opblock").count() >= 12
+        actions = "/api/games/{game_id}/actions"
+        assert page.locator(".opblock-summary-path", has_text=actions).count()
+        assert elsewhere == [] and errors == []
+        assert _violations(page) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,65 +20,55 @@ import pytest
 
 from tests.postgres import pg_or_skip, postgres_database
 from yatzy.errors import YatzyError
-from yatzy.game import Roll, State, action_to_json, from_record
-from yatzy.store import ConflictError, GameRepository, StoredGame
+from yatzy.game import Roll, action_to_json, from_record
+from yatzy.store import ConflictError, GameRepository
 from yatzy.web.service import Created, GameService, SeatRequest
 
 ROLL: dict[str, Any] = {"roll": []}
 
 
-class LoopService(GameService):
-    """A service whose ``act`` takes the server's path: :meth:`GameService.act_async` on
-    an event loop (asyncpg commits on PostgreSQL) instead of a worker thread's."""
+class Blocking:
+    """A :class:`GameService` driven by these synchronous tests: each of its
+    coroutines runs to completion on one event loop, as in the server (asyncpg
+    commits on PostgreSQL); anything else is the service's own."""
 
-    runner: asyncio.Runner
+    def __init__(self, service: GameService, runner: asyncio.Runner) -> None:
+        self.service = service
+        self.runner = runner
 
-    def act(self, *args: Any, **kw: Any) -> tuple[StoredGame, State]:
-        """:meth:`GameService.act_async`, run to completion on this service's loop."""
-        return self.runner.run(self.act_async(*args, **kw))
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.service, name)
+        if not inspect.iscoroutinefunction(found):
+            return found
+
+        def run(*args: Any, **kw: Any) -> Any:
+            return self.runner.run(found(*args, **kw))
+
+        return run
 
 
-@pytest.fixture(
-    params=[
-        ("sqlite", "thread"),
-        ("sqlite", "loop"),
-        ("postgres", "thread"),
-        ("postgres", "loop"),
-    ],
-    ids="-".join,
-)
-def two_services(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[tuple[GameService, GameService]]:
-    """Two services with repositories of their own over one fresh database, acting
-    from a worker thread or from an event loop."""
-    backend, path = request.param
+@pytest.fixture(params=["sqlite", "postgres"])
+def two_services(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """Two services with repositories of their own over one fresh database."""
     with contextlib.ExitStack() as stack:
-        if backend == "sqlite":
+        if request.param == "sqlite":
             url = f"sqlite:///{tmp_path / 'shared.db'}"
         else:
             pg_or_skip()
             url = stack.enter_context(postgres_database())
         repos = [GameRepository.open(url), GameRepository.open(url)]
-        if path == "thread":
-            yield GameService(repos[0]), GameService(repos[1])
-        else:
-            runner = stack.enter_context(asyncio.Runner())
-            services = LoopService(repos[0]), LoopService(repos[1])
-            for service in services:
-                service.runner = runner
-            yield services
-            for repo in repos:
-                runner.run(repo.aclose())
+        runner = stack.enter_context(asyncio.Runner())
+        yield Blocking(GameService(repos[0]), runner), Blocking(GameService(repos[1]), runner)
         for repo in repos:
+            runner.run(repo.aclose())
             repo.close()
 
 
-def _solo(service: GameService) -> Created:
+def _solo(service: Any) -> Created:
     return service.create("yatzy", "en", [SeatRequest("Ann", here=True)])
 
 
-def _stored_state_matches(service: GameService, game_id: str) -> None:
+def _stored_state_matches(service: Any, game_id: str) -> None:
     """The stored record replays to the state the service holds, moves 1..version."""
     stored = service.repo.get(game_id)
     _, state = service.load(game_id)
@@ -86,7 +77,7 @@ def _stored_state_matches(service: GameService, game_id: str) -> None:
 
 
 def test_action_on_a_stale_cached_state_is_judged_on_the_stored_one(
-    two_services: tuple[GameService, GameService],
+    two_services: tuple[Any, Any],
 ) -> None:
     a, b = two_services
     game = _solo(a)
@@ -106,7 +97,7 @@ def test_action_on_a_stale_cached_state_is_judged_on_the_stored_one(
 
 
 def test_a_stale_cache_never_lets_an_illegal_action_through(
-    two_services: tuple[GameService, GameService],
+    two_services: tuple[Any, Any],
 ) -> None:
     a, b = two_services
     game = _solo(a)
@@ -122,7 +113,7 @@ def test_a_stale_cache_never_lets_an_illegal_action_through(
 
 
 def test_a_stale_expected_version_is_a_conflict_whatever_the_cache(
-    two_services: tuple[GameService, GameService],
+    two_services: tuple[Any, Any],
 ) -> None:
     a, b = two_services
     game = _solo(a)
@@ -142,33 +133,28 @@ def test_a_stale_expected_version_is_a_conflict_whatever_the_cache(
 
 
 def test_a_race_lost_inside_one_process_is_a_conflict(
-    two_services: tuple[GameService, GameService], monkeypatch: pytest.MonkeyPatch
+    two_services: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, _ = two_services
     game = _solo(a)
     gid, tokens = game.game_id, game.tokens
     a.view(gid, tokens)
-    real_commit, real_commit_async = a.repo.commit, a.repo.commit_async
+    real_commit_async = a.repo.commit_async
     rivals: list[int] = []
 
-    def rival_commits() -> None:
+    async def rival_commits() -> None:
         # Another request of this same process, based on the same cached version,
         # commits between this one's read and its commit.
         rivals.append(-1)
-        stored, state = a.load(gid)
-        rivals[0] = a._commit(stored, state, Roll(()), 0)[0].version
-
-    def rival_first(game_id: str, based_on: int, **kw: Any) -> int:
-        if not rivals:
-            rival_commits()
-        return real_commit(game_id, based_on, **kw)
+        stored, state = await a.service.load(gid)
+        decided = a.service._apply(stored, state, Roll(()), 0)
+        rivals[0] = (await a.service._store(decided))[0].version
 
     async def rival_first_async(game_id: str, based_on: int, **kw: Any) -> int:
         if not rivals:
-            rival_commits()
+            await rival_commits()
         return await real_commit_async(game_id, based_on, **kw)
 
-    monkeypatch.setattr(a.repo, "commit", rival_first)
     monkeypatch.setattr(a.repo, "commit_async", rival_first_async)
     # Based on version 0, which this process itself moved past: refused (409), not
     # replayed on the rival's state.
@@ -179,7 +165,7 @@ def test_a_race_lost_inside_one_process_is_a_conflict(
 
 
 def test_forget_drops_only_older_cached_states(
-    two_services: tuple[GameService, GameService],
+    two_services: tuple[Any, Any],
 ) -> None:
     a, _ = two_services
     game = _solo(a)
@@ -217,7 +203,7 @@ def test_a_failed_autocommit_statement_gives_the_pool_back_a_transactional_conne
 
 @pytest.mark.parametrize("rules", ["yatzy", "dubbel", "maxi+saved_rolls"])
 def test_a_cached_state_catches_up_on_the_moves_of_another_process(
-    two_services: tuple[GameService, GameService], monkeypatch: pytest.MonkeyPatch, rules: str
+    two_services: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, rules: str
 ) -> None:
     """A process whose cached state is behind replays the stored moves on it (the
     dice from the move rows) instead of the whole record, and gets the stored state."""
@@ -236,9 +222,7 @@ def test_a_cached_state_catches_up_on_the_moves_of_another_process(
         raise AssertionError("the record was read again")
 
     monkeypatch.setattr(b.repo, "get", no_reload)
-    runner = getattr(b, "runner", None)
-    loading = b.load_async(gid)
-    stored, state = runner.run(loading) if runner else asyncio.run(loading)
+    stored, state = b.load(gid)
     monkeypatch.undo()
     assert stored.version == 12 == b.cached_version(gid)
     assert state == from_record(orjson.loads(a.repo.get(gid).record))

@@ -22,7 +22,7 @@ from yatzy.rules import OPTIONS, VARIANTS, parse_spec
 from yatzy.web import catalog
 from yatzy.web.app import create_app
 from yatzy.web.i18n import ui_strings
-from yatzy.web.pages import accepted_language
+from yatzy.web.routes.pages import accepted_language
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "yatzy" / "web" / "static"
 

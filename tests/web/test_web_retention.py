@@ -34,11 +34,13 @@ def _games(url: str) -> tuple[GameRepository, dict[str, str]]:
     repo = GameRepository.open(url)
     service = GameService(repo)
     ids = {}
-    for label in ("old", "old_moved", "old_finished", "fresh"):
-        created = service.create("yatzy", "en", [SeatRequest("Ann", here=True)])
-        ids[label] = created.game_id
-        if label == "old_moved":
-            service.act(created.game_id, {"roll": []}, created.tokens)
+    with asyncio.Runner() as runner:  # the service's one loop (asyncpg's pool is bound to it)
+        for label in ("old", "old_moved", "old_finished", "fresh"):
+            created = runner.run(service.create("yatzy", "en", [SeatRequest("Ann", here=True)]))
+            ids[label] = created.game_id
+            if label == "old_moved":
+                runner.run(service.act(created.game_id, {"roll": []}, created.tokens))
+        runner.run(repo.aclose())
     long_ago = datetime.now(UTC) - timedelta(days=40)
     with repo.write_connection() as conn, conn.begin():
         for label in ("old", "old_moved", "old_finished"):

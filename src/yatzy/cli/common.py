@@ -45,7 +45,17 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
     "web": _SOLVER
     | _PROTOCOLS
     | _STORE
-    | {"fastapi", "starlette", "pydantic", "uvicorn", "jinja2", "psycopg", "asyncpg", "segno"},
+    | {
+        "fastapi",
+        "starlette",
+        "pydantic",
+        "uvicorn",
+        "jinja2",
+        "psycopg",
+        "asyncpg",
+        "segno",
+        "fastapi_offline",
+    },
 }
 """Optional extra to the top-level modules it installs, from the smallest extra up."""
 

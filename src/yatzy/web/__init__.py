@@ -2,7 +2,10 @@
 
 Routes are thin adapters over :class:`yatzy.web.service.GameService`, which drives
 the core engine; the core decides every rule.  Build the app with
-:func:`yatzy.web.app.create_app`; ``yatzy serve`` runs it.
+:func:`yatzy.web.app.create_app` (settings, lifespan, middleware); its routes are
+the routers of :mod:`yatzy.web.routes`, which take what they need through
+:mod:`yatzy.web.deps` and answer the views of :mod:`yatzy.web.models`.
+``yatzy serve`` runs it.
 """
 
 from __future__ import annotations

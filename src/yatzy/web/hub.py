@@ -19,7 +19,6 @@ from collections import defaultdict
 from typing import Any
 
 import orjson
-from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from yatzy.store import ConflictError
@@ -88,7 +87,7 @@ class Hub:
             if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
                 return
             if view_json is None:
-                view = await self.service.public_view_async(game_id)
+                view = await self.service.public_view(game_id)
                 version, view_json = view["version"], orjson.dumps(view)
             self.sent[game_id] = version
             self._changed[game_id] = asyncio.get_running_loop().time()
@@ -210,7 +209,7 @@ class BotRunner:
         while True:
             await asyncio.sleep(self.delay)
             try:
-                version = await run_in_threadpool(self.service.bot_step, game_id)
+                version = await self.service.bot_step(game_id)
             except ConflictError:
                 continue  # someone else moved first; look again
             except Exception as exc:

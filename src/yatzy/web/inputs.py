@@ -35,6 +35,19 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 """The refusals every route may answer, for the OpenAPI document (FastAPI's own
 422 schema describes an error list this app does not send)."""
 
+_REASONS = {
+    403: "A seat this request does not hold, or a wrong invite code: the reason",
+    404: "No such game: the reason",
+    409: "Not this seat's turn, the game is over, or another action got in first",
+    503: "The database is unavailable for now: the reason",
+}
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that may also refuse with ``codes``
+    (403, 404, 409, 503), each a :class:`Refusal`."""
+    return {code: {"model": Refusal, "description": _REASONS[code]} for code in codes}
+
 
 class StrictJSONRequest(Request):
     """A request whose JSON body is parsed by orjson: standard JSON only."""

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
 
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
@@ -62,7 +62,7 @@ def status_of(exc: YatzyError) -> int:
     return 422
 
 
-def tokens_of(request: Request | WebSocket, game_id: str) -> dict[int, str]:
+def tokens_of(request: HTTPConnection, game_id: str) -> dict[int, str]:
     """The seat tokens of ``game_id`` that a request or socket holds (see :func:`seat_tokens`)."""
     return seat_tokens(request.cookies, request.headers.get("x-seat-token"), game_id)
 

@@ -3,10 +3,11 @@
 Every rule is decided by :class:`yatzy.game.State`; this module only translates
 requests into core actions, rolls the server's dice with the CSPRNG, checks seat
 tokens and stores each applied action through :class:`GameRepository` in one
-transaction with the new record.  The methods are synchronous (the web layer calls
-them from worker threads) except the action path's ``*_async`` twins, which the
-server awaits in its event loop: an action is judged in memory and only its
-commit waits on the database.
+transaction with the new record.  Its public methods are coroutines, awaited in the
+server's event loop: an action is judged in memory and only its commit waits on the
+database (asyncpg on PostgreSQL); the store's other reads and the slow computations
+(an analysis, a bot's choice) run in worker threads.  Synchronous callers run them
+with :func:`asyncio.run` or an :class:`asyncio.Runner`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 
@@ -45,6 +46,7 @@ from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
+from yatzy.web.models import GameView, HistoryEntry, MoveView, StatsView, YouView
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -142,21 +144,13 @@ class GameService:
 
     # -- loading ------------------------------------------------------------------------
 
-    def load(self, game_id: str) -> tuple[StoredGame, State]:
+    async def load(self, game_id: str) -> tuple[StoredGame, State]:
         """The stored game and its state (replayed from the record, cached by version).
 
         Always as stored now: the cached state is used only when the database's row
-        version says it is current (another process may have moved since).
+        version says it is current (another process may have moved since); a reload
+        runs in a worker thread.
         """
-        version = self.repo.version(game_id)
-        with self._lock:
-            cached = self._cache.get(game_id)
-        if cached is not None and cached[0].version == version:
-            return cached
-        return self._reload(game_id)
-
-    async def load_async(self, game_id: str) -> tuple[StoredGame, State]:
-        """:meth:`load` for the server's event loop (a reload runs in a worker thread)."""
         version = await self.repo.version_async(game_id)
         cached = self._cached(game_id)
         if cached is not None and cached[0].version == version:
@@ -235,69 +229,71 @@ class GameService:
             while len(self._cache) > MAX_CACHED:
                 del self._cache[next(iter(self._cache))]
 
-    def view(
-        self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
-    ) -> dict[str, Any]:
-        """The game as JSON for a viewer holding ``tokens`` (seat -> token)."""
-        stored, state = self.load(game_id)
-        view = self.game_view(stored, state, words=True)
-        view["you"] = self.you(stored, state, tokens or {}, owner)
-        return view
+    async def stored(self, game_id: str) -> StoredGame:
+        """The game as stored now (its record, seats and settings)."""
+        return await asyncio.to_thread(self.repo.get, game_id)
 
-    def game_view(self, stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
+    async def moves(self, game_id: str) -> list[MoveView]:
+        """Every stored action of the game with its version and seat (the audit log);
+        :class:`NotFoundError` for a game that does not exist."""
+        await self.stored(game_id)
+        moves: list[MoveView] = await asyncio.to_thread(self.repo.moves, game_id)  # type: ignore[arg-type]
+        return moves
+
+    def game_view(self, stored: StoredGame, state: State, *, words: bool = False) -> GameView:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
         view["win_chances"] = None if self.chances is None else self.chances.for_view(stored, state)
         return view
 
-    async def view_async(
+    async def view(
         self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
-    ) -> dict[str, Any]:
-        """:meth:`view` for the server's event loop."""
-        stored, state = await self.load_async(game_id)
+    ) -> GameView:
+        """The game as JSON for a viewer holding ``tokens`` (seat -> token)."""
+        stored, state = await self.load(game_id)
         return await self._view_for(stored, state, tokens or {}, owner)
 
-    async def created_view_async(self, created: Created) -> dict[str, Any]:
-        """:meth:`view_async` for the creator of a game this process has just made:
-        its state is in hand, so only the solo record is read (no version check)."""
+    async def created_view(self, created: Created) -> GameView:
+        """:meth:`view` for the creator of a game this process has just made: its
+        state is in hand, so only the solo record is read (no version check)."""
         cached = self._cached(created.game_id)
         if cached is None or cached[0].version != 0:  # gone from the cache or moved on
-            return await self.view_async(created.game_id, created.tokens, created.owner)
+            return await self.view(created.game_id, created.tokens, created.owner)
         return await self._view_for(*cached, created.tokens, created.owner)
 
     async def _view_for(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
-    ) -> dict[str, Any]:
+    ) -> GameView:
         view = self.game_view(stored, state, words=True)
-        view["you"] = await self.you_async(stored, state, tokens, owner)
+        view["you"] = await self.you(stored, state, tokens, owner)
         return view
 
-    async def public_view_async(self, game_id: str) -> dict[str, Any]:
+    async def public_view(self, game_id: str) -> GameView:
         """The game as every spectator sees it (what WebSocket clients receive)."""
-        return self.game_view(*await self.load_async(game_id))
+        return self.game_view(*await self.load(game_id))
 
-    def you(
-        self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
-    ) -> dict[str, Any]:
-        """The viewer's part: seats held, and for solo games the record to beat."""
-        seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
-        if len(stored.seats) != 1 or not owner or not seats:
-            return {"seats": seats}
-        best = self.solo_record(owner, stored.rules, stored.id)
-        return _with_record(seats, state, best) | record_extras(stored, state, best)
+    def seats_held(self, stored: StoredGame, tokens: Mapping[int, str]) -> list[int]:
+        """The seats of ``stored`` that ``tokens`` hold."""
+        return [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
 
-    async def you_async(
+    async def you(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
-    ) -> dict[str, Any]:
-        """:meth:`you` for the server's event loop (the solo record's query is awaited)."""
-        seats = [s for s in sorted(tokens) if self._holds(stored, s, tokens[s])]
+    ) -> YouView:
+        """The viewer's part: seats held, and for solo games the record to beat (its
+        query is awaited)."""
+        seats = self.seats_held(stored, tokens)
         if len(stored.seats) != 1 or not owner or not seats:
             return {"seats": seats}
         best = await self.repo.best_solo_total_async(token_hash(owner), stored.rules, stored.id)
         # The chance reads the target table (a numba kernel): off the event loop.
         extras = await asyncio.to_thread(record_extras, stored, state, best)
-        return _with_record(seats, state, best) | extras
+        you = _with_record(seats, state, best)
+        if "record_chance" in extras:
+            you["record_chance"] = extras["record_chance"]
+        if "record_hint" in extras:
+            you["record_hint"] = extras["record_hint"]
+        return you
 
     @staticmethod
     def _holds(stored: StoredGame, seat: int, token: str) -> bool:
@@ -308,7 +304,7 @@ class GameService:
 
     # -- creating and joining -----------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         rules: str,
         lang: str,
@@ -318,23 +314,8 @@ class GameService:
         hints: bool = False,
         owner: str | None = None,
     ) -> Created:
-        """Start a game: check the settings, roll the roll-off, claim the seats marked here."""
-        stored, state, created = self._new_game(rules, lang, seats, pad, hints, owner)
-        self.repo.insert(stored)
-        self._remember(stored, state)
-        return created
-
-    async def create_async(
-        self,
-        rules: str,
-        lang: str,
-        seats: Sequence[SeatRequest],
-        *,
-        pad: bool = False,
-        hints: bool = False,
-        owner: str | None = None,
-    ) -> Created:
-        """:meth:`create` for the server's event loop (the insert is awaited)."""
+        """Start a game: check the settings, roll the roll-off, claim the seats marked
+        here (the insert is awaited)."""
         stored, state, created = self._new_game(rules, lang, seats, pad, hints, owner)
         await self.repo.insert_async(stored)
         self._remember(stored, state)
@@ -402,9 +383,12 @@ class GameService:
         )
         return stored, state, Created(game_id, invite, tokens, owner)
 
-    def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
+    async def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
         """Claim a free human seat with the invite code: the seat's new token and the
         game's new version."""
+        return await asyncio.to_thread(self._join, game_id, invite, seat, owner)
+
+    def _join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
         stored = self.repo.get(game_id)
         if not hmac.compare_digest(stored.invite_hash, token_hash(invite)):
             raise InviteError("the invite code does not belong to this game")
@@ -421,7 +405,7 @@ class GameService:
 
     # -- playing ---------------------------------------------------------------------------
 
-    def act(
+    async def act(
         self,
         game_id: str,
         action_data: Any,
@@ -434,41 +418,23 @@ class GameService:
         The seat defaults to the player to act, and must be held by one of
         ``tokens``.  Raises a :class:`YatzyError` (nothing stored) for anything the
         rules or the seat tokens do not allow, :class:`ConflictError` when another
-        action got in first.
+        action got in first.  The commit is awaited
+        (:meth:`GameRepository.commit_async`); the rare reads run in a thread.
         """
         # Actions skip the freshness query: the cached state is tried, and the commit's
         # ``UPDATE ... WHERE version = based_on`` detects a stale one (see _after_conflict).
-        basis = self._cached(game_id) or self._reload(game_id)
-        try:
-            return self._store(self._decide(*basis, action_data, tokens, seat, expected_version))
-        except ConflictError:
-            fresh = self._after_conflict(game_id, basis[0].version)
-            if fresh is None:
-                raise
-            return self._store(self._decide(*fresh, action_data, tokens, seat, expected_version))
-
-    async def act_async(
-        self,
-        game_id: str,
-        action_data: Any,
-        tokens: Mapping[int, str],
-        seat: int | None = None,
-        expected_version: int | None = None,
-    ) -> tuple[StoredGame, State]:
-        """:meth:`act` for the server's event loop: the commit is awaited
-        (:meth:`GameRepository.commit_async`); the rare reads run in a thread."""
         basis = self._cached(game_id)
         if basis is None:
             basis = await asyncio.to_thread(self._reload, game_id)
         try:
             decided = self._decide(*basis, action_data, tokens, seat, expected_version)
-            return await self._store_async(decided)
+            return await self._store(decided)
         except ConflictError:
             fresh = await asyncio.to_thread(self._after_conflict, game_id, basis[0].version)
             if fresh is None:
                 raise
             decided = self._decide(*fresh, action_data, tokens, seat, expected_version)
-            return await self._store_async(decided)
+            return await self._store(decided)
 
     def _cached(self, game_id: str) -> tuple[StoredGame, State] | None:
         with self._lock:
@@ -538,16 +504,7 @@ class GameService:
             move["dice"] = [list(d) if isinstance(d, tuple) else d for d in new.dice]
         return _Decided(stored, new, seat, move, _dump(new))
 
-    def _commit(
-        self, stored: StoredGame, state: State, action: Action, seat: int
-    ) -> tuple[StoredGame, State]:
-        """Apply an already checked action (a bot's) and store it."""
-        return self._store(self._apply(stored, state, action, seat))
-
-    def _store(self, decided: _Decided) -> tuple[StoredGame, State]:
-        return self._stored(decided, self.repo.commit(**decided.commit))
-
-    async def _store_async(self, decided: _Decided) -> tuple[StoredGame, State]:
+    async def _store(self, decided: _Decided) -> tuple[StoredGame, State]:
         return self._stored(decided, await self.repo.commit_async(**decided.commit))
 
     def _stored(self, decided: _Decided, version: int) -> tuple[StoredGame, State]:
@@ -556,7 +513,7 @@ class GameService:
         self._remember(now, new)
         return now, new
 
-    async def act_view_async(
+    async def act_view(
         self,
         game_id: str,
         action_data: Any,
@@ -564,42 +521,44 @@ class GameService:
         seat: int | None,
         expected_version: int | None,
         owner: str | None,
-    ) -> tuple[dict[str, Any], dict[str, Any], bool]:
-        """:meth:`act_async`, then the public view, the viewer's part, and whether a bot
-        is next."""
-        stored, state = await self.act_async(game_id, action_data, tokens, seat, expected_version)
+    ) -> tuple[GameView, YouView, bool]:
+        """:meth:`act`, then the public view, the viewer's part, and whether a bot is
+        next."""
+        stored, state = await self.act(game_id, action_data, tokens, seat, expected_version)
         public = self.game_view(stored, state)
-        if state.is_terminal() or len(stored.seats) == 1:  # the solo record and its chance
-            you = await self.you_async(stored, state, tokens, owner)
-        else:
-            you = self.you(stored, state, tokens, None)
+        you = await self.you(stored, state, tokens, owner)
         return public, you, bot_is_next(stored, state)
 
-    def bot_step(self, game_id: str) -> int | None:
+    async def bot_step(self, game_id: str) -> int | None:
         """Let the bot to act make one action; the new version, or None if no bot is to act.
 
         A race lost to another server process raises :class:`ConflictError`.
         """
-        stored, state = self.load(game_id)
+        stored, state = await self.load(game_id)
         seat = state.current_player()
         if seat in (CHANCE, TERMINAL) or stored.seats[seat].bot is None:
             return None
         level = stored.seats[seat].bot
         assert level is not None
-        action = make_bot(level).choose(state, self.rng)
-        return self._commit(stored, state, action, seat)[0].version
+        # A bot may think for a while (tables to read, positions to weigh): off the loop.
+        action = await asyncio.to_thread(make_bot(level).choose, state, self.rng)
+        return (await self._store(self._apply(stored, state, action, seat)))[0].version
 
-    def analysis(self, game_id: str, lang: str | None = None) -> dict[str, Any]:
+    async def analysis(self, game_id: str, lang: str | None = None) -> dict[str, Any]:
         """Every person's decisions against the best ones, in the game's language or
         ``lang`` (see :func:`yatzy.web.hints.analysis`)."""
         from yatzy.web.hints import analysis
 
-        stored, state = self.load(game_id)
+        stored, state = await self.load(game_id)
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
-        return analysis(state, words, people=people, key=f"{stored.id}:{stored.version}")
+        key = f"{stored.id}:{stored.version}"
+        result: dict[str, Any] = await asyncio.to_thread(
+            analysis, state, words, people=people, key=key
+        )
+        return result
 
-    def win_analysis(
+    async def win_analysis(
         self, game_id: str, lang: str | None = None, owner: str | None = None
     ) -> dict[str, Any]:
         """A finished game's analysis in win chance (solo: the chance of beating the
@@ -607,13 +566,14 @@ class GameService:
         :func:`yatzy.web.hints.win_analysis`); ``{"pending": true}`` while computed."""
         from yatzy.web.hints import win_analysis
 
-        stored, state = self.load(game_id)
+        stored, state = await self.load(game_id)
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
         record = None
         if len(stored.seats) == 1 and owner and state.is_terminal():
-            record = self.solo_record(owner, stored.rules, exclude=stored.id)
-        return win_analysis(
+            record = await self.solo_record(owner, stored.rules, exclude=stored.id)
+        result: dict[str, Any] = await asyncio.to_thread(
+            win_analysis,
             self.win_analyses,
             state,
             words,
@@ -621,38 +581,55 @@ class GameService:
             record=record,
             key=f"{stored.id}:{stored.version}",
         )
+        return result
 
     # -- history and records ---------------------------------------------------------------
 
-    def solo_record(self, owner: str, rules: str, exclude: str | None = None) -> int | None:
+    async def solo_record(self, owner: str, rules: str, exclude: str | None = None) -> int | None:
         """The owner's best final score in finished solo games of ``rules``."""
-        return self.repo.best_solo_total(token_hash(owner), rules, exclude)
+        return await self.repo.best_solo_total_async(token_hash(owner), rules, exclude)
 
-    def history(self, owner: str, lang: str = "en") -> list[dict[str, Any]]:
+    async def history(self, owner: str, lang: str = "en") -> list[HistoryEntry]:
         """The owner's games, newest first: dates, rules in words, players, totals,
         winners, status (see :func:`yatzy.web.stats.history_entries`)."""
         from yatzy.web.stats import history_entries
 
         words: Any = lang if lang in LANGUAGES else "en"
         owner_hash = token_hash(owner)
-        return history_entries(self.repo.games_of(owner_hash), owner_hash, words)
 
-    def stats(self, owner: str, lang: str = "en") -> dict[str, Any]:
+        def entries() -> list[HistoryEntry]:
+            games = self.repo.games_of(owner_hash)
+            return history_entries(games, owner_hash, words)  # type: ignore[return-value]
+
+        return await asyncio.to_thread(entries)
+
+    async def stats(self, owner: str, lang: str = "en") -> StatsView:
         """The owner's statistics per rule set (see :func:`yatzy.web.stats.stats`)."""
         from yatzy.store.stats import finished_games_of
         from yatzy.web.stats import stats
 
         words: Any = lang if lang in LANGUAGES else "en"
-        return stats(finished_games_of(self.repo, token_hash(owner)), words)
+
+        def compute() -> StatsView:
+            return stats(finished_games_of(self.repo, token_hash(owner)), words)  # type: ignore[return-value]
+
+        return await asyncio.to_thread(compute)
 
 
-def _with_record(seats: list[int], state: State, best: int | None) -> dict[str, Any]:
+def _with_record(seats: list[int], state: State, best: int | None) -> YouView:
     """The viewer's part of a solo game: the record to beat and whether this game does."""
     total = state.totals()[0]
     return {"seats": seats, "solo_record": best, "beats_record": best is None or total > best}
 
 
-def record_extras(stored: StoredGame, state: State, best: int | None) -> dict[str, Any]:
+class RecordExtras(TypedDict, total=False):
+    """The live parts of a solo game's :class:`YouView` (see :func:`record_extras`)."""
+
+    record_chance: float | None
+    record_hint: dict[str, Any] | None
+
+
+def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordExtras:
     """Solo, while the game is on: ``record_chance``, the live chance of beating the
     record with target play (``None`` where target tables do not apply or are not
     built yet), and with hints on ``record_hint``, the hint that aims at the record."""
@@ -663,7 +640,7 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> dict[st
     except ImportError:  # the strategy package is not installed
         return {"record_chance": None}
     chance = chance_to_beat(state, best)
-    out: dict[str, Any] = {"record_chance": None if chance is None else round(chance, 4)}
+    out: RecordExtras = {"record_chance": None if chance is None else round(chance, 4)}
     if chance is not None and stored.hints and not stored.pad:
         from yatzy.web.hints import record_hint
 

@@ -181,7 +181,7 @@ async def act_json(
     action came by, which gets this answer instead), and its bots are started when
     one of them is to act next.  A :class:`YatzyError` means nothing changed.
     """
-    public, you, bot_next = await app_state.service.act_view_async(
+    public, you, bot_next = await app_state.service.act_view(
         game_id, action_json(body.action), tokens, body.seat, body.version, owner
     )
     public_json = orjson.dumps(public)

@@ -18,6 +18,15 @@ from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
 from yatzy.web.catalog import box_help
 from yatzy.web.i18n import ui_strings
+from yatzy.web.models import (
+    BoxView,
+    EntryView,
+    GameView,
+    PlayerView,
+    SheetView,
+    TurnView,
+    UndoView,
+)
 
 ROW_KEYS = ("sum", "bonus", "yatzy_bonus", "total", "final", "par")
 
@@ -29,7 +38,7 @@ def _dice(dice: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=256)
-def _boxes(rules: RuleSet, lang: Language) -> list[dict[str, Any]]:
+def _boxes(rules: RuleSet, lang: Language) -> list[BoxView]:
     # The same for every view of a rule set: built once (views are only serialised,
     # never changed, so they may share it).
     return [
@@ -58,7 +67,7 @@ def _kept(state: State) -> list[int]:
     return list(rolls[-1].get("keep", [])) if rolls else []
 
 
-def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[str, Any]:
+def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameView:
     """The public view of ``state`` (no secrets: spectators receive the same).
 
     ``words`` adds the page's words in the game's language (``ui``); live updates
@@ -66,7 +75,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
     """
     rules = state.rules
     lang: Language = stored.lang  # type: ignore[assignment]
-    players = [
+    players: list[PlayerView] = [
         {
             "seat": s.seat,
             "name": s.name,
@@ -75,10 +84,10 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
         }
         for s in stored.seats
     ]
-    sheets = []
+    sheets: list[SheetView] = []
     totals = []
     for sheet in state.sheets:
-        entries: dict[str, Any] = {}
+        entries: dict[str, EntryView | None] = {}
         for box, entry in sheet.entries.items():
             entries[box] = (
                 None
@@ -99,7 +108,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
                 "saved_rolls": sheet.saved_rolls,
             }
         )
-    view: dict[str, Any] = {
+    view: GameView = {
         "id": stored.id,
         "version": stored.version,
         "rules": rules.spec,
@@ -130,7 +139,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
     }
     if not state.is_terminal() and state.starter is not None and not state.is_chance_node():
         seat = state.player
-        turn: dict[str, Any] = {
+        turn: TurnView = {
             "seat": seat,
             "number": state.turn_number + 1,
             "dice": _dice(state.dice),
@@ -168,9 +177,15 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> dict[
     return view
 
 
-def _undo(state: State) -> dict[str, Any] | None:
+def _undo(state: State) -> UndoView | None:
     seat = state.undo_seat()
     if seat is None:
         return None
     boxes = state.undo_boxes()
     return {"seat": seat, "box": boxes[0], "boxes": list(boxes)}
+
+
+def bot_to_act(view: GameView) -> bool:
+    """Whether a bot seat is to act in a game's ``view`` (then the bots are started)."""
+    turn = view["turn"]
+    return turn is not None and view["players"][turn["seat"]]["bot"] is not None

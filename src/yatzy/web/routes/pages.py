@@ -10,23 +10,23 @@ templates and scripts is relative to it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
-from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
-from starlette.concurrency import run_in_threadpool
 
 from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
+from yatzy.web.deps import GameId, Owner, Service
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
+from yatzy.web.models import HistoryEntry
 from yatzy.web.service import bot_levels
 from yatzy.web.views import ROW_KEYS
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent  # yatzy/web: its templates/
 LANG_COOKIE = "yz_lang"
 LANG_AGE = 400 * 24 * 3600
 THEME = "#14532d"
@@ -128,18 +128,16 @@ async def index(request: Request) -> HTMLResponse:
 
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
-async def game_page(
-    request: Request, game_id: Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")]
-) -> Response:
+async def game_page(request: Request, game_id: GameId, service: Service) -> Response:
     """A game: play, watch or join (``?invite=``).
 
     The page speaks the viewer's language (``?lang=`` or the remembered choice),
     else the game's; the names of its boxes and rows come with the page in that
     language, so players of one game may each read their own.
     """
-    stored = await run_in_threadpool(request.app.state.service.repo.get, game_id)
+    stored = await service.stored(game_id)
     chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
-    lang: Language = chosen if chosen in LANGUAGES else stored.lang
+    lang: Language = chosen if chosen in LANGUAGES else stored.lang  # type: ignore[assignment]
     rules = parse_spec(stored.rules)
     boxes = {
         b: {"name": rules.box_name(b, lang), "help": catalog.box_help(rules, b, lang)}
@@ -158,13 +156,12 @@ async def game_page(
 
 
 @router.get("/history", response_class=HTMLResponse)
-async def history_page(request: Request) -> HTMLResponse:
+async def history_page(request: Request, service: Service, owner: Owner) -> HTMLResponse:
     """The games of this browser."""
     lang = lang_of(request)
-    owner = request.cookies.get("yz_owner")
-    games = []
+    games: list[HistoryEntry] = []
     if owner:
-        games = await run_in_threadpool(request.app.state.service.history, owner, lang)
+        games = await service.history(owner, lang)
     return _page(request, "history.html", lang, games=games)
 
 

@@ -1,0 +1,36 @@
+"""The web app's routes, one :class:`fastapi.APIRouter` per concern.
+
+* :mod:`.pages`: the HTML pages, the manifest and the invite's QR code;
+* :mod:`.rules`: what the server offers (``/api/rules``);
+* :mod:`.games`: creating, reading and joining games, their record and moves;
+* :mod:`.actions`: a game's actions (``POST .../actions``);
+* :mod:`.sockets`: a game's WebSocket;
+* :mod:`.downloads`: a game's protocol as PDF or Excel;
+* :mod:`.analysis`: a game's analysis in points and in win chance;
+* :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
+* :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
+
+Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
+order :func:`yatzy.web.app.create_app` includes them in.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from yatzy.web.routes import actions, analysis, docs, downloads, games, owner, pages, rules, sockets
+
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    owner.router,
+    rules.router,
+    games.router,
+    actions.router,
+    downloads.router,
+    analysis.router,
+    sockets.router,
+    docs.router,
+)
+"""Every router of the app."""
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,135 @@
+"""Games: create one, read it as this viewer sees it, join it with the invite code,
+and read its record and its moves."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from yatzy.web.bodies import CreateGameIn, JoinIn
+from yatzy.web.deps import Bots, GameId, HubDep, OpenGamesDep, Owner, SeatTokens, Secure, Service
+from yatzy.web.inputs import StrictJSONRoute, refusals
+from yatzy.web.limits import client_of
+from yatzy.web.models import CreatedView, GameView, MoveView
+from yatzy.web.responses import (
+    OWNER_COOKIE,
+    FastJSONResponse,
+    set_cookie,
+    set_seat_cookie,
+)
+from yatzy.web.routes.pages import root_of
+from yatzy.web.service import SeatRequest, new_token
+from yatzy.web.views import bot_to_act
+
+router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
+
+
+@router.post("/api/games", status_code=201, response_model=CreatedView, responses=refusals(503))
+async def create_game(
+    request: Request,
+    body: CreateGameIn,
+    service: Service,
+    bots: Bots,
+    open_games: OpenGamesDep,
+    owner: Owner,
+    secure: Secure,
+) -> FastJSONResponse:
+    """Create a game; seats marked ``here`` are claimed by this browser.
+
+    429 when this client holds as many unfinished games as it may."""
+    client = client_of(request.scope)
+    if open_games.full(client):
+        await asyncio.to_thread(open_games.admit, client, service.repo.unfinished_among)
+    created = await service.create(
+        body.rules,
+        body.lang,
+        [SeatRequest(s.name, s.bot, s.here) for s in body.seats],
+        pad=body.pad,
+        hints=body.hints,
+        owner=owner,
+    )
+    gid = created.game_id
+    open_games.created(client, gid)
+    view = await service.created_view(created)
+    base = str(request.base_url).rstrip("/")
+    payload: CreatedView = {
+        "id": gid,
+        "url": f"{base}/g/{gid}",
+        "invite_url": f"{base}/g/{gid}?invite={created.invite}",
+        "invite": created.invite,
+        "spectate_url": f"{base}/g/{gid}",
+        "game": view,
+    }
+    response = FastJSONResponse(payload, status_code=201)
+    root = root_of(request)
+    for seat, token in created.tokens.items():
+        set_seat_cookie(response, gid, seat, token, secure, root)
+    if owner is None:
+        set_cookie(response, OWNER_COOKIE, created.owner, secure, root + "/")
+    if bot_to_act(view):
+        bots.kick(gid)
+    return response
+
+
+@router.get("/api/games/{game_id}", response_model=GameView, responses=refusals(404, 503))
+async def get_game(
+    game_id: GameId, service: Service, bots: Bots, tokens: SeatTokens, owner: Owner
+) -> FastJSONResponse:
+    """The game as this viewer sees it (spectators: ``you.seats`` is empty)."""
+    view = await service.view(game_id, tokens, owner)
+    if bot_to_act(view):
+        bots.kick(game_id)
+    return FastJSONResponse(view)
+
+
+@router.post(
+    "/api/games/{game_id}/join", response_model=GameView, responses=refusals(403, 404, 503)
+)
+async def join_game(
+    request: Request,
+    game_id: GameId,
+    body: JoinIn,
+    service: Service,
+    hub: HubDep,
+    tokens: SeatTokens,
+    owner: Owner,
+    secure: Secure,
+) -> FastJSONResponse:
+    """Claim a free seat with the invite code; the seat's token comes as a cookie."""
+    new_owner = owner or new_token()
+    token, version = await service.join(game_id, body.invite, body.seat, new_owner)
+    await hub.announce(game_id, version)
+    view = await service.view(game_id, {**tokens, body.seat: token}, new_owner)
+    response = FastJSONResponse(view)
+    root = root_of(request)
+    set_seat_cookie(response, game_id, body.seat, token, secure, root)
+    if owner is None:
+        set_cookie(response, OWNER_COOKIE, new_owner, secure, root + "/")
+    return response
+
+
+@router.get(
+    "/api/games/{game_id}/record",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The game record: rules, players, the turn log (the core's format)",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        **refusals(404, 503),
+    },
+)
+async def game_record(game_id: GameId, service: Service) -> Response:
+    """The core game record (JSON) — the game's event log, replayable by ``yatzy``."""
+    stored = await service.stored(game_id)
+    return Response(stored.record, media_type="application/json")
+
+
+@router.get(
+    "/api/games/{game_id}/moves", response_model=list[MoveView], responses=refusals(404, 503)
+)
+async def game_moves(game_id: GameId, service: Service) -> FastJSONResponse:
+    """Every stored action with its version and seat (the audit log)."""
+    return FastJSONResponse(await service.moves(game_id))

@@ -1,0 +1,255 @@
+// The panels around the sheet: roll-off, links and invite, joining, hand-over, status,
+// the play controls, the winner and the analyses.
+import { percentText } from "./chances.js";
+import { renderHint, renderAnalysis, renderWinAnalysis } from "./insight.js";
+import { el } from "./widgets.js";
+import { root, gameId, words, $, FACES, BOX_KEYS, params, url, state, t, seatName, boxOf, mine, spectator } from "./game-state.js";
+import { api, explain, accept, reconnect } from "./game-net.js";
+import { restoreKept } from "./game-kept.js";
+import { renderDice } from "./game-sheet.js";
+import { render } from "./game-render.js";
+
+export function renderRolloff() {
+  const section = $("rolloff");
+  if (!state.view.rolloff.length) { section.hidden = true; return; }
+  section.hidden = false;
+  $("rolloff-summary").textContent = state.view.starter !== null
+    ? t("starts_after_rolloff", { player: seatName(state.view.starter) })
+    : t("rolloff");
+  $("rolloff-list").replaceChildren(...state.view.rolloff.map((round) => el("li", {},
+    round.map((r) => `${seatName(r.seat)} ${FACES[r.die]} (${r.die})`).join(", "))));
+  if (state.view.starter !== null) section.dataset.starter = String(state.view.starter);
+}
+
+export function copyButton(input) {
+  return el("button", {
+    type: "button", class: "copy", "aria-label": t("copy_what", { what: input.getAttribute("aria-label") }),
+    onclick: async (e) => {
+      const button = e.currentTarget;
+      try { await navigator.clipboard.writeText(input.value); } catch (err) { input.select(); document.execCommand("copy"); }
+      button.textContent = t("copied");
+      setTimeout(() => { button.textContent = t("copy"); }, 1500);
+    },
+  }, t("copy"));
+}
+
+export function renderLinks() {
+  const details = $("links");
+  const base = url(`g/${gameId}`).href;
+  let invite = null;
+  try { invite = localStorage.getItem("yatzy-invite-" + gameId); } catch (e) { /* private mode */ }
+  const free = state.view.players.some((p) => !p.claimed);
+  const inviteUrl = invite && free ? `${base}?invite=${invite}` : null;
+  const drawn = `${inviteUrl}|${base}|${state.view.finished}`;
+  details.hidden = false;
+  root.classList.toggle("inviting", Boolean(inviteUrl));
+  if (drawn === state.linksDrawn) return;
+  const wasInviting = state.linksDrawn.startsWith("http");
+  state.linksDrawn = drawn;
+  const body = $("links-body");
+  body.replaceChildren();
+  if (inviteUrl) {
+    const input = el("input", { readonly: true, value: inviteUrl, id: "invite-link", "aria-label": t("invite_link"), class: "link" });
+    body.append(el("p", { class: "link-row" }, el("span", {}, t("invite_link")), input, copyButton(input)),
+      el("img", { class: "qr", src: url(`qr.svg?text=${encodeURIComponent(inviteUrl)}`).href, alt: t("qr_alt"), width: 148, height: 148 }));
+  }
+  const spect = el("input", { readonly: true, value: base, id: "spectate-link", "aria-label": t("spectate"), class: "link" });
+  body.append(el("p", { class: "link-row" }, el("span", {}, t("spectate")), spect, copyButton(spect)));
+  $("links-summary").textContent = inviteUrl ? t("invite") : t("share");
+  // open while friends are to join, folded away once everyone is in
+  if (inviteUrl) details.open = true;
+  else if (wasInviting) details.open = false;
+}
+
+export function renderWaitingJoin() {
+  const free = state.view.players.filter((p) => !p.claimed);
+  const line = $("waiting-join");
+  line.hidden = !free.length || state.view.finished;
+  line.textContent = free.length ? t("still_to_join", { players: free.map((p) => p.name).join(", ") }) : "";
+}
+
+export function renderJoin() {
+  const section = $("join");
+  const invite = params.get("invite");
+  const free = state.view.players.filter((p) => !p.claimed);
+  if (!invite || !free.length || state.you.seats.length) { section.hidden = true; return; }
+  section.hidden = false;
+  section.replaceChildren(el("h2", { id: "join-h" }, t("join_title")));
+  free.forEach((p) => section.append(el("button", {
+    class: "big primary join", "data-seat": p.seat, "data-focus": `join-${p.seat}`,
+    onclick: async () => {
+      try {
+        const data = await api("POST", `api/games/${gameId}/join`, { invite, seat: p.seat });
+        accept(data, data.you);
+        reconnect();
+        $("roll").focus();
+      } catch (e) { $("error").textContent = explain(e); }
+    },
+  }, t("join_as", { player: p.name }))));
+}
+
+export function handingOver() {
+  return state.view.turn && state.you.seats.length > 1 && state.handedTo !== null && state.handedTo !== state.view.turn.seat && mine();
+}
+
+export function renderHandover() {
+  const section = $("handover");
+  if (state.view.turn && state.you.seats.length > 1 && mine() && state.handedTo === null) state.handedTo = state.view.turn.seat;
+  const show = Boolean(handingOver());
+  section.hidden = !show;
+  if (show) {
+    const who = seatName(state.view.turn.seat);
+    $("handover-h").textContent = t("pass_device", { player: who });
+    $("handover-go").textContent = t("i_am", { player: who });
+  }
+}
+export function renderStatus() {
+  const status = $("status");
+  if (state.view.finished) { status.textContent = t("game_over"); return; }
+  if (!state.view.turn) { status.textContent = state.view.starter === null ? t("rolling_off") : ""; return; }
+  const who = seatName(state.view.turn.seat);
+  let text;
+  if (mine()) text = state.you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");
+  else if (spectator()) text = t("watching", { player: who });
+  else text = state.view.turn.preparing ? t("bot_preparing", { player: who }) : t("waiting_for", { player: who });
+  if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
+  // The live chance of beating the record (target play from here on), where it is known.
+  if (typeof state.you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(state.you.record_chance) });
+  status.textContent = text;
+}
+
+
+export function aimAtRecord() {
+  try { return localStorage.getItem("yatzy-aim") !== "expected"; } catch (e) { return true; }
+}
+
+export function aimSwitch() {
+  const toRecord = !aimAtRecord();
+  const button = el("button", { type: "button", class: "aim-switch" }, t(toRecord ? "aim_record" : "aim_expected"));
+  button.addEventListener("click", () => {
+    try { localStorage.setItem("yatzy-aim", toRecord ? "record" : "expected"); } catch (e) { /* private mode */ }
+    render();
+  });
+  return button;
+}
+
+export function rollsText(turn) {
+  if (state.view.pad) return "";
+  if (!state.view.saved_rolls_rule) return t("rolls_left", { n: turn.rolls_left });
+  const saved = state.view.sheets[turn.seat].saved_rolls;
+  const savedLeft = Math.min(saved, turn.rolls_left);
+  return t("rolls_left_saved", { n: turn.rolls_left, saved: savedLeft });
+}
+
+export function labelRoll() {
+  const turn = state.view.turn;
+  $("roll").textContent = turn.dice && !state.view.pad
+    ? (state.kept.size ? t("roll_rest", { n: state.view.num_dice - state.kept.size }) : t("roll_all"))
+    : t("roll");
+}
+
+export function renderPlay() {
+  const play = $("play");
+  const turn = state.view.turn;
+  play.hidden = !turn || handingOver();
+  if (!turn) return;
+  const key = `${turn.number}:${turn.seat}`;
+  if (key !== state.turnKey) {
+    state.turnKey = key;
+    state.kept = new Set();
+    state.pick = { inner: null, outer: null };
+    state.scratching = false;
+    restoreKept();
+  }
+  const me = mine();
+  const roll = $("roll");
+  roll.hidden = spectator() || state.view.pad || !me;
+  roll.disabled = turn.rolls_left === 0 || state.busy;
+  labelRoll();
+  $("rolls-left").textContent = rollsText(turn);
+  // last_resort: no scratch while the dice score somewhere (the server says when)
+  const canScratch = me && (turn.dice || state.view.pad) && turn.zero_allowed !== false;
+  if (!canScratch) state.scratching = false;
+  $("scratch-mode").hidden = !canScratch;
+  $("scratch-mode").setAttribute("aria-pressed", String(state.scratching));
+  $("scratch-mode").textContent = state.scratching ? t("scratch_cancel") : t("scratch_mode");
+  const undo = state.view.undo && state.you.seats.includes(state.view.undo.seat);
+  $("undo").hidden = !undo;
+  if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
+  $("joker").hidden = !(turn.joker && turn.dice);
+  $("pad-dice").hidden = !(state.view.pad && me);
+  $("pad-write").hidden = !(state.view.pad && me);
+  $("pad-dice-help").textContent = state.view.double ? t("pad_dice_help_double", { n: state.view.num_dice }) : t("pad_dice_help", { n: state.view.num_dice });
+  $("pad-layer-wrap").hidden = !state.view.double;
+  const select = $("pad-box");
+  const current = select.value;
+  select.replaceChildren(...state.view.boxes.filter((b) => turn.allowed.includes(b.id)).map((b) => el("option", { value: b.id }, boxOf(b.id).name)));
+  if (turn.allowed.includes(current)) select.value = current;
+  const choice = $("dubbel-choice");
+  if (state.view.double && me && turn.dice) {
+    choice.textContent = [
+      state.pick.inner ? `◦ ${t("inner")}: ${boxOf(state.pick.inner.box).name}` : `◦ ${t("choose_inner")}`,
+      state.pick.outer ? `● ${t("outer")}: ${boxOf(state.pick.outer.box).name}` : `● ${t("choose_outer")}`,
+    ].join(" · ");
+  } else choice.textContent = "";
+  const hint = $("hint");
+  // Solo with a record: the hint aims at the record unless the player switched to
+  // the expected score (remembered in localStorage).
+  const recordHint = me && state.you.record_hint ? state.you.record_hint : null;
+  const shown = recordHint && aimAtRecord() ? recordHint : turn.hint;
+  hint.hidden = !(shown && me);
+  if (shown && me) {
+    renderHint(hint, shown, words);
+    if (recordHint && turn.hint) hint.append(aimSwitch());
+  }
+  $("keys").textContent = me && !state.view.pad ? t("keys_help", { last: BOX_KEYS[state.view.boxes.length - 1].toUpperCase() }) : "";
+  renderDice();
+}
+
+export function renderWinner() {
+  const section = $("winner");
+  if (!state.view.finished) { section.hidden = true; return; }
+  const first = section.hidden;
+  section.hidden = false;
+  const names = state.view.winners.map((w) => `${seatName(w)} (${state.view.totals[w]})`).join(", ");
+  $("winner-h").textContent = state.view.winners.length > 1 ? t("winners_are", { players: names }) : t("winner_is", { players: names });
+  const record = $("record");
+  record.textContent = "";
+  if ("solo_record" in state.you) {
+    record.textContent = state.you.beats_record ? t("new_record") : t("record_is", { points: state.you.solo_record });
+  }
+  if (first) {
+    fetchAnalysis();
+    $("winner-h").focus();
+  }
+}
+
+export async function fetchAnalysis() {
+  const box = $("analysis");
+  if (!state.analysis) renderAnalysis(box, { pending: true }, state.view, words);
+  try {
+    // in the page's language (the viewer's), which may not be the game's
+    const data = await api("GET", `api/games/${gameId}/analysis?lang=${root.dataset.lang}`);
+    state.analysis = data;
+    renderAnalysis(box, data, state.view, words);
+    if (data.pending) setTimeout(fetchAnalysis, 2000);
+    else fetchWinAnalysis();
+  } catch (e) {
+    renderAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, state.view, words);
+  }
+}
+
+// The analysis in win chance: asked for once the points' analysis is there (both take
+// the server's CPU), then again every two seconds while it is computed.
+export async function fetchWinAnalysis() {
+  const box = $("win-analysis");
+  if (!state.winAnalysis) renderWinAnalysis(box, { pending: true }, words);
+  try {
+    const data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    state.winAnalysis = data;
+    renderWinAnalysis(box, data, words);
+    if (data.pending) setTimeout(fetchWinAnalysis, 2000);
+  } catch (e) {
+    renderWinAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, words);
+  }
+}

@@ -1,0 +1,45 @@
+// Drawing the whole page from the state, keeping the focus where play is.
+import { root, $, state, mine } from "./game-state.js";
+import { announceChanges } from "./game-announce.js";
+import { renderProtocol } from "./game-sheet.js";
+import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner } from "./game-panels.js";
+
+// Focus stays where play is: a re-render replaces the buttons, so the focused one is
+// found again by its data-focus key, or play's next step gets the focus.
+export function keepFocus(before) {
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active)) return;
+  if ($("confirm").open) return;
+  const again = before && document.querySelector(`[data-focus="${before}"]`);
+  if (again && !again.disabled) { again.focus(); return; }
+  if (!$("handover").hidden) { $("handover-go").focus(); return; }
+  if (state.view.finished) { $("winner-h").focus(); return; }
+  if (mine()) {
+    if (!$("roll").hidden && !$("roll").disabled) { $("roll").focus(); return; }
+    const first = document.querySelector("button.choose");
+    if (first) { first.focus(); return; }
+  }
+  if (!$("play").hidden) $("play").focus();
+  else {
+    $("status").setAttribute("tabindex", "-1");
+    $("status").focus();
+  }
+}
+
+export function render() {
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+  root.dataset.version = String(state.view.version);
+  root.dataset.mine = mine() ? "1" : "0";
+  root.dataset.variant = state.view.variant;
+  announceChanges();
+  renderLinks();
+  renderWaitingJoin();
+  renderJoin();
+  renderRolloff();
+  renderHandover();
+  renderStatus();
+  renderPlay();
+  renderProtocol();
+  renderWinner();
+  keepFocus(focused);
+}
