@@ -629,17 +629,17 @@ class GameService:
 
     def history(self, owner: str, lang: str = "en") -> list[dict[str, Any]]:
         """The owner's games, newest first: dates, rules in words, players, totals,
-        winners, status (see :func:`yatzy.web.stats.history_entries`)."""
-        from yatzy.web.stats import history_entries
+        winners, status (see :func:`yatzy.analysis.history.history_entries`)."""
+        from yatzy.analysis.history import history_entries
 
         words: Any = lang if lang in LANGUAGES else "en"
         owner_hash = token_hash(owner)
         return history_entries(self.repo.games_of(owner_hash), owner_hash, words)
 
     def stats(self, owner: str, lang: str = "en") -> dict[str, Any]:
-        """The owner's statistics per rule set (see :func:`yatzy.web.stats.stats`)."""
+        """The owner's statistics per rule set (see :func:`yatzy.analysis.history.stats`)."""
+        from yatzy.analysis.history import stats
         from yatzy.store.stats import finished_games_of
-        from yatzy.web.stats import stats
 
         words: Any = lang if lang in LANGUAGES else "en"
         return stats(finished_games_of(self.repo, token_hash(owner)), words)
