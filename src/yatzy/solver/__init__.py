@@ -25,6 +25,7 @@ Supported: ``yatzy`` and ``yahtzee`` with every option, ``maxi`` with every opti
 
 from __future__ import annotations
 
+from yatzy.solver._model import Layout, Model
 from yatzy.solver.base import (
     Advice,
     Choice,
@@ -43,6 +44,8 @@ __all__ = [
     "Advice",
     "Choice",
     "DType",
+    "Layout",
+    "Model",
     "SavedSolver",
     "Solver",
     "check_supported",

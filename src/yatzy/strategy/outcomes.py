@@ -313,7 +313,7 @@ class _Static:
 
 @cache
 def _static(rules: RuleSet) -> _Static:
-    from yatzy.solver._model import Layout, Model
+    from yatzy.solver import Layout, Model
     from yatzy.strategy.keep_arrays import keep_arrays
 
     model = Model.build(rules)
