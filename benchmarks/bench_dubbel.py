@@ -112,8 +112,8 @@ def relaxed_value(spec: str) -> float:
     """The solved value of the relaxation of ``--bound`` (16 single-layer turns)."""
     from unittest import mock
 
-    import yatzy.solver as solver_module
     import yatzy.solver._model as model_module
+    import yatzy.solver.base as solver_module
     from yatzy.rules import RuleSet
 
     # The solver refuses DubbelYatzy (its turns write two boxes); played one layer a

@@ -44,10 +44,10 @@ CHUNK = 1000
 
 def kernel_args(solver: Any) -> tuple[Any, ...]:
     """The saved-roll simulation kernel's arguments for a compact table."""
-    from yatzy.strategy.fast import _keep_tables
+    from yatzy.strategy.keep_arrays import keep_arrays
 
     rules, m, lay = solver.rules, solver.model, solver.layout
-    add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = _keep_tables(rules.num_dice)
+    add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
     return (
         solver.table,
         solver.offsets,

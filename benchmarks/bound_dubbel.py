@@ -45,8 +45,8 @@ from unittest import mock
 import numpy as np
 import numpy.typing as npt
 
-import yatzy.solver as solver_module
 import yatzy.solver._model as model_module
+import yatzy.solver.base as solver_module
 from yatzy.rules import RuleSet
 from yatzy.solver import Solver
 

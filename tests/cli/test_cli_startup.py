@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from yatzy.cli.main import COMMANDS, main
+from yatzy.cli.main import COMMANDS, main, registered_commands
 
 
 def test_a_named_command_imports_only_its_own_module() -> None:
@@ -28,7 +28,28 @@ def test_the_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--help"])
     assert exit_.value.code == 0
     listed = capsys.readouterr().out
-    assert all(f"    {name} " in listed for name in COMMANDS)
+    assert all(f"    {name} " in listed for name in (*COMMANDS, *registered_commands()))
+    assert "    serve " in listed
+
+
+def test_the_web_app_adds_serve_without_the_command_line_importing_it() -> None:
+    # The command is registered by the package's metadata (pyproject.toml); naming it
+    # first loads its module alone, not the app (FastAPI) nor the other commands.
+    assert registered_commands()["serve"] == "yatzy.web.serve"
+    code = (
+        "import sys\n"
+        "from yatzy.cli.main import main\n"
+        "try:\n"
+        "    main(['serve', '--help'])\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('yatzy.cli.cmd_', 'yatzy.web', "
+        "'fastapi'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "--limit-create" in out.stdout  # every option of the command is there
+    assert out.stdout.strip().splitlines()[-1] == "['yatzy.web', 'yatzy.web.serve']"
 
 
 def test_an_unknown_command_is_still_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -102,14 +102,14 @@ def test_advice_averages_to_the_table() -> None:
 
 def test_simulation_kernel_agrees_with_the_table() -> None:
     from yatzy.strategy import _saved_sim_kernels
-    from yatzy.strategy.fast import _keep_tables
+    from yatzy.strategy.keep_arrays import keep_arrays
 
     rules = RuleSet.parse("maxi+saved_rolls")
     open_boxes = ["sixes", "villa", "full_straight"]
     solver = Solver(rules, open_boxes=open_boxes)
     assert isinstance(solver, SavedSolver)
     m, lay = solver.model, solver.layout
-    add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = _keep_tables(6)
+    add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = keep_arrays(6)
     games = 20_000
     scores, bonuses, yatzys, saved_end = (np.zeros(games, dtype=np.int64) for _ in range(4))
     _saved_sim_kernels.play_games(

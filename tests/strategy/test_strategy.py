@@ -548,6 +548,24 @@ def test_bot_levels_and_light_imports() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_every_level_has_a_solitaire_bot() -> None:
+    # The strategy's own modules (simulate, the win chances' sampler) play a level
+    # alone through yatzy.strategy.levels, below the winner bot: there the winner
+    # plays the optimal strategy, as WinnerBot itself does in a one-seat game.
+    from yatzy.bots import BOT_LEVELS, SKILL_TEMPERATURES, AdvisedBot, GreedyBot, RandomBot
+    from yatzy.strategy.levels import LEVELS, solitaire_bot
+
+    assert tuple(BOT_LEVELS) == LEVELS
+    assert isinstance(solitaire_bot("random"), RandomBot)
+    assert isinstance(solitaire_bot("greedy"), GreedyBot)
+    for level in ("winner", "optimal", "perfect", "strong"):
+        bot = solitaire_bot(level)
+        assert isinstance(bot, AdvisedBot)
+        assert bot.temperature == SKILL_TEMPERATURES.get(level, 0.0)
+    with pytest.raises(YatzyError, match="'best'"):
+        solitaire_bot("best")
+
+
 def test_skill_levels_lose_more_than_optimal() -> None:
     from yatzy.strategy.calibrate import calibrate
 

@@ -384,8 +384,8 @@ def _owned(state: Any, seats: tuple[int, ...] = (0,)) -> Any:
 
 
 def test_stats_bonus_and_yatzy_from_the_boxes_written() -> None:
+    from yatzy.analysis.history import stats
     from yatzy.game import Roll, Score, Scratch
-    from yatzy.web.stats import stats
 
     state = Game("yatzy", ["Ann"]).new_initial_state(starter=0)
     for box in state.rules.boxes:
@@ -403,8 +403,8 @@ def test_stats_bonus_and_yatzy_from_the_boxes_written() -> None:
 def test_stats_agree_with_the_replayed_sheets(spec: str) -> None:
     import random
 
+    from yatzy.analysis.history import _sheets, _yatzy_box
     from yatzy.bots import make_bot, play_turn
-    from yatzy.web.stats import _sheets, _yatzy_box
 
     rng = random.Random(7)
     bot = make_bot("greedy")

@@ -44,10 +44,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the owner's finished games and print the statistics."""
+    from yatzy.analysis.history import stats
     from yatzy.store import GameRepository
     from yatzy.store.local import local_owner, owner_hash
     from yatzy.store.stats import finished_games_of
-    from yatzy.web.stats import stats
 
     lang: Language = args.lang
     repo = GameRepository.open(args.database_url)

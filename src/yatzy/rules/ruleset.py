@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
+from itertools import combinations_with_replacement
 from typing import Any, Literal
 
 from yatzy.errors import DiceError, SpecError, UnknownBoxError
@@ -544,20 +545,38 @@ class RuleSet:
 
     @cached_property
     def _possible(self) -> dict[str, frozenset[int]]:
-        from yatzy.rules.tables import score_table
-
-        result: dict[str, set[int]] = {b: {0} for b in self.boxes}
-        # The shared five-face (or six-face) table holds every score of one result.
-        for row in score_table(self).dropped:
-            for b, points in zip(self.boxes, row, strict=True):
-                result[b].add(points)
-        if self.extra == "minus":
-            result["extra"].discard(0)
-        return {b: frozenset(v) for b, v in result.items()}
+        return _possible_scores(scoring_key(self))
 
     def possible_scores(self, box: str) -> frozenset[int]:
         """Every score that ``box`` can hold under this rule set (0 included)."""
         return self._possible[self.check_box(box)]
+
+
+def scoring_key(rules: RuleSet) -> RuleSet:
+    """The rule set stripped of every option that does not change a box's score."""
+    return RuleSet(
+        rules.variant,
+        lenient=rules.lenient,
+        yatzy_pip_bonus=rules.yatzy_pip_bonus,
+        extra=rules.extra,
+        scoring=rules.scoring,
+    )
+
+
+@cache
+def _possible_scores(rules: RuleSet) -> dict[str, frozenset[int]]:
+    # Once per scoring key: every result of one result's dice (five faces, or six in
+    # Maxi) in every box.  The score tables (yatzy.rules.tables) build on this module,
+    # so it scores the rolls itself rather than reading them.
+    result: dict[str, set[int]] = {b: {0} for b in rules.boxes}
+    scorers = rules.scorers
+    for roll in combinations_with_replacement(range(1, 7), rules.dice_per_result):
+        counts = sc.counts_of(roll)
+        for b in rules.boxes:
+            result[b].add(scorers[b](counts))
+    if rules.extra == "minus":
+        result["extra"].discard(0)
+    return {b: frozenset(v) for b, v in result.items()}
 
 
 def _neutral_values() -> dict[str, Any]:

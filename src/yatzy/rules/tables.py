@@ -12,7 +12,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 
 from yatzy.rules import scoring as sc
-from yatzy.rules.ruleset import RuleSet
+from yatzy.rules.ruleset import RuleSet, scoring_key
 
 
 @cache
@@ -70,17 +70,6 @@ def score_table(rules: RuleSet) -> ScoreTable:
     rolls) share one table.
     """
     return _shared_table(scoring_key(rules))
-
-
-def scoring_key(rules: RuleSet) -> RuleSet:
-    """The rule set stripped of every option that does not change a box's score."""
-    return RuleSet(
-        rules.variant,
-        lenient=rules.lenient,
-        yatzy_pip_bonus=rules.yatzy_pip_bonus,
-        extra=rules.extra,
-        scoring=rules.scoring,
-    )
 
 
 @cache

@@ -31,8 +31,9 @@ import numpy.typing as npt
 from yatzy.errors import YatzyError
 from yatzy.game import Sheet
 from yatzy.rules import RuleSet
-from yatzy.solver import DType, Solver, _scored, cache
+from yatzy.solver import cache
 from yatzy.solver._model import Layout, Model, check_supported
+from yatzy.solver.base import DType, Solver, scored_without_bonus
 
 __all__ = ["SavedSolver", "accumulates", "table_ready"]
 
@@ -77,7 +78,7 @@ def table_ready(rules: RuleSet | str, dtype: DType = "float32") -> bool:
     return cache.exists(_whole_key(rules.spec, dtype))
 
 
-class SavedSolver(Solver):
+class SavedSolver(Solver, handles=accumulates):
     """The solved table of a ``saved_rolls=all`` rule set (see the module docstring).
 
     It answers like :class:`~yatzy.solver.Solver`; ``remaining`` and ``value`` read
@@ -293,7 +294,7 @@ class SavedSolver(Solver):
     def value(self, sheet: Sheet) -> float:
         """The expected final score of ``sheet`` before its next turn (optimal play)."""
         mask, s, _ = self._state_of(sheet)
-        return _scored(sheet) + self._lookup(mask, s, sheet.upper_sum)
+        return scored_without_bonus(sheet) + self._lookup(mask, s, sheet.upper_sum)
 
     def _state_of(self, sheet: Sheet) -> tuple[int, int, int]:
         if not isinstance(sheet, Sheet):
@@ -346,5 +347,5 @@ class SavedSolver(Solver):
             d.sub,
             d.nsub,
         )
-        base = _scored(sheet)
+        base = scored_without_bonus(sheet)
         return out.astype(np.float64) + base, stops.astype(np.float64) + base

@@ -149,7 +149,10 @@ def analyze_file(path: str) -> Analysis:
     return analyze(load(path))
 
 
-def _describer(lang: Language | None) -> Describer:
+def describer(lang: Language | None) -> Describer:
+    """How a decision's actions are put in words: :func:`describe`'s short English
+    form for ``None``, else full sentences in ``lang``
+    (:func:`yatzy.strategy.advice_words.describe`)."""
     if lang is None:
         return describe
     from yatzy.strategy.advice_words import describe as in_words
@@ -200,10 +203,10 @@ def analyze(state: State, lang: Language | None = None, *, start: State | None =
     if state.starter is None:
         raise YatzyError("the game has not started: the roll-off is not decided")
     if state.game.pad:
-        return _analyze_pad(state, _describer(lang))
+        return _analyze_pad(state, describer(lang))
     game: Game = state.game
     replay = game.new_initial_state(starter=state.starter) if start is None else start.clone()
-    run = _Replay(state, _describer(lang))
+    run = _Replay(state, describer(lang))
     for n, seat, action in replay_decisions(state, replay):
         if action is None:
             run.start_turn(replay, seat)

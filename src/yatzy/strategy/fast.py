@@ -13,14 +13,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from yatzy.rules import RuleSet
-from yatzy.strategy.simulate import SimulationResult, _note, chunk_rng, yatzy_box
+from yatzy.strategy.keep_arrays import keep_arrays
+from yatzy.strategy.levels import OPTIMAL_LEVELS, WINNER_LEVELS
+from yatzy.strategy.sim_result import SimulationResult, chunk_rng, simulation_note, yatzy_box
 
 FAST_CHUNK = 2000
 """Games per chunk of the fast path."""
@@ -37,39 +37,13 @@ class KernelTables:
     saved_all: bool = False
 
 
-@cache
-def _keep_tables(n: int) -> tuple[npt.NDArray[Any], ...]:
-    from yatzy.strategy.turn import keep_tables
-
-    t = keep_tables(n)
-    add = np.array([a if a else (0,) * 6 for a in t.add], dtype=np.uint32)
-    sub = np.full((len(t.keeps), 6), 0, dtype=np.uint32)
-    nsub = np.zeros(len(t.keeps), dtype=np.int64)
-    for i, smaller in enumerate(t.sub):
-        sub[i, : len(smaller)] = smaller
-        nsub[i] = len(smaller)
-    rolls = np.array(t.keeps[: t.n_rolls], dtype=np.int64)
-    roll_of_code = np.full(7**6, -1, dtype=np.int64)
-    for r, roll in enumerate(t.keeps[: t.n_rolls]):
-        roll_of_code[sum(7 ** (f - 1) for f in roll)] = r
-    keep_of_subset = np.zeros((t.n_rolls, 1 << n), dtype=np.uint32)
-    for r, roll in enumerate(t.keeps[: t.n_rolls]):
-        for s in range(1 << n):
-            kept = tuple(roll[i] for i in range(n) if (s >> i) & 1)
-            keep_of_subset[r, s] = t.index[kept]
-    yatzy_face = np.array(
-        [roll[0] if len(set(roll)) == 1 else 0 for roll in t.keeps[: t.n_rolls]], dtype=np.int64
-    )
-    return add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset
-
-
 def kernel_tables(rules: RuleSet) -> KernelTables:
     """The kernel's view of the solver's table for ``rules`` (solved if not cached)."""
     from yatzy.strategy.advisor import solver_for
 
     solver = solver_for(rules.spec)
     model, layout = solver.model, solver.layout
-    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = _keep_tables(rules.num_dice)
+    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
     box = yatzy_box(rules)
     if rules.saved_rolls == "all":
         from yatzy.solver.saved import SavedSolver
@@ -128,7 +102,6 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
 
 def fast_simulator(rules: RuleSet, bot: str) -> Runner | None:
     """A runner ``(games, seed, workers, progress) -> result``, or ``None``."""
-    from yatzy.bots import OPTIMAL_LEVELS, WINNER_LEVELS
     from yatzy.strategy.advisor import is_exact
 
     # Alone, the bot for the win has nobody to beat: it plays the optimal strategy.
@@ -204,5 +177,5 @@ def run_fast(
         int(sum(int(p[2].sum()) for p in parts)),
         seconds,
         "kernel",
-        _note(rules, bot),
+        simulation_note(rules, bot),
     )

@@ -90,8 +90,8 @@ class Policy:
 
 def policy_for(level: str | None, rules: RuleSet) -> Policy:
     """The policy of a seat of ``level`` (``None`` or :data:`PERSON`: a person)."""
-    from yatzy.bots import (
-        BOT_LEVELS,
+    from yatzy.strategy.levels import (
+        LEVELS,
         OPTIMAL_LEVELS,
         SKILL_TEMPERATURES,
         WINNER_LEVELS,
@@ -108,7 +108,7 @@ def policy_for(level: str | None, rules: RuleSet) -> Policy:
         return Policy(level, "softmax", skill_temperature(level, rules))
     if level in ("greedy", "random"):
         return Policy(level, level)
-    raise YatzyError(f"unknown level {level!r}; valid: {PERSON}, {', '.join(BOT_LEVELS)}")
+    raise YatzyError(f"unknown level {level!r}; valid: {PERSON}, {', '.join(LEVELS)}")
 
 
 @dataclass(frozen=True)
@@ -313,11 +313,11 @@ class _Static:
 
 @cache
 def _static(rules: RuleSet) -> _Static:
-    from yatzy.solver._model import Layout, Model
-    from yatzy.strategy.fast import _keep_tables
+    from yatzy.solver import Layout, Model
+    from yatzy.strategy.keep_arrays import keep_arrays
 
     model = Model.build(rules)
-    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = _keep_tables(rules.num_dice)
+    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
     args = (
         model.score.astype(np.int64),
         model.box_face.astype(np.int64),
@@ -542,7 +542,7 @@ class DoubleSampler(Sampler):
         from yatzy.strategy import _win_double_kernels as wdk
         from yatzy.strategy import _win_kernels as wk
         from yatzy.strategy.approx import EXTRA_VALUE, proxy_rules
-        from yatzy.strategy.fast import _keep_tables
+        from yatzy.strategy.keep_arrays import keep_arrays
 
         rules = state.rules
         proxy = proxy_rules(rules)
@@ -557,7 +557,7 @@ class DoubleSampler(Sampler):
             table, rows = solver.table, solver.layout.idx_of_mask
             threshold = int(solver.model.threshold)
         n = rules.num_dice
-        add, sub, nsub, _yf, rolls, roll_of_code, _ks = _keep_tables(n)
+        add, sub, nsub, _yf, rolls, roll_of_code, _ks = keep_arrays(n)
         mask = sum(1 << i for i, b in enumerate(rules.boxes) if sheet.is_open(b))
         outer = np.zeros(n, dtype=np.int64)
         inner = np.zeros(n, dtype=np.int64)
@@ -621,15 +621,16 @@ class PythonSampler(Sampler):
     first_chunk = 1
 
     def __init__(self, state: State, seat: int, policy: Policy) -> None:
-        from yatzy.bots import make_bot
+        from yatzy.strategy.levels import solitaire_bot
 
-        self._bot = make_bot("optimal" if policy.level == PERSON else policy.level)
+        # One seat: the winner's levels play the optimal strategy (nobody to beat).
+        self._bot = solitaire_bot("optimal" if policy.level == PERSON else policy.level)
         self._start = solo_state(state, seat)
         self._final = state.sheets[seat].final
 
     def sample(self, games: int, seed: int) -> IntArray:
         """The points each of ``games`` games adds (see :class:`Sampler`)."""
-        from yatzy.bots import play_turn
+        from yatzy.strategy.levels import play_turn
 
         rng = random.Random(seed)
         out = np.zeros(games, dtype=np.int64)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from yatzy.errors import YatzyError
-from yatzy.strategy.simulate import SimulationResult
+from yatzy.strategy.sim_result import SimulationResult
 
 if TYPE_CHECKING:
     from yatzy.strategy.win_analysis import WinAnalysis

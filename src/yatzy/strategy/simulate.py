@@ -3,7 +3,7 @@
 Games are played in chunks of :data:`CHUNK` games; chunk ``i`` draws its dice from
 a random source seeded by ``(seed, i)`` alone, so a run's results depend on the
 seed and not on how many worker processes shared the chunks.  Bots play through
-the game state API (:func:`yatzy.bots.play_turn`); the optimal bot on a rule set
+the game state API (:func:`yatzy.strategy.levels.play_turn`); the optimal bot on a rule set
 the solver handles has a compiled fast path (:mod:`yatzy.strategy.fast`) that plays
 the same strategy without building states.
 
@@ -17,9 +17,8 @@ import multiprocessing
 import os
 import random
 import secrets
-import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +26,16 @@ from typing import Any
 from yatzy.errors import YatzyError
 from yatzy.game import Game, Player, State
 from yatzy.rules import RuleSet
+from yatzy.strategy.levels import LEVELS, play_turn, solitaire_bot
+from yatzy.strategy.sim_result import (
+    SimulationResult,
+    chunk_rng,
+    simulation_note,
+    yatzy_box,
+)
 
 CHUNK = 50
 """Games per chunk: the unit of seeding, of work handed to a process, of progress."""
-
-PERCENTILES: tuple[int, ...] = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-"""The percentiles a summary reports."""
 
 MAX_GAMES = 100_000_000
 
@@ -46,116 +49,8 @@ class ChunkResult:
     yatzys: int
 
 
-@dataclass(frozen=True)
-class SimulationResult:
-    """The games of one simulation run and their statistics.
-
-    ``bonus_rate`` is the share of games that earned the upper bonus, ``yatzy_rate``
-    the share that scored the Yatzy box (Maxi Yatzy's in Maxi).  ``method`` says how
-    the games were played: ``"states"`` through the game state API, ``"kernel"`` by
-    the compiled optimal player.
-    """
-
-    rules: str
-    bot: str
-    seed: int
-    scores: Sequence[int]
-    bonuses: int
-    yatzys: int
-    seconds: float
-    method: str = "states"
-    note: str = ""
-
-    @property
-    def games(self) -> int:
-        """How many games were played."""
-        return len(self.scores)
-
-    @property
-    def mean(self) -> float:
-        """The mean final score."""
-        return statistics.fmean(self.scores)
-
-    @property
-    def sd(self) -> float:
-        """The sample standard deviation of the final score (0 for one game)."""
-        n = len(self.scores)
-        if n < 2:
-            return 0.0
-        mean = self.mean
-        # Two passes in floats: exact enough, and fast for millions of games.
-        return math.sqrt(math.fsum((x - mean) ** 2 for x in self.scores) / (n - 1))
-
-    @property
-    def stderr(self) -> float:
-        """The standard error of the mean."""
-        return self.sd / math.sqrt(len(self.scores))
-
-    def percentiles(self) -> dict[int, float]:
-        """The percentiles of :data:`PERCENTILES` (inclusive method, interpolated)."""
-        ordered = sorted(self.scores)
-        return {p: _percentile(ordered, p) for p in PERCENTILES}
-
-    @property
-    def bonus_rate(self) -> float:
-        """The share of games with the upper bonus."""
-        return self.bonuses / len(self.scores)
-
-    @property
-    def yatzy_rate(self) -> float:
-        """The share of games that scored the Yatzy box."""
-        return self.yatzys / len(self.scores)
-
-    @property
-    def games_per_second(self) -> float:
-        """Games played per second of wall time."""
-        return len(self.scores) / self.seconds if self.seconds > 0 else float("inf")
-
-    def summary(self) -> dict[str, Any]:
-        """A JSON-ready summary (no per-game scores)."""
-        return {
-            "rules": self.rules,
-            "bot": self.bot,
-            "games": self.games,
-            "seed": self.seed,
-            "mean": round(self.mean, 3),
-            "sd": round(self.sd, 3),
-            "stderr": round(self.stderr, 3),
-            "min": min(self.scores),
-            "max": max(self.scores),
-            "percentiles": {str(p): v for p, v in self.percentiles().items()},
-            "bonus_rate": round(self.bonus_rate, 4),
-            "yatzy_rate": round(self.yatzy_rate, 4),
-            "seconds": round(self.seconds, 3),
-            "games_per_second": round(self.games_per_second, 1),
-            "method": self.method,
-            **({"note": self.note} if self.note else {}),
-        }
-
-
-def _percentile(ordered: Sequence[int], p: float) -> float:
-    if len(ordered) == 1:
-        return float(ordered[0])
-    pos = (len(ordered) - 1) * p / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-def yatzy_box(rules: RuleSet) -> str:
-    """The box whose scoring counts as "a Yatzy" for the statistics."""
-    return "maxi_yatzy" if "maxi_yatzy" in rules.boxes else "yatzy"
-
-
-def chunk_rng(seed: int, chunk: int) -> random.Random:
-    """The random source of chunk ``chunk`` of a run seeded with ``seed``."""
-    return random.Random(f"yatzy-simulate:{seed}:{chunk}")
-
-
 def play_solitaire(rules: RuleSet, bot: Any, rng: random.Random, level: str = "") -> State:
     """Play one solitaire game of ``bot`` to the end and return the final state."""
-    from yatzy.bots import play_turn
-
     state = Game(rules, [Player("bot", level or getattr(bot, "name", None))]).new_initial_state(
         starter=0
     )
@@ -169,11 +64,9 @@ _BOTS: dict[tuple[str, str], Any] = {}
 
 def _bot(spec: str, level: str) -> Any:
     # One bot per process and rule set, so its caches last across chunks.
-    from yatzy.bots import make_bot
-
     key = (spec, level)
     if key not in _BOTS:
-        _BOTS[key] = make_bot(level)
+        _BOTS[key] = solitaire_bot(level)
     return _BOTS[key]
 
 
@@ -225,11 +118,9 @@ def simulate(
     carriage returns into a pipe or a log).  ``fast=False`` forces the optimal
     bot through the game state API instead of its compiled fast path.
     """
-    from yatzy.bots import BOT_LEVELS
-
     rules = RuleSet.parse(rules) if isinstance(rules, str) else rules
-    if bot not in BOT_LEVELS:
-        raise YatzyError(f"unknown bot {bot!r}; valid: {', '.join(BOT_LEVELS)}")
+    if bot not in LEVELS:
+        raise YatzyError(f"unknown bot {bot!r}; valid: {', '.join(LEVELS)}")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise YatzyError(f"games {games!r} is not a whole number in 1-{MAX_GAMES}")
     if seed is None:
@@ -259,7 +150,7 @@ def simulate(
         sum(r.yatzys for r in results),
         seconds,
         "states",
-        _note(rules, bot),
+        simulation_note(rules, bot),
     )
 
 
@@ -276,14 +167,6 @@ def _prepare(rules: RuleSet, bot: str, progress: bool) -> None:
 
         strategy = approx_for(rules.spec, progress)
         strategy.future(list(rules.boxes), 0, False)
-
-
-def _note(rules: RuleSet, bot: str) -> str:
-    from yatzy.bots import WINNER_LEVELS, is_exact
-
-    if bot in WINNER_LEVELS:
-        return f"{bot} has nobody to beat alone: it plays the optimal strategy"
-    return "" if is_exact(bot, rules) else f"{bot} plays {rules.spec} by an approximate strategy"
 
 
 def _run(

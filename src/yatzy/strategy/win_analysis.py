@@ -44,7 +44,7 @@ import numpy.typing as npt
 from yatzy.errors import YatzyError
 from yatzy.game import Action, State
 from yatzy.rules import Language
-from yatzy.strategy.analyze import Analysis, Decision, _describer, analyze, replay_decisions
+from yatzy.strategy.analyze import Analysis, Decision, analyze, describer, replay_decisions
 from yatzy.strategy.outcomes import (
     PERSON,
     Outcome,
@@ -234,17 +234,17 @@ class _Judge:
     the seat's final score."""
 
     def __init__(self, found: Distributions, seat: int, record: int | None) -> None:
-        from yatzy.strategy.win_chance import _grid, _shares
+        from yatzy.strategy.win_chance import score_grid, tie_shares
 
         self.record = record
         others = [d for i, d in enumerate(found.dists) if i != seat]
         if record is not None or not others:
             self.lo, self.given = 0, np.zeros(0)
             return
-        lo, p = _grid(others)
+        lo, p = score_grid(others)
         below = np.cumsum(p, axis=1) - p
         self.lo = lo
-        self.given = _shares(below, p, list(range(len(others))))
+        self.given = tie_shares(below, p, list(range(len(others))))
 
     def at(self, scores: npt.NDArray[np.int64]) -> FloatArray:
         """The chance of winning with each final score in ``scores``."""
@@ -493,7 +493,7 @@ def _analyze(
     replay = (start or state.game.new_initial_state(starter=state.starter)).clone()
     turns = state.log[len(replay.log) :]
     points_analysis = analyze(state, lang, start=start)
-    setting = _Setting(names, record, float(budget), _describer(lang))
+    setting = _Setting(names, record, float(budget), describer(lang))
     chart: list[WinPoint] = []
     decisions: list[WinDecision] = []
     queue = list(points_analysis.decisions)

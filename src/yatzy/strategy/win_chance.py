@@ -67,7 +67,9 @@ __all__ = [
     "TablesNotReady",
     "WinChances",
     "combine",
+    "score_grid",
     "seat_distributions",
+    "tie_shares",
     "win_chances",
 ]
 
@@ -164,7 +166,7 @@ class WinChances:
 # -- combining independent final scores ------------------------------------------------------
 
 
-def _grid(dists: Sequence[tuple[int, FloatArray]]) -> tuple[int, FloatArray]:
+def score_grid(dists: Sequence[tuple[int, FloatArray]]) -> tuple[int, FloatArray]:
     """The seats' distributions of final scores on one grid: (lowest score, p[i, s])."""
     lo = min(start for start, _ in dists)
     hi = max(start + p.shape[0] for start, p in dists)
@@ -174,9 +176,16 @@ def _grid(dists: Sequence[tuple[int, FloatArray]]) -> tuple[int, FloatArray]:
     return lo, grid
 
 
-def _shares(below: FloatArray, at: FloatArray, others: Sequence[int], power: int = 0) -> FloatArray:
-    """Per score s: the integral over t in [0, 1] of t^power times the product over
-    ``others`` of ``below[j, s] + t * at[j, s]``."""
+def tie_shares(
+    below: FloatArray, at: FloatArray, others: Sequence[int], power: int = 0
+) -> FloatArray:
+    """Per score s: the chance that a seat at s finishes first against the seats
+    ``others``, a tie among k seats counted as 1/k.
+
+    ``below[j, s]`` is P(T_j < s) and ``at[j, s]`` P(T_j = s) on one grid
+    (:func:`score_grid`).  The value is the integral over t in [0, 1] of t^power times
+    the product over ``others`` of ``below[j, s] + t * at[j, s]``; ``power=1`` gives
+    the share when one more seat is tied at s as well."""
     size = below.shape[1]
     coef = np.zeros((len(others) + 1, size), dtype=np.float64)
     coef[0] = 1.0
@@ -196,24 +205,24 @@ def combine(dists: Sequence[tuple[int, FloatArray]]) -> FloatArray:
     """
     if not dists:
         raise YatzyError("no seats to combine")
-    _, p = _grid(dists)
+    _, p = score_grid(dists)
     below = np.cumsum(p, axis=1) - p  # P(T_j < s)
     seats = range(p.shape[0])
     out = np.array(
-        [float(p[i] @ _shares(below, p, [j for j in seats if j != i])) for i in seats],
+        [float(p[i] @ tie_shares(below, p, [j for j in seats if j != i])) for i in seats],
         dtype=np.float64,
     )
     return out
 
 
 def _influence(p: FloatArray, below: FloatArray, i: int, j: int) -> FloatArray:
-    """P(seat i wins | T_j = x) for every score x of the grid ``p`` (see :func:`_grid`)."""
+    """P(seat i wins | T_j = x) for every score x of the grid ``p`` (see :func:`score_grid`)."""
     seats = range(p.shape[0])
     if i == j:
-        return _shares(below, p, [k for k in seats if k != i])
+        return tie_shares(below, p, [k for k in seats if k != i])
     rest = [k for k in seats if k not in (i, j)]
-    above = p[i] * _shares(below, p, rest)  # i at s with j below s
-    tie = p[i] * _shares(below, p, rest, power=1)  # i and j tied at s
+    above = p[i] * tie_shares(below, p, rest)  # i at s with j below s
+    tie = p[i] * tie_shares(below, p, rest, power=1)  # i and j tied at s
     later = np.cumsum(above[::-1])[::-1]  # later[x] = sum of above[s] for s >= x
     out: FloatArray = np.append(later[1:], 0.0) + tie
     return out
@@ -226,7 +235,7 @@ def _margins(
     finals: Sequence[int],
 ) -> list[float]:
     """The half-width of each chance's 95 % interval (delta method, see the module)."""
-    lo, p = _grid(dists)
+    lo, p = score_grid(dists)
     below = np.cumsum(p, axis=1) - p
     out = []
     for i in range(p.shape[0]):

@@ -119,10 +119,10 @@ class WinTables:
 
 
 def _model_args(table: TargetTable) -> tuple[Any, ...]:
-    from yatzy.strategy.fast import _keep_tables
+    from yatzy.strategy.keep_arrays import keep_arrays
 
     m = table.model
-    add, sub, nsub, yatzy_face, _, _, _ = _keep_tables(table.rules.num_dice)
+    add, sub, nsub, yatzy_face, _, _, _ = keep_arrays(table.rules.num_dice)
     return (
         m.score.astype(np.int64),
         m.box_face.astype(np.int64),
@@ -241,7 +241,7 @@ def win_curve(
     default the game's own seats.
     """
     from yatzy.strategy.outcomes import PERSON
-    from yatzy.strategy.win_chance import _shares
+    from yatzy.strategy.win_chance import tie_shares
 
     names = [p.bot or PERSON for p in state.players] if levels is None else list(levels)
     if len(names) != len(state.players):
@@ -260,7 +260,7 @@ def win_curve(
             grid[start:stop] = p[start - lo : stop - lo]
         at[i] = grid
         below[i] = np.cumsum(grid) - grid
-    curve: FloatArray = _shares(below, at, list(range(len(others))))
+    curve: FloatArray = tie_shares(below, at, list(range(len(others))))
     return curve
 
 
@@ -367,7 +367,7 @@ class WinnerBot:
 
     def _optimal(self, state: State, rng: random.Random) -> Action:
         if self._fallback is None:
-            from yatzy.bots import AdvisedBot
+            from yatzy.strategy.levels import AdvisedBot
 
             self._fallback = AdvisedBot("optimal", 0.0)
         action: Action = self._fallback.choose(state, rng)
@@ -513,9 +513,9 @@ class HeadToHead:
 
 @cache
 def _kernel_static(rules: RuleSet) -> tuple[Any, ...]:
-    from yatzy.strategy.fast import _keep_tables
+    from yatzy.strategy.keep_arrays import keep_arrays
 
-    return _keep_tables(rules.num_dice)
+    return keep_arrays(rules.num_dice)
 
 
 def head_to_head(

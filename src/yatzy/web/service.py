@@ -591,8 +591,8 @@ class GameService:
 
     async def history(self, owner: str, lang: str = "en") -> list[HistoryEntry]:
         """The owner's games, newest first: dates, rules in words, players, totals,
-        winners, status (see :func:`yatzy.web.stats.history_entries`)."""
-        from yatzy.web.stats import history_entries
+        winners, status (see :func:`yatzy.analysis.history.history_entries`)."""
+        from yatzy.analysis.history import history_entries
 
         words: Any = lang if lang in LANGUAGES else "en"
         owner_hash = token_hash(owner)
@@ -604,9 +604,9 @@ class GameService:
         return await asyncio.to_thread(entries)
 
     async def stats(self, owner: str, lang: str = "en") -> StatsView:
-        """The owner's statistics per rule set (see :func:`yatzy.web.stats.stats`)."""
+        """The owner's statistics per rule set (see :func:`yatzy.analysis.history.stats`)."""
+        from yatzy.analysis.history import stats
         from yatzy.store.stats import finished_games_of
-        from yatzy.web.stats import stats
 
         words: Any = lang if lang in LANGUAGES else "en"
 

@@ -1,4 +1,11 @@
-"""``yatzy serve``: the web app (FastAPI + uvicorn), by default on http://127.0.0.1:8000."""
+"""``yatzy serve``: the web app (FastAPI + uvicorn), by default on http://127.0.0.1:8000.
+
+A command of the ``yatzy`` command line that the web app provides: it is registered
+under the entry-point group ``yatzy.commands`` (``pyproject.toml``), where
+:mod:`yatzy.cli.main` finds it, so the command line never imports the web app.  Like
+the command line's own ``yatzy.cli.cmd_*`` modules it has ``add_parser`` and ``run``;
+FastAPI is imported only when the server starts.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""A browser's history and statistics: its games in words, and numbers per rule set.
+"""A player's history and statistics: their games in words, and numbers per rule set.
+
+The web app shows a browser's (``/history``, ``/stats``), ``yatzy stats`` this
+computer's owner's; both read the games with :mod:`yatzy.store.stats`.
 
 The history lists each game with its dates, its rules in words (the variant's
 title and the house rules in the language, never a raw spec), players, totals
