@@ -5,7 +5,7 @@ play uses the approximate strategy of :mod:`yatzy.strategy.approx`: an exact sea
 within the turn, the state after it valued by the Maxi table without saved rolls plus
 a constant per saved roll.  That valuation written into the exact solver's layout
 (:meth:`yatzy.solver.saved.SavedSolver.approximate`) lets the compiled simulation of
-:mod:`yatzy.strategy._saved_sim_kernels` play the strategy thousands of times faster
+:mod:`yatzy.kernels.saved_simulate` play the strategy thousands of times faster
 than the game state does (``tests/solver/test_saved_all.py`` checks that the table values every
 option as the strategy does).
 
@@ -73,7 +73,7 @@ def kernel_args(solver: Any) -> tuple[Any, ...]:
 
 def play(solver: Any, games: int, seed: int, workers: int) -> dict[str, np.ndarray]:
     """``games`` whole games with the table's strategy; per-game arrays."""
-    from yatzy.strategy import _saved_sim_kernels
+    from yatzy.kernels import saved_simulate
 
     args = kernel_args(solver)
     full = int(solver.layout.root)  # the whole game: every box open
@@ -81,7 +81,7 @@ def play(solver: Any, games: int, seed: int, workers: int) -> dict[str, np.ndarr
     def chunk(first: int) -> tuple[np.ndarray, ...]:
         count = min(CHUNK, games - first)
         out = tuple(np.zeros(count, dtype=np.int64) for _ in range(4))
-        _saved_sim_kernels.play_games(seed * 1_000_003 + first, *out, full, 0, 0, *args)
+        saved_simulate.play_games(seed * 1_000_003 + first, *out, full, 0, 0, *args)
         return out
 
     with ThreadPoolExecutor(workers) as pool:

@@ -23,7 +23,7 @@ interleaved, ``--repeat`` runs each; it prints every run, the minimum and median
 each and their ratios.  yatzy-solver lives in its own virtual environment,
 ``benchmarks/.venv-bench`` (git-ignored), created on first use with pip.  numba's
 cache of compiled kernels, with the solve kernel's native object file kept beside it
-(see ``yatzy.solver._native``), is warm (one untimed run first builds it, as the
+(see ``yatzy.kernels.native``), is warm (one untimed run first builds it, as the
 first run after an install does); the compile of a cold cache (an empty
 ``NUMBA_CACHE_DIR``) is timed once and printed apart.  Then it times ``yatzy solve
 yatzy`` loading the cached table (whole process) and the table load alone.  Run it

@@ -1,7 +1,7 @@
-"""numba's start from several threads at once (``yatzy.solver._jit``).
+"""numba's start from several threads at once (``yatzy.kernels.jit``).
 
 A server solves a table for its bot while its win chances load their own kernels
-in another thread.  Before ``_jit`` the two threads imported numba's registries at
+in another thread.  Before ``jit`` the two threads imported numba's registries at
 the same time and one of them got a half-initialised numba (``cannot import name
 'rtsys' from partially initialized module 'numba.core.runtime'``), after which no
 kernel of the process worked: the bot never moved and the chances stayed pending.
@@ -37,7 +37,7 @@ def chances():
         pass
 
 def target():
-    from yatzy.solver import _target_kernels  # noqa: F401
+    from yatzy.kernels import target  # noqa: F401
 
 def guarded(job):
     try:

@@ -101,7 +101,7 @@ def test_advice_averages_to_the_table() -> None:
 
 
 def test_simulation_kernel_agrees_with_the_table() -> None:
-    from yatzy.strategy import _saved_sim_kernels
+    from yatzy.kernels import saved_simulate
     from yatzy.strategy.keep_arrays import keep_arrays
 
     rules = RuleSet.parse("maxi+saved_rolls")
@@ -112,7 +112,7 @@ def test_simulation_kernel_agrees_with_the_table() -> None:
     add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = keep_arrays(6)
     games = 20_000
     scores, bonuses, yatzys, saved_end = (np.zeros(games, dtype=np.int64) for _ in range(4))
-    _saved_sim_kernels.play_games(
+    saved_simulate.play_games(
         7,
         scores,
         bonuses,

@@ -1,4 +1,4 @@
-"""The solve kernel loaded as native code (``yatzy.solver._native``): the same tables
+"""The solve kernel loaded as native code (``yatzy.kernels.native``): the same tables
 bit for bit as numba's own dispatch, a fresh process that solves without importing
 numba, and an object file that is refused rather than loaded when it needs a
 symbol nobody provides."""
@@ -16,8 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from yatzy.kernels import cache
+from yatzy.kernels import native as _native
 from yatzy.rules import RuleSet
-from yatzy.solver import Solver, _native
+from yatzy.solver import Solver
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +83,7 @@ def test_an_object_that_needs_an_unknown_symbol_is_not_loaded(
 ) -> None:
     assert _native.kernel("float32") is not None
     obj, meta = _native._paths("float32", _native._llvm())
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
     mine_obj, mine_meta = _native._paths("float32", _native._llvm())
     mine_obj.parent.mkdir(parents=True)
     shutil.copy(obj, mine_obj)

@@ -8,7 +8,7 @@ turn inside.  The forced and half-forced orders need nothing more: the open boxe
 determine what the order allows (half-forced: the section chosen first is the one
 filled, or being filled, first).
 
-Tables are solved by numba kernels (:mod:`yatzy.solver._kernels`) and cached on
+Tables are solved by numba kernels (:mod:`yatzy.kernels.solve`) and cached on
 disk per rules spec (:mod:`yatzy.solver.cache`).  :func:`yatzy.solver.reference`
 holds a slow pure-Python solver built on the game state, which the tests compare
 with this one.

@@ -20,8 +20,9 @@ import numpy.typing as npt
 
 from yatzy.errors import SpecError, YatzyError
 from yatzy.game import BoxEntry, Game, Sheet
+from yatzy.kernels.cache import source_digest
+from yatzy.kernels.codes import JOKER_FORCED, JOKER_FREE, JOKER_NONE
 from yatzy.rules import JOKER_POINTS, RuleSet, score_table
-from yatzy.solver._codes import JOKER_FORCED, JOKER_FREE, JOKER_NONE
 from yatzy.solver._dice import DiceTables, dice_tables
 
 IntArray = npt.NDArray[np.int32]
@@ -131,9 +132,8 @@ class Model:
         h = hashlib.sha256()
         h.update(self.rules.spec.encode())
         # The kernels' source: a change to how values are computed is a new table.
-        here = Path(__file__).parent
-        for name in ("_kernels.py", "_final_kernels.py", "_codes.py", "_dice.py"):
-            h.update((here / name).read_bytes())
+        h.update(source_digest("solve.py", "final.py", "common.py", "codes.py").encode())
+        h.update((Path(__file__).parent / "_dice.py").read_bytes())
         for arr in (
             self.score,
             self.box_face,

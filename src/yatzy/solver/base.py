@@ -165,7 +165,7 @@ class Solver:
     def _solve(self, progress: bool) -> npt.NDArray[Any]:
         from concurrent.futures import ThreadPoolExecutor
 
-        from yatzy.solver import _native
+        from yatzy.kernels import native
 
         m, lay = self.model, self.layout
         d = m.dice
@@ -194,25 +194,25 @@ class Solver:
         tables = (lay.idx_of_mask, lay.allowed, m.score, m.box_face, m.joker_pts)
         uppers = (m.hi_of_filled_upper, m.lo_of_open_upper)
         dice = (d.add, d.sub, d.nsub, d.roll_prob, d.yatzy_face)
-        native = _native.kernel(self.dtype)
-        if native is not None:
-            # The solve kernel as native code (no numba to import: see _native).
-            kernel, arrays = native, (V, *tables, *uppers, *dice)
+        compiled = native.kernel(self.dtype)
+        if compiled is not None:
+            # The solve kernel as native code (no numba to import: see yatzy.kernels.native).
+            kernel, arrays = compiled, (V, *tables, *uppers, *dice)
 
             def run(c: int, masks: npt.NDArray[np.int64]) -> None:
                 rows = tuple(a[c : c + 1] for a in scratch)
                 mine = np.ascontiguousarray(masks)
-                kernel(_native.words((mine, *arrays, *rows), scalars, self.dtype))
+                kernel(native.words((mine, *arrays, *rows), scalars, self.dtype))
 
         else:
-            from yatzy.solver import _kernels
+            from yatzy.kernels import solve
 
             ints = scalars[:4], scalars[4:]
             fixed = (V, *tables, *ints[0], *uppers, *ints[1], *dice)
 
             def run(c: int, masks: npt.NDArray[np.int64]) -> None:
                 rows = tuple(a[c : c + 1] for a in scratch)
-                _kernels.solve_masks(masks, *fixed, *rows)
+                solve.solve_masks(masks, *fixed, *rows)
 
         total = lay.masks.shape[0] - 1
         bar = _progress_bar(progress, total, f"solving {self.rules.spec}")
@@ -344,12 +344,12 @@ class Solver:
         dice of keep ``k`` (see :func:`yatzy.solver._dice.dice_tables`) and throwing
         the rest; ``t[0, r]`` scoring the best box for final roll ``r``.
         """
-        from yatzy.solver import _kernels
+        from yatzy.kernels import solve
 
         mask, y, u = self._state_of(sheet)
         m, lay, d = self.model, self.layout, self.model.dice
         out = np.full((m.levels + m.saved + 1, d.n_keeps), np.nan, dtype=self.dtype)
-        _kernels.turn_tables(
+        solve.turn_tables(
             out,
             mask,
             y,

@@ -5,7 +5,7 @@ turns is the open boxes, the upper sum capped at the bonus threshold and the sav
 rolls ``s``: every turn saves at most 2 (it may stop after its first roll), so after
 ``f`` filled boxes ``s <= 2 f``.  Rolls still saved when the sheet is full are worth
 nothing; the last turn may use them all.  The table is compact (see
-:mod:`yatzy.solver._saved_kernels`): per set of open boxes only the reachable
+:mod:`yatzy.kernels.saved`): per set of open boxes only the reachable
 upper sums (those that can still matter) and ``s`` up to ``2 f``, 0.87·10^9 values,
 3.2 GiB in float32, loaded memory-mapped from the cache.
 
@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from yatzy.errors import YatzyError
 from yatzy.game import Sheet
+from yatzy.kernels.cache import source_digest
 from yatzy.rules import RuleSet
 from yatzy.solver import cache
 from yatzy.solver._model import Layout, Model, check_supported
@@ -51,9 +52,9 @@ def _fingerprint(model: Model) -> str:
     h = hashlib.sha256()
     h.update(b"saved_rolls=all compact v1")
     h.update(model.rules.spec.encode())
-    here = Path(__file__).parent
-    for name in ("_saved_kernels.py", "_dice.py"):
-        h.update((here / name).read_bytes())
+    # The kernels' sources: a change to how values are computed is a new table.
+    h.update(source_digest("saved.py", "common.py", "codes.py").encode())
+    h.update((Path(__file__).parent / "_dice.py").read_bytes())
     for arr in (model.score, model.box_face, model.hi_of_filled_upper, model.lo_of_open_upper):
         h.update(arr.tobytes())
     h.update(repr((model.threshold, model.bonus, model.lr_chance, model.dice.n)).encode())
@@ -199,7 +200,7 @@ class SavedSolver(Solver, handles=accumulates):
         import numba
         from tqdm import tqdm
 
-        from yatzy.solver import _saved_kernels
+        from yatzy.kernels import saved as kernels
 
         m, lay, d = self.model, self.layout, self.model.dice
         flat = np.full(self.shape, np.nan, dtype=self.dtype)
@@ -245,7 +246,7 @@ class SavedSolver(Solver, handles=accumulates):
             for n_open, (start, end) in enumerate(lay.bounds[1:], 1):
                 for lo in range(start, end, _CHUNK):
                     hi = min(end, lo + _CHUNK)
-                    _saved_kernels.solve_masks(lay.masks[lo:hi], *args)
+                    kernels.solve_masks(lay.masks[lo:hi], *args)
                     bar.update(hi - lo)
                 # For benchmarks and extrapolation: the time of each layer.
                 _LOG.info(
@@ -320,7 +321,7 @@ class SavedSolver(Solver, handles=accumulates):
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """:meth:`turn_tables` and ``stops[j, r]``: the final score of scoring roll
         ``r`` in its best box with ``j`` rolls left (saved)."""
-        from yatzy.solver import _saved_kernels
+        from yatzy.kernels import saved as kernels
 
         mask, s, u = self._state_of(sheet)
         self._lookup(mask, s, sheet.upper_sum)  # checks that the state can occur
@@ -328,7 +329,7 @@ class SavedSolver(Solver, handles=accumulates):
         levels = m.levels + s
         out = np.full((levels + 1, d.n_keeps), np.nan, dtype=self.dtype)
         stops = np.full((levels + 1, d.n_rolls), np.nan, dtype=self.dtype)
-        _saved_kernels.turn_tables(
+        kernels.turn_tables(
             out,
             stops,
             mask,

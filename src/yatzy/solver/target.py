@@ -9,7 +9,7 @@ expected-score-optimal play of :class:`yatzy.solver.Solver` (its ties broken the
 same way).
 
 Rows are stored compactly (only the part strictly between 0 and 1, see
-:mod:`yatzy.solver._target_kernels`) and cached on disk like the expected-value
+:mod:`yatzy.kernels.target`) and cached on disk like the expected-value
 tables (memory-mapped when loaded).  Supported: ``yatzy`` and ``yahtzee`` with every
 option.
 
@@ -24,7 +24,6 @@ import hashlib
 import time
 from collections import OrderedDict
 from itertools import combinations
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy.typing as npt
 
 from yatzy.errors import IllegalActionError, SpecError, YatzyError
 from yatzy.game import Action, Roll, Score, Scratch, Sheet, State
+from yatzy.kernels.cache import source_digest
 from yatzy.rules import RuleSet
 from yatzy.solver import cache
 from yatzy.solver._model import Layout, Model, check_supported, first_section
@@ -98,9 +98,8 @@ class TargetTable:
         self._turns: OrderedDict[tuple[int, int, int], npt.NDArray[np.float64]] = OrderedDict()
         shape = (self.layout.masks.shape[0], model.ys, model.threshold + 1)
         root_name = "" if root == model.full_mask else ",".join(model.boxes_of(root))
-        here = Path(__file__).parent
         digest = hashlib.sha256(
-            model.fingerprint().encode() + (here / "_target_kernels.py").read_bytes()
+            model.fingerprint().encode() + source_digest("target.py").encode()
         ).hexdigest()
         base = cache.table_key(rules.spec, root_name, dtype, digest)
         base["table"] = f"target-{mode}-{_FORMAT}"
@@ -156,7 +155,7 @@ class TargetTable:
         import numba
         from tqdm import tqdm
 
-        from yatzy.solver import _target_kernels as tk
+        from yatzy.kernels import target as tk
 
         m, lay, d = self.model, self.layout, self.model.dice
         optimal = self.mode == "optimal"
@@ -267,17 +266,17 @@ class TargetTable:
         return self._public(self._row(self._key(sheet)), sheet)
 
     def _turn_rows(self, sheet: Sheet) -> FloatVector:
-        """Within-turn rows of the sheet's next turn (see ``_target_kernels.turn_rows``)."""
+        """Within-turn rows of the sheet's next turn (:func:`yatzy.kernels.target.turn_rows`)."""
         key = self._key(sheet)
         if key in self._turns:
             self._turns.move_to_end(key)
             return self._turns[key]
-        from yatzy.solver import _target_kernels as tk
+        from yatzy.kernels import target as tk
 
         m, lay, d = self.model, self.layout, self.model.dice
         mask = int(lay.masks[key[0]])
         box_max = np.maximum(m.score.max(axis=0), m.joker_pts).astype(np.int32)
-        width = tk._bound(
+        width = tk.bound(
             mask, key[1], key[2], int(lay.allowed[key[0]]), self.hi, lay.idx_of_mask, box_max,
             m.box_face, m.ybox, m.joker_mode, m.threshold, d.n, m.ys == 2,
         )  # fmt: skip

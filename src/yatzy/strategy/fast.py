@@ -1,7 +1,7 @@
 """The compiled fast path of simulations: the optimal bot on rule sets the solver handles.
 
 :func:`fast_simulator` returns a runner that plays the games with the kernel of
-:mod:`yatzy.strategy._sim_kernels` on the solver's table (one thread per worker;
+:mod:`yatzy.kernels.simulate` on the solver's table (one thread per worker;
 the kernel releases the GIL), or ``None`` where there is no fast path, and the
 simulation plays through game states instead.  Chunks are seeded as in
 :mod:`yatzy.strategy.simulate`, so a run does not depend on the number of workers.
@@ -121,10 +121,10 @@ def play_chunk(tables: KernelTables, seed: int, chunk: int, count: int) -> tuple
     yatzys = np.zeros(count, dtype=np.int64)
     kernel_seed = chunk_rng(seed, chunk).getrandbits(31)
     if tables.saved_all:
-        from yatzy.strategy import _saved_sim_kernels
+        from yatzy.kernels import saved_simulate
 
         saved_end = np.zeros(count, dtype=np.int64)
-        _saved_sim_kernels.play_games(
+        saved_simulate.play_games(
             kernel_seed,
             scores,
             bonuses,
@@ -136,7 +136,7 @@ def play_chunk(tables: KernelTables, seed: int, chunk: int, count: int) -> tuple
             *tables.args,
         )
         return scores, bonuses, yatzys
-    from yatzy.strategy._sim_kernels import play_games
+    from yatzy.kernels.simulate import play_games
 
     play_games(kernel_seed, scores, bonuses, yatzys, *tables.args)
     return scores, bonuses, yatzys

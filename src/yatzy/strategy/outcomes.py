@@ -12,10 +12,10 @@ distribution of the points its position still adds to its final score under its
   the sub-game of the open boxes, solved in memory when its estimated cost
   (:func:`subgame_seconds`) fits the time allowed; one sub-game table covers every
   later position of that sheet, so it is solved once per player;
-- **sampled** otherwise, by the numba kernels :mod:`yatzy.strategy._win_kernels`
+- **sampled** otherwise, by the numba kernels :mod:`yatzy.kernels.win`
   (plain dice: ``yatzy``, ``yahtzee``, ``maxi`` with every option; ``maxi+saved_rolls``
   with its approximate strategy, as the bots play it until its exact table is built)
-  and :mod:`yatzy.strategy._win_double_kernels` (DubbelYatzy's approximate strategy
+  and :mod:`yatzy.kernels.win_double` (DubbelYatzy's approximate strategy
   and greedy bot, free order) from the exact position with the level's policy, or by
   playing the level's bot through game states in pure Python (DubbelYatzy's random
   bot and forced orders; ``maxi+saved_rolls`` once its exact table is built), which
@@ -449,7 +449,7 @@ class KernelSampler(Sampler):
     def __init__(
         self, state: State, seat: int, policy: Policy, build: bool, allow_seconds: float = 0.0
     ) -> None:
-        from yatzy.strategy import _win_kernels as wk
+        from yatzy.kernels import win as wk
 
         rules = state.rules
         st = _static(rules)
@@ -538,9 +538,9 @@ class DoubleSampler(Sampler):
     ) -> None:
         from itertools import combinations
 
+        from yatzy.kernels import win as wk
+        from yatzy.kernels import win_double as wdk
         from yatzy.rules import score_table
-        from yatzy.strategy import _win_double_kernels as wdk
-        from yatzy.strategy import _win_kernels as wk
         from yatzy.strategy.approx import EXTRA_VALUE, proxy_rules
         from yatzy.strategy.keep_arrays import keep_arrays
 

@@ -18,7 +18,7 @@ default) and the max-mode row (each target's best chance, as if the bot could pl
 for every target at once: an upper bound of its chance, exact at the end of the
 game).  The bot plans the whole turn on it by an exact DP over the turn's dice (the
 best box of every final roll, then the keeps over the remaining rolls; numba kernels
-in :mod:`yatzy.strategy._winbot_kernels`), once per turn.
+in :mod:`yatzy.kernels.winbot`), once per turn.
 
 Scope: ``yatzy`` and ``yahtzee`` with every option (where target tables exist) and
 two or more players.  Elsewhere (Maxi, DubbelYatzy, a solo game) the bot plays the
@@ -296,7 +296,7 @@ def plan_turn(
     alpha: float = ALPHA,
 ) -> TurnPlan:
     """Plan the turn of the player to act for the win (see the module docstring)."""
-    from yatzy.strategy import _winbot_kernels as wk
+    from yatzy.kernels import winbot as wk
 
     seat = state.player
     sheet = state.sheets[seat]
@@ -414,7 +414,7 @@ class WinnerBot:
     def _box(
         self, state: State, plan: TurnPlan, tables: WinTables, r: int, legal: list[Action]
     ) -> Action:
-        from yatzy.strategy import _winbot_kernels as wk
+        from yatzy.kernels import winbot as wk
 
         table, opt = tables.max_table, tables.opt_table
         mask, y, u, points, allowed = plan.start
@@ -437,7 +437,7 @@ class WinnerBot:
 
     def fill_value(self, state: State, action: Action, plan: TurnPlan, tables: WinTables) -> float:
         """The win value of writing ``action`` (a Score or Scratch) in ``state``."""
-        from yatzy.strategy import _winbot_kernels as wk
+        from yatzy.kernels import winbot as wk
 
         after = state.clone()
         after.apply(action)
@@ -532,7 +532,7 @@ def head_to_head(
     The optimal bot plays by the expected-value table of the tables' game (``ev_table``,
     default: the optimal-mode table's own); with ``control`` both seats play it.
     """
-    from yatzy.strategy import _winbot_kernels as wk
+    from yatzy.kernels import winbot as wk
 
     if games < 1:
         raise YatzyError(f"games {games!r} must be at least 1")

@@ -1,6 +1,6 @@
-"""Numba kernel that plays the rest of a DubbelYatzy sheet from any position (private).
+"""Numba kernel that plays the rest of a DubbelYatzy sheet from any position.
 
-The twin of :mod:`yatzy.strategy._win_kernels` for double dice, for the live win
+The twin of :mod:`yatzy.kernels.win` for double dice, for the live win
 chances (:mod:`yatzy.strategy.win_chance`): it plays the approximate strategy of
 :class:`yatzy.strategy.approx.ApproxStrategy` (people, the optimal bot, and the skill
 levels by the softmax over its options) or the greedy bot
@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means
-from yatzy.strategy._win_kernels import MODE_SOFTMAX
+from yatzy.kernels.common import best_subkeeps, keep_means
+from yatzy.kernels.win import MODE_SOFTMAX
 
 
 @njit(cache=True, nogil=True)
@@ -198,10 +196,10 @@ def play_double_from(
                 for j in range(1, levels + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    _keep_means(ej, prev, add, n_rolls)
+                    keep_means(ej, prev, add, n_rolls)
                     if j == levels:
                         break
-                    _best_subkeeps(M, ej, sub, nsub)
+                    best_subkeeps(M, ej, sub, nsub)
                     for r in range(n_rolls):
                         RB[j, r] = M[r]
                 if first:

@@ -1,8 +1,8 @@
-"""The solve kernel as a C function of one argument, for native loading (private).
+"""The solve kernel as a C function of one argument, for native loading.
 
-:func:`native_entry` wraps :func:`yatzy.solver._kernels.solve_masks` in a numba
+:func:`native_entry` wraps :func:`yatzy.kernels.solve.solve_masks` in a numba
 ``cfunc`` whose one argument lists every array's address and shape, then the
-integers; :mod:`yatzy.solver._native` keeps its machine code for later processes.
+integers; :mod:`yatzy.kernels.native` keeps its machine code for later processes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels import jit  # noqa: F401  (numba started in one thread: see jit)
 
 # isort: split
 from numba import cfunc, types
@@ -19,7 +19,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
-from yatzy.solver._kernels import solve_masks
+from yatzy.kernels.solve import solve_masks
 
 
 def _pointer_of(typingctx: Any, address: Any) -> Any:
@@ -37,10 +37,10 @@ _pointer: Any = intrinsic(_pointer_of)
 
 def native_entry(dtype: str) -> Any:
     """:func:`solve_masks` as a C function ``void(int64 *words)`` (a numba ``cfunc``,
-    compiled now; see :mod:`yatzy.solver._native`).
+    compiled now; see :mod:`yatzy.kernels.native`).
 
-    ``words`` describe the arguments in the order of ``_native.ARRAYS`` and
-    ``_native.SCALARS``: each array's address and shape (C-contiguous, with the
+    ``words`` describe the arguments in the order of ``native.ARRAYS`` and
+    ``native.SCALARS``: each array's address and shape (C-contiguous, with the
     element types listed there; the table and scratch rows in ``dtype``), then the
     integers.
     """
@@ -100,4 +100,4 @@ def native_entry(dtype: str) -> Any:
     return entry
 
 
-_WORDS = 52  # _native.WORDS (that module must not import numba, nor this one it)
+_WORDS = 52  # native.WORDS (that module must not import numba, nor this one it)

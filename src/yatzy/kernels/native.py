@@ -1,22 +1,23 @@
-"""The solve kernel as native code that loads without importing numba (private).
+"""The solve kernel as native code that loads without importing numba.
 
 A fresh ``yatzy solve yatzy`` spends about a second of CPU time solving, and
 numba's start would add about 0.45 s more: importing numba, then loading even a
 cached kernel registers every typing and lowering numba knows.  So the solve
-kernel (:func:`yatzy.solver._kernels.solve_masks`) is compiled once by numba as a
-C function of one argument (:func:`yatzy.solver._native_entry.native_entry`), its
+kernel (:func:`yatzy.kernels.solve.solve_masks`) is compiled once by numba as a
+C function of one argument (:func:`yatzy.kernels.native_entry.native_entry`), its
 machine code is kept as an object file, and later processes load that file with
 llvmlite, which numba itself uses for the same job (about 0.05 s).  The call goes
 through ctypes, which releases the GIL, so the driver's threads run in parallel.
 
-The object file lives where numba keeps its own cache: ``$NUMBA_CACHE_DIR`` when
-set, else the package's ``__pycache__`` (else the user's cache directory), under a
-name that holds a digest of the kernels' source, numba's and llvmlite's versions,
-the Python version and the processor (name and features), so a changed kernel or
-machine never loads old code.  The machine code calls a few of numba's C helpers
-(error reporting, memory for small scratch arrays): they are registered for the
-linker exactly as numba registers them, from numba's own extension modules, and a
-file whose every external symbol cannot be resolved is not loaded.  Anything that
+The object file lives with the numba kernels' cache, in the directory of this
+version of the package's sources (:func:`yatzy.kernels.cache.cache_dir`, named by
+:func:`yatzy.kernels.cache.source_digest`), under a name that holds a digest of
+numba's and llvmlite's versions, the Python version and the processor (name and
+features), so a changed kernel or machine never loads old code.  The machine code
+calls a few of numba's C helpers (error reporting, memory for small scratch
+arrays): they are registered for the linker exactly as numba registers them, from
+numba's own extension modules, and a file whose every external symbol cannot be
+resolved is not loaded.  Anything that
 goes wrong falls back to numba (``kernel`` returns ``None``).
 """
 
@@ -40,6 +41,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from yatzy.kernels.cache import cache_dir
 
 Kernel = Callable[[npt.NDArray[np.int64]], None]
 
@@ -70,7 +73,6 @@ SCALARS = ("ybox", "joker_mode", "lower_bits", "threshold", "levels", "saved", "
 WORDS = sum(1 + ndim for _, _, ndim in ARRAYS) + len(SCALARS)
 
 _FORMAT = b"yatzy-native-1"
-_SOURCES = ("_kernels.py", "_native_entry.py", "_final_kernels.py", "_codes.py", "_native.py")
 
 _kernels: dict[str, Kernel | None] = {}
 _lock = threading.Lock()  # one thread loads or builds (the web app solves in threads)
@@ -131,10 +133,8 @@ def _package_dir(name: str) -> Path:
 
 def _paths(dtype: str, llvm: Any) -> tuple[Path, Path]:
     """The object file and its description for ``dtype`` on this machine."""
+    # The sources are in the directory's name (cache_dir); the rest of the key is here.
     h = hashlib.sha256(_FORMAT + dtype.encode())
-    here = Path(__file__).parent
-    for name in _SOURCES:
-        h.update((here / name).read_bytes())
     for package in ("numba", "llvmlite"):
         h.update((_package_dir(package) / "_version.py").read_bytes())
     h.update(sys.version.encode())
@@ -143,21 +143,8 @@ def _paths(dtype: str, llvm: Any) -> tuple[Path, Path]:
     h.update(llvm.get_host_cpu_features().flatten().encode())
     for var in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_OPT"):
         h.update(f"{var}={os.environ.get(var, '')};".encode())
-    base = _cache_dir() / f"solve-{dtype}-{h.hexdigest()[:20]}"
+    base = cache_dir() / f"native-solve-{dtype}-{h.hexdigest()[:20]}"
     return base.with_suffix(".o"), base.with_suffix(".json")
-
-
-def _cache_dir() -> Path:
-    """Where numba would cache this package's kernels (see the module docstring)."""
-    env = os.environ.get("NUMBA_CACHE_DIR", "")
-    if env:
-        return Path(env) / "yatzy-native"
-    pycache = Path(__file__).parent / "__pycache__"
-    if os.access(pycache if pycache.exists() else pycache.parent, os.W_OK):
-        return pycache
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("yatzy", appauthor=False)) / "native"
 
 
 def _extension(package: Path, dotted: str) -> ModuleType:
@@ -185,10 +172,10 @@ def _register_symbols(llvm: Any) -> None:
     if "numba" in sys.modules:
         # numba's own modules, already initialised (loading them again would
         # reset the allocator numba's live arrays came from).  numba may still be
-        # starting in another thread: _jit's import waits for that start to end.
+        # starting in another thread: the jit module's import waits for that start to end.
         import importlib
 
-        from yatzy.solver import _jit  # noqa: F401
+        from yatzy.kernels import jit  # noqa: F401
 
         helper, dynfunc, nrt = (importlib.import_module(d) for d in dotted)
     else:
@@ -233,9 +220,9 @@ def _load(dtype: str) -> Kernel | None:
 
 
 def _build(dtype: str) -> Kernel:
-    from yatzy.solver import _native_entry
+    from yatzy.kernels import native_entry
 
-    entry = _native_entry.native_entry(dtype)
+    entry = native_entry.native_entry(dtype)
     _alive.append(entry)
     with contextlib.suppress(Exception):
         _save(dtype, entry)

@@ -1,4 +1,4 @@
-"""Numba kernels of the bot that plays for the win (private; see :mod:`yatzy.strategy.winbot`).
+"""Numba kernels of the bot that plays for the win (see :mod:`yatzy.strategy.winbot`).
 
 Everything counts *internal* points, as the solver's tables do: ``P`` is the sheet's
 points so far without the upper bonus, and a target-table row (``off, lo, hi`` into
@@ -23,15 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
-from yatzy.solver._final_kernels import _allowed_for_roll
-from yatzy.strategy._sim_kernels import _best_box, _last_resort_boxes, _reroll, _roll_index
-from yatzy.strategy._win_kernels import _turn_values
+from yatzy.kernels.codes import JOKER_NONE, YATZY_BONUS
+from yatzy.kernels.common import allowed_for_roll, best_box, last_resort_boxes, reroll, roll_index
+from yatzy.kernels.win import turn_values
 
 
 @njit(cache=True, nogil=True)
@@ -146,13 +143,13 @@ def win_box(
     choice: np.ndarray,
 ) -> float:
     """The best win value of final roll ``r`` (``cont[b, p]``: writing ``p`` in ``b``);
-    ``choice`` gets (box, points, extra) as :func:`_sim_kernels._best_box` does."""
+    ``choice`` gets (box, points, extra) as :func:`yatzy.kernels.common.best_box` does."""
     n_boxes = score.shape[1]
     two_y = lo.shape[1] == 2
     face = yatzy_face[r]
     joker = joker_mode != JOKER_NONE and face > 0 and ybox >= 0 and not (mask >> ybox) & 1
-    boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
-    boxes = _last_resort_boxes(r, boxes, score, lr_chance)
+    boxes = allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+    boxes = last_resort_boxes(r, boxes, score, lr_chance)
     extra = YATZY_BONUS if joker and y == 1 else 0
     best = -np.inf
     for b in range(n_boxes):
@@ -431,7 +428,7 @@ def head_to_head(
                     add, sub, nsub, choice,
                 )  # fmt: skip
             else:
-                _turn_values(
+                turn_values(
                     E, RB, F, M, cont, mask, y, u, allowed, V, idx_of_mask, score, score_t,
                     box_face, joker_pts, ybox, joker_mode, lower_bits, threshold, yatzy_face,
                     lr_chance, 0, False, 0.0, 0.0, levels, add, sub, nsub, choice,
@@ -439,12 +436,12 @@ def head_to_head(
             for i in range(n):
                 dice[i] = np.random.randint(1, 7)
             dice.sort()
-            r = _roll_index(dice, roll_of_code, powers)
+            r = roll_index(dice, roll_of_code, powers)
             for left in range(levels, 0, -1):
                 best_s = _keep_choice(E[left], keep_of_subset[r], n)
                 if best_s == (1 << n) - 1:
                     continue
-                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
+                r = reroll(dice, rolls, r, best_s, roll_of_code, powers)
             if plays_win:
                 win_box(
                     r, mask, y, u, pts_so_far[seat], allowed, cont, Wa, w, mvals, moff, mlo,
@@ -452,7 +449,7 @@ def head_to_head(
                     ybox, joker_mode, lower_bits, threshold, yatzy_face, lr_chance, choice,
                 )  # fmt: skip
             else:
-                _best_box(
+                best_box(
                     r, mask, y, u, allowed, V, idx_of_mask, score, box_face, joker_pts, ybox,
                     joker_mode, lower_bits, threshold, yatzy_face, lr_chance, choice,
                 )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Numba kernels that play whole games optimally from a solved value table (private).
+"""Numba kernels that play whole games optimally from a solved value table.
 
 The kernel plays solitaire games with the exact optimal strategy of the solver's
 table ``V[row, y, u]`` (expected points still to come between turns; see
@@ -22,151 +22,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
 # The box rules of a final roll are the solver's own, so simulation and solving
 # can never disagree about which boxes a roll may fill.
-from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
-from yatzy.solver._final_kernels import _allowed_for_roll
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _keep_means(ej: np.ndarray, prev: np.ndarray, add: np.ndarray, n_rolls: int) -> None:
-    """One level of a turn's keep values: each roll worth ``prev`` (the level below),
-    each smaller keep the mean of its six keeps with one die more (``add``)."""
-    sixth = 1.0 / 6.0
-    for r in range(n_rolls):
-        ej[r] = prev[r]
-    for k in range(n_rolls, add.shape[0]):
-        ej[k] = (
-            ej[add[k, 0]]
-            + ej[add[k, 1]]
-            + ej[add[k, 2]]
-            + ej[add[k, 3]]
-            + ej[add[k, 4]]
-            + ej[add[k, 5]]
-        ) * sixth
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _best_subkeeps(M: np.ndarray, ej: np.ndarray, sub: np.ndarray, nsub: np.ndarray) -> None:
-    """``M[k]``: the best value of keep ``k`` or any keep inside it (largest first)."""
-    for k in range(sub.shape[0] - 1, -1, -1):
-        best = ej[k]
-        for s in range(nsub[k]):
-            o = M[sub[k, s]]
-            if o > best:
-                best = o
-        M[k] = best
+from yatzy.kernels.codes import JOKER_NONE
+from yatzy.kernels.common import (
+    best_box,
+    best_subkeeps,
+    keep_means,
+    last_resort_boxes,
+    reroll,
+    roll_index,
+)
 
 
 @njit(cache=True, nogil=True)
-def _last_resort_boxes(r: int, boxes: int, score: np.ndarray, lr_chance: int) -> int:
-    """``last_resort``: the boxes of ``boxes`` that final roll ``r`` may fill."""
-    if lr_chance < 0:
-        return boxes
-    scoring = 0
-    for b in range(score.shape[1]):
-        if (boxes >> b) & 1 and b != lr_chance and score[r, b] > 0:
-            scoring |= 1 << b
-    if scoring != 0:
-        return scoring
-    if (boxes >> lr_chance) & 1 and score[r, lr_chance] > 0:
-        return 1 << lr_chance
-    return boxes
-
-
-@njit(cache=True, nogil=True)
-def _best_box(
-    r: int,
-    mask: int,
-    y: int,
-    u: int,
-    allowed: int,
-    V: np.ndarray,
-    idx_of_mask: np.ndarray,
-    score: np.ndarray,
-    box_face: np.ndarray,
-    joker_pts: np.ndarray,
-    ybox: int,
-    joker_mode: int,
-    lower_bits: int,
-    threshold: int,
-    yatzy_face: np.ndarray,
-    lr_chance: int,
-    choice: np.ndarray,
-) -> float:
-    """The best value of final roll ``r``; ``choice`` gets (box, points, extra).
-
-    ``y`` is the middle index of ``V`` for the next state (the Yatzy box's 50, or
-    the rolls a stop carries with saved rolls).
-    """
-    n_boxes = score.shape[1]
-    two_y = V.shape[1] == 2
-    face = yatzy_face[r]
-    joker = joker_mode != JOKER_NONE and face > 0 and ybox >= 0 and not (mask >> ybox) & 1
-    boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
-    boxes = _last_resort_boxes(r, boxes, score, lr_chance)
-    extra = YATZY_BONUS if joker and y == 1 else 0
-    best = -np.inf
-    for b in range(n_boxes):
-        if not (boxes >> b) & 1:
-            continue
-        pts = score[r, b]
-        if joker and joker_pts[b] > 0 and not (mask >> (face - 1)) & 1:
-            pts = joker_pts[b]
-        ny = y
-        if b == ybox and two_y:
-            ny = 1 if pts == 50 else 0
-        nu = u
-        if box_face[b] > 0:
-            nu = min(u + pts, threshold)
-        v = pts + extra + V[idx_of_mask[mask ^ (1 << b)], ny, nu]
-        if v > best:
-            best = v
-            choice[0] = b
-            choice[1] = pts
-            choice[2] = extra
-    return best
-
-
-@njit(cache=True, nogil=True)
-def _roll_index(dice: np.ndarray, roll_of_code: np.ndarray, powers: np.ndarray) -> int:
-    code = 0
-    for d in dice:
-        code += powers[d - 1]
-    index: int = roll_of_code[code]
-    return index
-
-
-@njit(cache=True, nogil=True)
-def _reroll(
-    dice: np.ndarray,
-    rolls: np.ndarray,
-    r: int,
-    keep_s: int,
-    roll_of_code: np.ndarray,
-    powers: np.ndarray,
-) -> int:
-    """Keep the dice of roll ``r`` in the subset ``keep_s`` (bit i: position i), roll
-    the others into ``dice`` (sorted) and return the new roll's index."""
-    n = dice.shape[0]
-    m = 0
-    for i in range(n):
-        if (keep_s >> i) & 1:
-            dice[m] = rolls[r, i]
-            m += 1
-    for i in range(m, n):
-        dice[i] = np.random.randint(1, 7)
-    dice.sort()
-    return _roll_index(dice, roll_of_code, powers)
-
-
-@njit(cache=True, nogil=True)
-def _final_row(
+def final_row(
     row: np.ndarray,
     cont: np.ndarray,
     mask: int,
@@ -210,7 +83,7 @@ def _final_row(
     if lr_chance >= 0:
         # last_resort cuts the boxes roll by roll (rare rule sets: no vector loop).
         for r in range(n_rolls):
-            boxes = _last_resort_boxes(r, allowed, score, lr_chance)
+            boxes = last_resort_boxes(r, allowed, score, lr_chance)
             best = -np.inf
             for b in range(n_boxes):
                 if (boxes >> b) & 1:
@@ -234,7 +107,7 @@ def _final_row(
     if joker_mode != JOKER_NONE:
         for r in range(n_rolls):
             if yatzy_face[r] > 0:
-                row[r] = _best_box(
+                row[r] = best_box(
                     r,
                     mask,
                     y,
@@ -334,7 +207,7 @@ def play_games(
                 for c in range(saved + 1):
                     # With saved rolls the next state's middle index is the carry.
                     yc = c if saved > 0 else y
-                    _final_row(
+                    final_row(
                         F[c],
                         cont,
                         mask,
@@ -360,10 +233,10 @@ def play_games(
                 for j in range(1, top + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    _keep_means(ej, prev, add, n_rolls)
+                    keep_means(ej, prev, add, n_rolls)
                     if j == top:
                         break  # the best sub-keeps of the top level are never needed
-                    _best_subkeeps(M, ej, sub, nsub)
+                    best_subkeeps(M, ej, sub, nsub)
                     rbj = RB[j]
                     if saved > 0:
                         # A stop with j rolls left carries min(j, saved) on.
@@ -381,7 +254,7 @@ def play_games(
             for i in range(n):
                 dice[i] = np.random.randint(1, 7)
             dice.sort()
-            r = _roll_index(dice, roll_of_code, powers)
+            r = roll_index(dice, roll_of_code, powers)
             stop_left = 0
             for left in range(levels + carried, 0, -1):
                 best_s = (1 << n) - 1
@@ -400,10 +273,10 @@ def play_games(
                     break
                 if best_s == (1 << n) - 1:
                     continue
-                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
+                r = reroll(dice, rolls, r, best_s, roll_of_code, powers)
             if saved > 0:
                 carried = min(stop_left, saved)
-            _best_box(
+            best_box(
                 r,
                 mask,
                 carried if saved > 0 else y,

@@ -1,6 +1,6 @@
-"""Numba kernel that plays Maxi games with saved rolls that accumulate, optimally (private).
+"""Numba kernel that plays Maxi games with saved rolls that accumulate, optimally.
 
-The twin of :mod:`yatzy.strategy._sim_kernels` for ``saved_rolls=all``: the table is
+The twin of :mod:`yatzy.kernels.simulate` for ``saved_rolls=all``: the table is
 the compact one of :mod:`yatzy.solver.saved` (``flat``, ``off``, ``u0s``, ``nus``).
 Each turn starts with ``s`` saved rolls and may throw ``3 + s`` times; the kernel
 computes the stop values ``F[j, r]`` (the best box for roll ``r`` when a stop saves
@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.strategy._sim_kernels import _best_subkeeps, _keep_means, _reroll, _roll_index
+from yatzy.kernels.common import best_subkeeps, keep_means, reroll, roll_index
 
 
 @njit(cache=True, nogil=True)
@@ -198,10 +196,10 @@ def play_games(
                 for j in range(1, top + 1):
                     ej = E[j]
                     prev = RB[j - 1]
-                    _keep_means(ej, prev, add, n_rolls)
+                    keep_means(ej, prev, add, n_rolls)
                     if j == top:
                         break  # the best sub-keeps of the top level are never needed
-                    _best_subkeeps(M, ej, sub, nsub)
+                    best_subkeeps(M, ej, sub, nsub)
                     rbj = RB[j]
                     fj = F[j]
                     for r in range(n_rolls):
@@ -213,7 +211,7 @@ def play_games(
             for i in range(n):
                 dice[i] = np.random.randint(1, 7)
             dice.sort()
-            r = _roll_index(dice, roll_of_code, powers)
+            r = roll_index(dice, roll_of_code, powers)
             stop_left = 0
             for left in range(top, 0, -1):
                 best_s = (1 << n) - 1
@@ -228,7 +226,7 @@ def play_games(
                 if F[left, r] >= best_v - 1e-9:
                     stop_left = left
                     break
-                r = _reroll(dice, rolls, r, best_s, roll_of_code, powers)
+                r = reroll(dice, rolls, r, best_s, roll_of_code, powers)
             saved = stop_left
             # The box: the best one for the roll, the next state with ``saved``.
             boxes = _boxes_for(r, allowed, score, lr_chance)

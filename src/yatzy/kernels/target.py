@@ -1,7 +1,7 @@
-"""Numeric kernels of the target tables (private; numba).
+"""Numeric kernels of the target tables (numba).
 
 A *row* is the survival function of the points still to be scored from a state
-between turns ``(mask, y, u)`` (as in :mod:`yatzy.solver._kernels`): ``P(points >=
+between turns ``(mask, y, u)`` (as in :mod:`yatzy.kernels.solve`): ``P(points >=
 k)`` for ``k = 0, 1, ...``.  It is stored compactly as ``(off, lo, hi)``: the value is
 1 for ``k < lo``, 0 for ``k >= hi`` and ``vals[off + k - lo]`` in between, so only
 the part strictly between 0 and 1 takes memory.  Values within ``TRIM`` of 0 or 1
@@ -28,33 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit, prange
 
 # isort: split
-from numba import njit, prange
-
-from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
+from yatzy.kernels.codes import JOKER_NONE, YATZY_BONUS
+from yatzy.kernels.common import allowed_for_roll, expect, maximize
 
 TRIM = 1e-12
 """Probabilities this close to 0 or 1 are stored as 0 or 1 (see the module docstring)."""
-
-
-@njit(cache=True, nogil=True)
-def _allowed_for_roll(
-    mask: int, allowed: int, face: int, ybox: int, joker_mode: int, lower_bits: int
-) -> int:
-    """The boxes a roll may fill: the order rules' ``allowed``, cut by the forced joker."""
-    if joker_mode != JOKER_FORCED or face == 0 or ybox < 0 or (mask >> ybox) & 1:
-        return allowed
-    upper_bit = face - 1
-    if (mask >> upper_bit) & 1:
-        want = 1 << upper_bit
-    else:
-        want = mask & lower_bits
-        if want == 0:
-            want = mask & 63
-    cut = allowed & want
-    return cut if cut != 0 else allowed
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -183,7 +164,7 @@ def _finals(
         extra = 0
         from_zero = True
         if joker:
-            boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+            boxes = allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
             extra = extra_joker
             from_zero = False
         elif lr_chance >= 0:
@@ -259,102 +240,6 @@ def _finals(
 
 
 @njit(cache=True, nogil=True)
-def _mean_rows(
-    A: np.ndarray, X: np.ndarray, add: np.ndarray, start: int, stop: int, lanes: int
-) -> None:
-    """``A[k]`` for ``start <= k < stop``: the mean of the six rows ``X[add[k]]``."""
-    six = A.dtype.type(6.0)
-    for k in range(start, stop):
-        k0 = add[k, 0]
-        k1 = add[k, 1]
-        k2 = add[k, 2]
-        k3 = add[k, 3]
-        k4 = add[k, 4]
-        k5 = add[k, 5]
-        for lane in range(lanes):
-            A[k, lane] = (
-                X[k0, lane] + X[k1, lane] + X[k2, lane] + X[k3, lane] + X[k4, lane] + X[k5, lane]
-            ) / six
-
-
-@njit(cache=True, nogil=True)
-def _expect(A: np.ndarray, R: np.ndarray, add: np.ndarray, n_rolls: int, lanes: int) -> None:
-    """Keeps of fewer dice (rows of ``A``): the mean over the next die of the keep one
-    die larger; the rolls' rows are read from ``R``."""
-    n_keeps = A.shape[0]
-    split = n_rolls
-    while split < n_keeps and add[split, 0] < n_rolls:
-        split += 1
-    _mean_rows(A, R, add, n_rolls, split, lanes)
-    _mean_rows(A, A, add, split, n_keeps, lanes)
-
-
-@njit(cache=True, nogil=True)
-def _max_subs(
-    X: np.ndarray,
-    Y: np.ndarray,
-    B: np.ndarray,
-    sub: np.ndarray,
-    nsub: np.ndarray,
-    start: int,
-    stop: int,
-    lanes: int,
-) -> None:
-    """``Y[k]`` for ``k`` from ``start - 1`` down to ``stop``: the lane-wise maximum of
-    ``X[k]`` and ``B[sub[k]]``, chained through spare rows of ``B`` (no row is read
-    and written in one loop: in-place maxima compile to slow masked stores)."""
-    n_keeps = sub.shape[0]
-    for k in range(start - 1, stop - 1, -1):
-        ns = nsub[k]
-        if ns == 0:
-            for lane in range(lanes):
-                Y[k, lane] = X[k, lane]
-            continue
-        s0 = sub[k, 0]
-        if ns == 1:
-            for lane in range(lanes):
-                a = X[k, lane]
-                b = B[s0, lane]
-                Y[k, lane] = b if b > a else a
-            continue
-        for lane in range(lanes):
-            a = X[k, lane]
-            b = B[s0, lane]
-            B[n_keeps, lane] = b if b > a else a
-        src = n_keeps
-        for j in range(1, ns - 1):
-            dst = n_keeps + (j % 2)
-            s = sub[k, j]
-            for lane in range(lanes):
-                a = B[src, lane]
-                b = B[s, lane]
-                B[dst, lane] = b if b > a else a
-            src = dst
-        s = sub[k, ns - 1]
-        for lane in range(lanes):
-            a = B[src, lane]
-            b = B[s, lane]
-            Y[k, lane] = b if b > a else a
-
-
-@njit(cache=True, nogil=True)
-def _maximize(
-    A: np.ndarray,
-    R: np.ndarray,
-    B: np.ndarray,
-    R_out: np.ndarray,
-    sub: np.ndarray,
-    nsub: np.ndarray,
-    n_rolls: int,
-    lanes: int,
-) -> None:
-    """Every keep becomes the lane-wise best of its sub-multisets (itself included);
-    keeps from ``A`` (rolls from ``R``), maxima to ``B`` (rolls to ``R_out``)."""
-    _max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
-    _max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
-
-
-@njit(cache=True, nogil=True)
 def _choose(
     eA: np.ndarray,
     eR: np.ndarray,
@@ -423,25 +308,25 @@ def _turn(
     for _ in range(levels):
         if optimal:
             if in_a:
-                _expect(eA.reshape((-1, 1)), eA.reshape((-1, 1)), add, n_rolls, 1)
-                _expect(A, A, add, n_rolls, K)
+                expect(eA.reshape((-1, 1)), eA.reshape((-1, 1)), add, n_rolls, 1)
+                expect(A, A, add, n_rolls, K)
                 _choose(eA, eA, best, src, sub, nsub, n_rolls)
                 _follow(A, A, C, src, n_rolls, K)
                 for r in range(n_rolls):
                     eB[r] = best[r]
             else:
-                _expect(eA.reshape((-1, 1)), eB.reshape((-1, 1)), add, n_rolls, 1)
-                _expect(A, C, add, n_rolls, K)
+                expect(eA.reshape((-1, 1)), eB.reshape((-1, 1)), add, n_rolls, 1)
+                expect(A, C, add, n_rolls, K)
                 _choose(eA, eB, best, src, sub, nsub, n_rolls)
                 _follow(A, C, A, src, n_rolls, K)
                 for r in range(n_rolls):
                     eA[r] = best[r]
         elif in_a:
-            _expect(A, A, add, n_rolls, K)
-            _maximize(A, A, B, B, sub, nsub, n_rolls, K)
+            expect(A, A, add, n_rolls, K)
+            maximize(A, A, B, B, sub, nsub, n_rolls, K)
         else:
-            _expect(A, B, add, n_rolls, K)
-            _maximize(A, B, B, A, sub, nsub, n_rolls, K)
+            expect(A, B, add, n_rolls, K)
+            maximize(A, B, B, A, sub, nsub, n_rolls, K)
         in_a = not in_a
     for k in range(K):
         out[k] = 0.0
@@ -463,7 +348,7 @@ def _mix(R: np.ndarray, out: np.ndarray, roll_prob: np.ndarray, K: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _bound(
+def bound(
     mask: int,
     y: int,
     u: int,
@@ -527,7 +412,7 @@ def plan_masks(
                 sizes[i, y, u] = 0
         for y in range(ys):
             for u in range(u0, reach):
-                sizes[i, y, u] = _bound(
+                sizes[i, y, u] = bound(
                     mask, y, u, allowed[idx], hi, idx_of_mask, box_max, box_face,
                     ybox, joker_mode, threshold, n_dice, two_y,
                 )  # fmt: skip
@@ -726,8 +611,8 @@ def turn_rows(
         eB[r] = eA[r]
     # C/eB: the rolls' rows and values one level down; A/eA: the keeps' of this level.
     for j in range(1, out.shape[0]):
-        _expect(A, C, add, n_rolls, K)
-        _expect(eA.reshape((-1, 1)), eB.reshape((-1, 1)), add, n_rolls, 1)
+        expect(A, C, add, n_rolls, K)
+        expect(eA.reshape((-1, 1)), eB.reshape((-1, 1)), add, n_rolls, 1)
         for k in range(n_keeps):
             out[j, k] = C[k] if k < n_rolls else A[k]
         if optimal:
@@ -738,6 +623,6 @@ def turn_rows(
         else:
             for r in range(n_rolls):
                 A[r] = C[r]
-            _maximize(A, A, B, B, sub, nsub, n_rolls, K)
+            maximize(A, A, B, B, sub, nsub, n_rolls, K)
         for r in range(n_rolls):
             C[r] = B[r]

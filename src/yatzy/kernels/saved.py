@@ -1,4 +1,4 @@
-"""Numeric kernels of the exact solver for saved rolls that accumulate (private; numba).
+"""Numeric kernels of the exact solver for saved rolls that accumulate (numba).
 
 ``saved_rolls=all`` (Maxi): a turn that starts with ``s`` saved rolls may throw
 ``3 + s`` times, and a stop with ``r`` rolls left saves ``r`` for later turns.  The
@@ -16,8 +16,8 @@ many rolls the turn began with.  One chain of levels ``r = 0 .. 2 f + 2`` per se
 open boxes therefore gives the turn's value for every ``s``: the mean of the first
 roll at level ``s + 2``.
 
-The row helpers are copies of those in :mod:`yatzy.solver._kernels` (kept apart so
-that module can change on its own), reading the next states from ``E``: for each
+The row helpers (means and maxima over the lanes) are the shared ones of
+:mod:`yatzy.kernels.common`; the final values read the next states from ``E``: for each
 box, the next state's values over every upper sum (``E[b, u]``), expanded from the
 compact rows once per level.  Maxi has no Yatzy bonus or joker, so those branches
 are gone; ``last_resort`` and the order rules (``allowed``) remain.
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit, prange
 
 # isort: split
-from numba import njit, prange
+from yatzy.kernels.common import expect, maximize, mean_of_rolls
 
 
 @njit(cache=True, nogil=True)
@@ -119,7 +119,7 @@ def _final_values(
     scratch; ``A`` may be ``B`` (only its roll rows are written).  Without
     ``last_resort`` every roll can scratch, so it starts from ``Z`` (the best
     scratch) and needs only the boxes where it scores; under ``last_resort`` only
-    the boxes it may fill count (see :mod:`yatzy.solver._kernels`).
+    the boxes it may fill count (see :mod:`yatzy.kernels.solve`).
     """
     n_rolls, n_boxes = score.shape
     n_keeps = B.shape[0] - 4
@@ -179,109 +179,6 @@ def _final_values(
 
 
 @njit(cache=True, nogil=True)
-def _mean_rows(
-    A: np.ndarray, X: np.ndarray, add: np.ndarray, start: int, stop: int, lanes: int
-) -> None:
-    """``A[k]`` for ``start <= k < stop``: the mean of the six rows ``X[add[k]]``."""
-    six = A.dtype.type(6.0)
-    for k in range(start, stop):
-        k0 = add[k, 0]
-        k1 = add[k, 1]
-        k2 = add[k, 2]
-        k3 = add[k, 3]
-        k4 = add[k, 4]
-        k5 = add[k, 5]
-        for lane in range(lanes):
-            A[k, lane] = (
-                X[k0, lane] + X[k1, lane] + X[k2, lane] + X[k3, lane] + X[k4, lane] + X[k5, lane]
-            ) / six
-
-
-@njit(cache=True, nogil=True)
-def _expect(A: np.ndarray, R: np.ndarray, add: np.ndarray, n_rolls: int, lanes: int) -> None:
-    """Keeps of fewer dice (rows of ``A``): the mean over the next die; rolls from ``R``."""
-    n_keeps = A.shape[0]
-    split = n_rolls
-    while split < n_keeps and add[split, 0] < n_rolls:
-        split += 1
-    _mean_rows(A, R, add, n_rolls, split, lanes)
-    _mean_rows(A, A, add, split, n_keeps, lanes)
-
-
-@njit(cache=True, nogil=True)
-def _max_subs(
-    X: np.ndarray,
-    Y: np.ndarray,
-    B: np.ndarray,
-    sub: np.ndarray,
-    nsub: np.ndarray,
-    start: int,
-    stop: int,
-    lanes: int,
-) -> None:
-    """``Y[k]`` for ``k`` from ``start - 1`` down to ``stop``: max of ``X[k]`` and ``B[sub[k]]``."""
-    n_keeps = sub.shape[0]
-    for k in range(start - 1, stop - 1, -1):
-        ns = nsub[k]
-        if ns == 0:
-            for lane in range(lanes):
-                Y[k, lane] = X[k, lane]
-            continue
-        s0 = sub[k, 0]
-        if ns == 1:
-            for lane in range(lanes):
-                a = X[k, lane]
-                b = B[s0, lane]
-                Y[k, lane] = b if b > a else a
-            continue
-        for lane in range(lanes):
-            a = X[k, lane]
-            b = B[s0, lane]
-            B[n_keeps, lane] = b if b > a else a
-        src = n_keeps
-        for j in range(1, ns - 1):
-            dst = n_keeps + (j % 2)
-            s = sub[k, j]
-            for lane in range(lanes):
-                a = B[src, lane]
-                b = B[s, lane]
-                B[dst, lane] = b if b > a else a
-            src = dst
-        s = sub[k, ns - 1]
-        for lane in range(lanes):
-            a = B[src, lane]
-            b = B[s, lane]
-            Y[k, lane] = b if b > a else a
-
-
-@njit(cache=True, nogil=True)
-def _maximize(
-    A: np.ndarray,
-    R: np.ndarray,
-    B: np.ndarray,
-    R_out: np.ndarray,
-    sub: np.ndarray,
-    nsub: np.ndarray,
-    n_rolls: int,
-    lanes: int,
-) -> None:
-    """Every keep becomes the best keep among its sub-multisets (rolls: ``R`` to ``R_out``)."""
-    _max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
-    _max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
-
-
-@njit(cache=True, nogil=True)
-def _mean_of_rolls(R: np.ndarray, out: np.ndarray, roll_prob: np.ndarray, lanes: int) -> None:
-    """``out[:lanes]``: the mean of the roll rows of ``R`` (the first roll of a turn)."""
-    for lane in range(lanes):
-        out[lane] = 0.0
-    for r in range(roll_prob.shape[0]):
-        p = roll_prob[r]
-        for lane in range(lanes):
-            out[lane] += p * R[r, lane]
-
-
-@njit(cache=True, nogil=True)
 def _popcount(x: int) -> int:
     c = 0
     while x:
@@ -337,19 +234,19 @@ def _solve_mask(
     for j in range(1, levels + 1):
         _expand(E, mask, j, flat, off, u0s, nus, idx_of_mask)
         if in_a:
-            _expect(A, A, add, n_rolls, lanes)
+            expect(A, A, add, n_rolls, lanes)
             _final_values(A, B, lu0, lanes, ok, E, score, box_face, threshold, lr_chance)
-            _maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
+            maximize(A, A, B, B, sub, nsub, n_rolls, lanes)
         else:
-            _expect(A, B, add, n_rolls, lanes)
+            expect(A, B, add, n_rolls, lanes)
             _final_values(B, B, lu0, lanes, ok, E, score, box_face, threshold, lr_chance)
-            _maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
+            maximize(A, B, B, A, sub, nsub, n_rolls, lanes)
         in_a = not in_a
         if j >= 2:
             if in_a:
-                _mean_of_rolls(A, out, roll_prob, lanes)
+                mean_of_rolls(A, out, 0, roll_prob, lanes)
             else:
-                _mean_of_rolls(B, out, roll_prob, lanes)
+                mean_of_rolls(B, out, 0, roll_prob, lanes)
             at = base + (j - 2) * nu
             for k in range(nu):
                 flat[at + k] = out[u0 - lu0 + k]
@@ -455,15 +352,15 @@ def turn_tables(
     for j in range(1, out.shape[0]):
         _expand(E, mask, j, flat, off, u0s, nus, idx_of_mask)
         if in_a:
-            _expect(A, A, add, n_rolls, 1)
+            expect(A, A, add, n_rolls, 1)
             for k in range(n_keeps):
                 out[j, k] = A[k, 0]
             _final_values(A, B, u, 1, allowed, E, score, box_face, threshold, lr_chance)
             for r in range(n_rolls):
                 stops[j, r] = A[r, 0]
-            _maximize(A, A, B, B, sub, nsub, n_rolls, 1)
+            maximize(A, A, B, B, sub, nsub, n_rolls, 1)
         else:
-            _expect(A, B, add, n_rolls, 1)
+            expect(A, B, add, n_rolls, 1)
             for k in range(n_rolls):
                 out[j, k] = B[k, 0]
             for k in range(n_rolls, n_keeps):
@@ -471,5 +368,5 @@ def turn_tables(
             _final_values(B, B, u, 1, allowed, E, score, box_face, threshold, lr_chance)
             for r in range(n_rolls):
                 stops[j, r] = B[r, 0]
-            _maximize(A, B, B, A, sub, nsub, n_rolls, 1)
+            maximize(A, B, B, A, sub, nsub, n_rolls, 1)
         in_a = not in_a

@@ -1,4 +1,4 @@
-"""Numba kernel that plays one player's rest of a game from any position (private).
+"""Numba kernel that plays one player's rest of a game from any position.
 
 The live win chances (:mod:`yatzy.strategy.win_chance`) need, for every player, the
 distribution of the points still to come under that player's level.  This kernel
@@ -8,7 +8,7 @@ to act (the dice on the table, a 0 for a die still rolling, and the rolls left) 
 plays to the end of the sheet with one of three policies:
 
 - ``MODE_ARGMAX``: the best option by the table ``V``; with the solver's table this
-  is the optimal bot and a person (ties as :mod:`yatzy.strategy._sim_kernels`), with
+  is the optimal bot and a person (ties as :mod:`yatzy.kernels.simulate`), with
   a table that holds only the upper bonus it is the greedy bot (``tie`` ranks equal
   boxes as :mod:`yatzy.strategy.greedy` does: the box that can score the least);
 - ``MODE_SOFTMAX``: the skill levels, option ``i`` with probability proportional to
@@ -27,21 +27,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.solver._codes import JOKER_NONE, YATZY_BONUS
-from yatzy.solver._final_kernels import _allowed_for_roll
-from yatzy.strategy._sim_kernels import (
-    _best_subkeeps,
-    _final_row,
-    _keep_means,
-    _last_resort_boxes,
-    _reroll,
-    _roll_index,
+from yatzy.kernels.codes import JOKER_NONE, YATZY_BONUS
+from yatzy.kernels.common import (
+    allowed_for_roll,
+    best_subkeeps,
+    keep_means,
+    last_resort_boxes,
+    reroll,
+    roll_index,
 )
+from yatzy.kernels.simulate import final_row
 
 MODE_ARGMAX = 0
 MODE_SOFTMAX = 1
@@ -49,7 +47,7 @@ MODE_RANDOM = 2
 
 
 @njit(cache=True, nogil=True)
-def _turn_values(
+def turn_values(
     E: np.ndarray,
     RB: np.ndarray,
     F: np.ndarray,
@@ -82,7 +80,7 @@ def _turn_values(
     choice: np.ndarray,
 ) -> None:
     """The within-turn values of a state up to ``top`` rolls left, as
-    :func:`_sim_kernels.play_games` computes them: ``F[c, r]`` the best box for final
+    :func:`yatzy.kernels.simulate.play_games` computes them: ``F[c, r]`` the best box for final
     roll ``r`` (a stop carrying ``c`` rolls with ``saved_rolls=next``), ``E[j, k]`` the
     value of keeping ``k`` with ``j`` rolls left.  With ``carry_all`` (saved rolls that
     accumulate, the approximate strategy) a stop with ``j`` rolls left is worth
@@ -92,7 +90,7 @@ def _turn_values(
         saved = 0
     for c in range(saved + 1):
         yc = c if saved > 0 else y
-        _final_row(
+        final_row(
             F[c], cont, mask, yc, u, allowed, V, row_of_mask, score, score_t, box_face,
             joker_pts, ybox, joker_mode, lower_bits, threshold, yatzy_face, lr_chance, choice,
         )  # fmt: skip
@@ -101,10 +99,10 @@ def _turn_values(
     for j in range(1, top + 1):
         ej = E[j]
         prev = RB[j - 1]
-        _keep_means(ej, prev, add, n_rolls)
+        keep_means(ej, prev, add, n_rolls)
         if j == top:
             break
-        _best_subkeeps(M, ej, sub, nsub)
+        best_subkeeps(M, ej, sub, nsub)
         rbj = RB[j]
         if carry_all:
             f0 = F[0]
@@ -161,8 +159,8 @@ def _write_options(
     two_y = V.shape[1] == 2
     face = yatzy_face[r]
     joker = joker_mode != JOKER_NONE and face > 0 and ybox >= 0 and not (mask >> ybox) & 1
-    boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
-    cut = _last_resort_boxes(r, boxes, score, lr_chance)
+    boxes = allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+    cut = last_resort_boxes(r, boxes, score, lr_chance)
     zero_ok = True
     if lr_chance >= 0:
         for b in range(n_boxes):
@@ -308,7 +306,7 @@ def play_from(
                     E[: top + 1] = first_E[: top + 1]
                     F[:, :] = first_F
                 else:
-                    _turn_values(
+                    turn_values(
                         E, RB, F, M, cont, mask, y, u, allowed, V, row_of_mask, score,
                         score_t, box_face, joker_pts, ybox, joker_mode, lower_bits,
                         threshold, yatzy_face, lr_chance, saved, carry_all, stop_value,
@@ -329,7 +327,7 @@ def play_from(
                 left = levels + carried
             first = False
             dice.sort()
-            r = _roll_index(dice, roll_of_code, powers)
+            r = roll_index(dice, roll_of_code, powers)
             # Decide until a box is written: ``wb``/``wp`` the box and its points.
             wb = -1
             wp = 0
@@ -429,7 +427,7 @@ def play_from(
                         break
                     keep_s = opt_keep[pick]
                 # Roll the dice not kept.
-                r = _reroll(dice, rolls, r, keep_s, roll_of_code, powers)
+                r = reroll(dice, rolls, r, keep_s, roll_of_code, powers)
                 left -= 1
             # Write box wb with wp points (a Yatzy bonus where the joker pays one).
             face = yatzy_face[r]

@@ -1,9 +1,9 @@
-"""The best box for every final roll: the solver's final values (private; numba).
+"""The best box for every final roll: the solver's final values (numba).
 
 A roll with no rolls left goes to the box that maximises its points plus the value
-of the next state (see :mod:`yatzy.solver._kernels` for the states and lanes).
+of the next state (see :mod:`yatzy.kernels.solve` for the states and lanes).
 Which boxes a roll may fill follows the order rules (the ``allowed`` boxes of the
-open boxes), the forced joker (:func:`_allowed_for_roll`, shared with the
+open boxes), the forced joker (:func:`allowed_for_roll`, shared with the
 simulation kernels) and ``last_resort`` (``lr_chance`` is the Chance box, else
 -1): a roll may go only to the allowed boxes where it scores, Chance only when it
 scores in no other, and 0 only when it scores in none of them.
@@ -13,36 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.solver._codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
-
-
-@njit(cache=True, nogil=True)
-def _allowed_for_roll(
-    mask: int,
-    allowed: int,
-    face: int,
-    ybox: int,
-    joker_mode: int,
-    lower_bits: int,
-) -> int:
-    """The boxes a roll may fill: the order rules' ``allowed``, cut by the forced joker."""
-    if joker_mode != JOKER_FORCED or face == 0 or ybox < 0 or (mask >> ybox) & 1:
-        return allowed
-    upper_bit = face - 1
-    if (mask >> upper_bit) & 1:
-        want = 1 << upper_bit
-    else:
-        want = mask & lower_bits
-        if want == 0:
-            want = mask & 63
-    cut = allowed & want
-    return cut if cut != 0 else allowed
-
+from yatzy.kernels.codes import JOKER_NONE, YATZY_BONUS
+from yatzy.kernels.common import allowed_for_roll
 
 # A note on maxima: ``row[l] = max(row[l], v)`` in place makes LLVM emit masked
 # stores (vmaskmovps), which are very slow on AMD processors.  Every maximum here
@@ -53,7 +28,7 @@ def _allowed_for_roll(
 
 
 @njit(cache=True, nogil=True)
-def _box_rolls(score: np.ndarray) -> np.ndarray:
+def rolls_per_box(score: np.ndarray) -> np.ndarray:
     """Per box ``b``, the rolls that score in it: ``rolls[b, :rolls[b, -1]]``."""
     n_rolls, n_boxes = score.shape
     rolls = np.empty((n_boxes, n_rolls + 1), dtype=np.int64)
@@ -171,7 +146,7 @@ def _fuse_into(
 
 
 @njit(cache=True, nogil=True)
-def _final_values(
+def final_values(
     A: np.ndarray,
     col: int,
     W: np.ndarray,
@@ -200,7 +175,7 @@ def _final_values(
     box's 50, or with saved rolls the rolls carried into the next turn).
     Scratching is allowed unless ``last_resort`` forbids it, so every roll can reach
     ``Z``, the best of scratching an allowed box; a roll then only needs the boxes
-    where it scores (``box_rolls``: see :func:`_box_rolls`).  Under ``last_resort``
+    where it scores (``box_rolls``: see :func:`rolls_per_box`).  Under ``last_resort``
     a roll that scores somewhere starts from minus infinity instead, with only its
     scoring boxes (Chance alone when it scores nowhere else).  Five of a kind under
     the forced joker (its own allowed boxes) starts from minus infinity and tries
@@ -287,7 +262,7 @@ def _final_values(
             face = yatzy_face[r]
             if face == 0:
                 continue
-            boxes = _allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
+            boxes = allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
             k = 0
             for b in range(n_boxes):
                 if not (boxes >> b) & 1:

@@ -1,4 +1,4 @@
-"""Numeric kernels of the exact solver (private; numba).
+"""Numeric kernels of the exact solver (numba).
 
 Every kernel writes into arrays its caller allocates.  A *state between turns* is
 ``(mask, y, u)``: ``mask`` has bit ``b`` set while box ``b`` is open, ``y`` is 1 when
@@ -27,59 +27,22 @@ depend on ``c``, so one chain of ``levels + saved`` levels gives every ``c``: th
 turn with ``c`` carried is the mean of the first roll at level ``levels + c``.
 
 The best box for each final roll (the final values) is in
-:mod:`yatzy.solver._final_kernels`, with the rules of which boxes a roll may fill.
+:mod:`yatzy.kernels.final`, with the rules of which boxes a roll may fill.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from yatzy.solver import _jit  # noqa: F401  (numba started in one thread: see _jit)
+from yatzy.kernels.jit import njit
 
 # isort: split
-from numba import njit
-
-from yatzy.solver._final_kernels import _box_rolls, _final_values
+from yatzy.kernels.common import expect, mean_of_rolls
+from yatzy.kernels.final import final_values, rolls_per_box
 
 # Maxima: a loop that writes a row it also reads (``row[l] = max(row[l], v)``)
 # compiles to masked stores, very slow on AMD processors, so every maximum writes
-# a row it does not read (see the note in :mod:`yatzy.solver._final_kernels`).
-
-
-@njit(cache=True, nogil=True)
-def _mean_rows(
-    A: np.ndarray, X: np.ndarray, add: np.ndarray, start: int, stop: int, lanes: int
-) -> None:
-    """``A[k]`` for ``start <= k < stop``: the mean of the six rows ``X[add[k]]``."""
-    # Divide by 6 rather than multiply by a rounded 1/6: in float32 the rounded
-    # factor biases every level the same way and the error grows to ~1e-3 points.
-    six = A.dtype.type(6.0)
-    for k in range(start, stop):
-        k0 = add[k, 0]
-        k1 = add[k, 1]
-        k2 = add[k, 2]
-        k3 = add[k, 3]
-        k4 = add[k, 4]
-        k5 = add[k, 5]
-        for lane in range(lanes):
-            A[k, lane] = (
-                X[k0, lane] + X[k1, lane] + X[k2, lane] + X[k3, lane] + X[k4, lane] + X[k5, lane]
-            ) / six
-
-
-@njit(cache=True, nogil=True)
-def _expect(A: np.ndarray, R: np.ndarray, add: np.ndarray, n_rolls: int, lanes: int) -> None:
-    """Keeps of fewer dice (rows of ``A``): the mean over the next die of the keep one
-    die larger.  The rolls' values are read from their rows in ``R`` (``A`` or ``B``).
-    """
-    # Keeps are sorted by size: those one die short of a roll (completed by rolls)
-    # come first.
-    n_keeps = A.shape[0]
-    split = n_rolls
-    while split < n_keeps and add[split, 0] < n_rolls:
-        split += 1
-    _mean_rows(A, R, add, n_rolls, split, lanes)
-    _mean_rows(A, A, add, split, n_keeps, lanes)
+# a row it does not read (see the note in :mod:`yatzy.kernels.final`).
 
 
 @njit(cache=True, nogil=True)
@@ -111,7 +74,7 @@ def _keep_order(add: np.ndarray, nsub: np.ndarray, n_rolls: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _max_subs(
+def _max_subs_in_order(
     X: np.ndarray,
     Y: np.ndarray,
     B: np.ndarray,
@@ -206,7 +169,7 @@ def _max_subs(
 
 
 @njit(cache=True, nogil=True)
-def _maximize(
+def _maximize_in_order(
     A: np.ndarray,
     R: np.ndarray,
     B: np.ndarray,
@@ -227,8 +190,8 @@ def _maximize(
     very slow on AMD), in the order of :func:`_keep_order`.
     """
     split = A.shape[0] - n_rolls
-    _max_subs(A, B, B, sub, nsub, order, 0, split, lanes)
-    _max_subs(R, R_out, B, sub, nsub, order, split, A.shape[0], lanes)
+    _max_subs_in_order(A, B, B, sub, nsub, order, 0, split, lanes)
+    _max_subs_in_order(R, R_out, B, sub, nsub, order, split, A.shape[0], lanes)
 
 
 @njit(cache=True, nogil=True)
@@ -249,11 +212,11 @@ def _turn_value(
     in_a = True
     for _ in range(levels):
         if in_a:
-            _expect(A, A, add, n_rolls, lanes)
-            _maximize(A, A, B, B, sub, nsub, order, n_rolls, lanes)
+            expect(A, A, add, n_rolls, lanes)
+            _maximize_in_order(A, A, B, B, sub, nsub, order, n_rolls, lanes)
         else:
-            _expect(A, B, add, n_rolls, lanes)
-            _maximize(A, B, B, A, sub, nsub, order, n_rolls, lanes)
+            expect(A, B, add, n_rolls, lanes)
+            _maximize_in_order(A, B, B, A, sub, nsub, order, n_rolls, lanes)
         in_a = not in_a
     R = A if in_a else B
     for lane in range(lanes):
@@ -270,19 +233,6 @@ def _load_stops(R: np.ndarray, C: np.ndarray, first: int, n_rolls: int, lanes: i
     for r in range(n_rolls):
         for lane in range(lanes):
             R[r, lane] = C[first + r, lane]
-
-
-@njit(cache=True, nogil=True)
-def _mean_of_rolls(
-    R: np.ndarray, out: np.ndarray, at: int, roll_prob: np.ndarray, lanes: int
-) -> None:
-    """``out[at:at + lanes]``: the mean of the roll rows of ``R`` (the first roll)."""
-    for lane in range(lanes):
-        out[at + lane] = 0.0
-    for r in range(roll_prob.shape[0]):
-        p = roll_prob[r]
-        for lane in range(lanes):
-            out[at + lane] += p * R[r, lane]
 
 
 @njit(cache=True, nogil=True)
@@ -311,19 +261,19 @@ def _saved_turn_values(
     for j in range(1, levels + saved + 1):
         stops = (min(j, saved) - 1) * n_rolls
         if in_a:
-            _expect(A, A, add, n_rolls, lanes)
+            expect(A, A, add, n_rolls, lanes)
             _load_stops(A, C, stops, n_rolls, lanes)
-            _maximize(A, A, B, B, sub, nsub, order, n_rolls, lanes)
+            _maximize_in_order(A, A, B, B, sub, nsub, order, n_rolls, lanes)
         else:
-            _expect(A, B, add, n_rolls, lanes)
+            expect(A, B, add, n_rolls, lanes)
             _load_stops(B, C, stops, n_rolls, lanes)
-            _maximize(A, B, B, A, sub, nsub, order, n_rolls, lanes)
+            _maximize_in_order(A, B, B, A, sub, nsub, order, n_rolls, lanes)
         in_a = not in_a
         if j >= levels:
             if in_a:
-                _mean_of_rolls(A, out, (j - levels) * lanes, roll_prob, lanes)
+                mean_of_rolls(A, out, (j - levels) * lanes, roll_prob, lanes)
             else:
-                _mean_of_rolls(B, out, (j - levels) * lanes, roll_prob, lanes)
+                mean_of_rolls(B, out, (j - levels) * lanes, roll_prob, lanes)
 
 
 @njit(cache=True, nogil=True)
@@ -360,7 +310,7 @@ def solve_masks(
     into ``scratch_a.shape[0]`` runs solved one after the other; run ``c`` works in
     row ``c`` of the scratch arrays (``n_keeps * width``, ``(n_keeps + 4) * width``
     and at least ``(4 + 2 * boxes) * (width + 6 * dice)`` (the final values'
-    scratch, see :func:`_final_values`), ``saved * n_rolls * width`` (at least 1)
+    scratch, see :func:`final_values`), ``saved * n_rolls * width`` (at least 1)
     and ``(saved + 1) * width`` values, or more: without saved rolls the keep/reroll
     pass runs on as many lanes as the first two hold, ``scratch_a.shape[1] //
     n_keeps``, and ``scratch_out`` must hold as many; their contents do not matter),
@@ -369,7 +319,7 @@ def solve_masks(
     with its own scratch rows (a numba ``prange`` would start a thread pool whose
     start-up, about 0.25 s, is a large share of solving Yatzy).
     """
-    box_rolls = _box_rolls(score)
+    box_rolls = rolls_per_box(score)
     order = _keep_order(add, nsub, roll_prob.shape[0])
     n_masks = masks.shape[0]
     n_runs = scratch_a.shape[0]
@@ -530,7 +480,7 @@ def _solve_group(
         if i == n_masks:
             break
         mask = masks[i]
-        _final_values(
+        final_values(
             Af,
             used,
             flat_b,
@@ -615,7 +565,7 @@ def _solve_mask(
         C = flat_c[: saved * n_rolls * lanes].reshape((saved * n_rolls, lanes))
         for c in range(saved, -1, -1):
             # F_c: the best box with c rolls carried on; F_0 stays in A's roll rows.
-            _final_values(
+            final_values(
                 A,
                 0,
                 flat_b,
@@ -650,7 +600,7 @@ def _solve_mask(
         return
     ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
     for y in range(ys):
-        _final_values(
+        final_values(
             A,
             0,
             flat_b,
@@ -715,10 +665,10 @@ def turn_tables(
     B = np.empty((add.shape[0] + 4, 1), dtype=V.dtype)
     C = np.empty((max(saved, 1) * n_rolls, 1), dtype=V.dtype)
     W = np.empty((4 + 2 * score.shape[1]) * 40, dtype=V.dtype)
-    box_rolls = _box_rolls(score)
+    box_rolls = rolls_per_box(score)
     order = _keep_order(add, nsub, n_rolls)
     for c in range(saved, -1, -1):
-        _final_values(
+        final_values(
             A,
             0,
             W,
@@ -749,10 +699,10 @@ def turn_tables(
     for j in range(1, out.shape[0]):
         R = A if in_a else B
         R_out = B if in_a else A
-        _expect(A, R, add, n_rolls, 1)
+        expect(A, R, add, n_rolls, 1)
         for k in range(A.shape[0]):
             out[j, k] = R[k, 0] if k < n_rolls else A[k, 0]
         if saved > 0:
             _load_stops(R, C, (min(j, saved) - 1) * n_rolls, n_rolls, 1)
-        _maximize(A, R, B, R_out, sub, nsub, order, n_rolls, 1)
+        _maximize_in_order(A, R, B, R_out, sub, nsub, order, n_rolls, 1)
         in_a = not in_a

@@ -1,0 +1,1 @@
+"""Tests of the numba kernel package (yatzy.kernels)."""
