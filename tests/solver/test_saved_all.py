@@ -104,6 +104,7 @@ def test_advice_averages_to_the_table() -> None:
     assert total == pytest.approx(solver.value(state.sheets[0]), abs=1e-9)
 
 
+@pytest.mark.slow
 def test_simulation_kernel_agrees_with_the_table() -> None:
     from yatzy.strategy import _saved_sim_kernels
     from yatzy.strategy.fast import _keep_tables

@@ -112,6 +112,7 @@ SUBGAMES: list[tuple[str, list[str], list[dict[str, int]], str | None]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "open_boxes", "fills", "first"),
     SUBGAMES,
@@ -139,6 +140,7 @@ SAVED_SUBGAMES: list[tuple[str, list[str], dict[str, int]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "open_boxes", "points"), SAVED_SUBGAMES)
 def test_saved_rolls_next_matches_reference(
     spec: str, open_boxes: list[str], points: dict[str, int]

@@ -272,6 +272,7 @@ def test_dubbel_is_simulated_by_its_strategy() -> None:
     assert 0 < result.margin <= 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["optimal", "strong", "greedy"])
 def test_dubbel_kernel_plays_as_the_approximate_strategy(level: str) -> None:
     state = _position("dubbel", [["threes", "two_pairs", "chance", "yatzy", "extra", "sixes"]])
