@@ -131,12 +131,14 @@ def _uses_postgres(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The markers that follow from what a test is: ``browser`` for tests/e2e, ``pg`` for
-    a test that needs PostgreSQL."""
+    """The markers that follow from what a test is: ``browser`` (and ``slow``) for
+    tests/e2e, ``pg`` for a test that needs PostgreSQL."""
     e2e = Path(__file__).parent / "e2e"
     for item in items:
         if e2e in item.path.parents:
+            # a chromium per module and a live server: never in the fast tier
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
         if _uses_postgres(item):
             item.add_marker(pytest.mark.pg)
 

@@ -57,6 +57,7 @@ def test_chance_text_in_each_language() -> None:
     assert chance_text(1.0, 0.0, "en") == "100.0 %"
 
 
+@pytest.mark.slow
 def test_line_mode_prints_the_chances_after_each_turn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -642,6 +642,7 @@ def test_play_with_simple_bots_imports_no_numpy(tmp_path: Path) -> None:
     assert proc.stdout.rstrip().endswith("RC 1 HEAVY []")
 
 
+@pytest.mark.slow
 def test_piped_session_in_a_real_process(tmp_path: Path) -> None:
     record = tmp_path / "p.json"
     proc = subprocess.run(

@@ -169,6 +169,7 @@ def test_bad_input_is_one_line_exit_2(
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_simulate_prints_statistics_and_plot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -47,6 +47,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow
 def test_win_column_and_chart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
     code, out, err = run(capsys, "analyze", str(game), "--win-budget", "0.01", "--json")
@@ -81,6 +82,7 @@ def test_plain_analyze_is_unchanged(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 0 and "win %" not in out and "turn by turn" not in out
 
 
+@pytest.mark.slow
 def test_solo_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game = _record(tmp_path, [("Solo", None)])
     code, out, err = run(capsys, "analyze", str(game), "--record", "150", "--json")

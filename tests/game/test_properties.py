@@ -233,6 +233,7 @@ def check_finished(state: State) -> None:
 # -- random legal games ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", ALL_RULE_SETS, ids=str)
 @settings(max_examples=PER_COMBO)
 @given(data=st.data())
@@ -340,6 +341,7 @@ def _try(state: State, action: Action, player: int | None, legal: set[Action], d
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", ALL_RULE_SETS, ids=str)
 @settings(max_examples=PER_COMBO)
 @given(data=st.data())
@@ -410,6 +412,7 @@ UNDO_RULE_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", UNDO_RULE_SETS, ids=str)
 @settings(max_examples=max(2, PER_COMBO))
 @given(data=st.data())

@@ -87,6 +87,7 @@ def test_the_check_finds_each_kind_of_fault(
     assert tools.problems("fi", template) == []
 
 
+@pytest.mark.slow
 def test_update_brings_a_new_text_in_to_translate_and_drops_a_removed_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, template: Any
 ) -> None:

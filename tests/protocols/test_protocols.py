@@ -97,6 +97,7 @@ def _scoring_key(rules: RuleSet) -> tuple[object, ...]:
 SCORING_RULE_SETS = list({_scoring_key(r): r for r in ALL_RULE_SETS}.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", SCORING_RULE_SETS, ids=lambda r: r.spec)
 def test_every_box_validates_exactly_the_possible_scores(rules: RuleSet, tmp_path: Path) -> None:
     path = tmp_path / "p.xlsx"
@@ -157,6 +158,7 @@ def test_export_writes_values_in_boxes_and_formulas_elsewhere(tmp_path: Path) ->
 # -- import ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SPECS)
 def test_export_then_import_gives_the_same_protocol(spec: str, tmp_path: Path) -> None:
     rules = RuleSet.parse(spec)

@@ -28,6 +28,7 @@ from yatzy.rules.categories import UPPER_IDS as UPPER
 SOFFICE = shutil.which("soffice")
 pytestmark = [
     pytest.mark.office,
+    pytest.mark.slow,  # one soffice run of every file: a minute of LibreOffice
     pytest.mark.skipif(
         SOFFICE is None, reason="needs LibreOffice (Debian: libreoffice-calc-nogui)"
     ),

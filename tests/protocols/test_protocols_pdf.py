@@ -40,6 +40,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize(
     "spec",
@@ -92,6 +93,7 @@ def test_one_page_per_six_players(players: int, pages: int, tmp_path: Path) -> N
     assert pages_of(pdf) == pages
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["yatzy", "yahtzee", "maxi", "dubbel"])
 def test_filled_game_shows_every_box_total_and_the_winner(spec: str, tmp_path: Path) -> None:
     state = random_game(spec, 5, 7)  # two pages

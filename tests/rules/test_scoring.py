@@ -426,6 +426,7 @@ for _rules in ALL_RULE_SETS:
 SCORING_RULE_SETS = list(_BY_KEY.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", SCORING_RULE_SETS, ids=lambda r: r.spec)
 def test_every_roll_matches_the_reference(rules: RuleSet) -> None:
     """Every box of every distinct roll: scorers, RuleSet.score and the table agree

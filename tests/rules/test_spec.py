@@ -31,6 +31,7 @@ def _all_with_ints() -> list[RuleSet]:
 RULE_SETS = _all_with_ints()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.spec)
 def test_spec_round_trip(rules: RuleSet) -> None:
     spec = rules.spec

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a fresh process compiles numba's kernels from several threads
+
 # The web app's three background jobs, started together in a fresh process: the
 # bot's table (native solve kernel + numba's thread pool), the live win chances
 # (simulation kernels) and target play's kernels.

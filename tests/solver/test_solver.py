@@ -19,9 +19,11 @@ from yatzy.solver._dice import dice_tables
 from yatzy.solver.reference import ReferenceSolver
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every test solves into its own cache directory."""
+    """A cache directory of the test's own, for the tests of the cache itself; the others
+    share the session's (tests/conftest.py), so a whole table is solved once, not once
+    per test."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     yield tmp_path / "xdg-cache"
 
@@ -110,6 +112,7 @@ SUBGAMES: list[tuple[str, list[str], list[dict[str, int]], str | None]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "open_boxes", "fills", "first"),
     SUBGAMES,
@@ -137,6 +140,7 @@ SAVED_SUBGAMES: list[tuple[str, list[str], dict[str, int]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "open_boxes", "points"), SAVED_SUBGAMES)
 def test_saved_rolls_next_matches_reference(
     spec: str, open_boxes: list[str], points: dict[str, int]

@@ -45,6 +45,7 @@ def assert_same_vector(got: np.ndarray, want: list[float], tol: float) -> None:
     assert np.max(np.abs(_full(got, n) - _full(want, n))) <= tol
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "open_boxes", "fills", "first"),
     TARGET_SUBGAMES,
@@ -100,6 +101,7 @@ def _game_at(spec: str, open_boxes: list[str], points: dict[str, int], dice: lis
     return state
 
 
+@pytest.mark.slow
 def test_within_turn_vectors_match_reference_and_options() -> None:
     spec, open_boxes = "yatzy", ["threes", "full_house", "chance"]
     points = {"sixes": 24, "fours": 16, "fives": 15}
@@ -134,6 +136,7 @@ def test_within_turn_vectors_match_reference_and_options() -> None:
     assert table.probability(state, 10_000) == 0.0
 
 
+@pytest.mark.slow
 def test_simulated_target_play_matches_the_table() -> None:
     spec, open_boxes = "yatzy", ["threes", "full_house", "chance", "yatzy"]
     table = TargetTable(spec, open_boxes=open_boxes)

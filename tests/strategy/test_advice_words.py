@@ -98,6 +98,7 @@ def test_approximate_notes_say_why() -> None:
 _ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
+@pytest.mark.slow
 @given(
     rules=st.sampled_from(ALL_RULE_SETS),
     seed=st.integers(0, 2**32 - 1),

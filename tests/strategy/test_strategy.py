@@ -88,6 +88,7 @@ def test_positions_of_picks_matching_dice() -> None:
 # -- fills and greedy against the game state ---------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec",
     [
@@ -422,6 +423,7 @@ def test_analysis_skips_undone_writes() -> None:
 # -- simulation ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_simulation_statistics_and_reproducibility() -> None:
     from yatzy.strategy.simulate import simulate
 
@@ -448,6 +450,7 @@ def test_simulation_counts_bonus_and_yatzy() -> None:
     assert chunk.yatzys <= 10 and chunk.bonuses <= 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec",
     [
@@ -470,6 +473,7 @@ def test_fast_optimal_games_reach_the_solved_value(spec: str) -> None:
     assert list(again.scores) == list(result.scores)
 
 
+@pytest.mark.slow
 def test_fast_path_plays_the_advisors_moves() -> None:
     # Slow path (advisor through states) and kernel agree in distribution.
     from yatzy.strategy.simulate import simulate
@@ -480,6 +484,7 @@ def test_fast_path_plays_the_advisors_moves() -> None:
     assert abs(slow.mean - fast.mean) < 4 * (slow.stderr + fast.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["yatzy+forced+last_resort", "maxi+forced+saved_rolls=next"])
 def test_fast_path_follows_the_new_rules(spec: str) -> None:
     # The kernel's games against games played through the state by the advisor.
@@ -619,6 +624,7 @@ def test_advised_bots_choose_legal_actions() -> None:
         state.clone().apply(action)
 
 
+@pytest.mark.slow
 def test_analysis_of_a_score_pad_rates_the_boxes_of_the_entered_dice() -> None:
     from yatzy.game import Score, SetDice, Write
     from yatzy.strategy.analyze import analyze

@@ -159,6 +159,7 @@ def test_solo_record_is_the_chance_of_beating_it() -> None:
         analyze_wins(s, start=start, budget=1.0)
 
 
+@pytest.mark.slow
 def test_simulated_positions_state_their_margin() -> None:
     # Maxi has no target tables: every chance is simulated, with a margin.
     game = Game("maxi", ["A", "B"])
@@ -204,6 +205,7 @@ def test_bad_arguments_are_refused() -> None:
         analyze_wins("not a state")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_bots_are_rated_at_their_level() -> None:
     start = _end_game(bots=(None, "casual"))
     result = analyze_wins(_play(start, blunder=True), start=start, budget=0.3)

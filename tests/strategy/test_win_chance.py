@@ -152,6 +152,7 @@ def _covered(state: State, exact: tuple[float, ...], runs: int) -> list[float]:
     return out
 
 
+@pytest.mark.slow
 def test_exact_and_simulated_agree_within_the_margin() -> None:
     state = _position("yatzy", OPEN3, seed=4)
     exact = win_chances(state, budget=5.0)
@@ -164,6 +165,7 @@ def test_exact_and_simulated_agree_within_the_margin() -> None:
     assert max(distances) < 2
 
 
+@pytest.mark.slow
 def test_within_a_turn_exact_and_simulated_agree() -> None:
     state = _position("yatzy", OPEN3, seed=4)
     state.apply(Roll())
@@ -232,6 +234,7 @@ KERNEL_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "open_boxes", "dice", "used"), KERNEL_CASES)
 @pytest.mark.parametrize("level", ["optimal", "strong", "greedy", "random"])
 def test_kernel_plays_as_the_bot_does(
@@ -269,6 +272,7 @@ def test_dubbel_is_simulated_by_its_strategy() -> None:
     assert 0 < result.margin <= 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["optimal", "strong", "greedy"])
 def test_dubbel_kernel_plays_as_the_approximate_strategy(level: str) -> None:
     state = _position("dubbel", [["threes", "two_pairs", "chance", "yatzy", "extra", "sixes"]])

@@ -243,6 +243,7 @@ class _SubgameOptimal:
         return Roll() if best is None else best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "boxes"),
     [("yatzy", ["ones", "twos", "chance", "yatzy"]), ("yahtzee", ["fives", "yatzy", "chance"])],

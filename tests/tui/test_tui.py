@@ -63,6 +63,7 @@ def rolled(state: State, dice: list[int]) -> State:
 # -- whole games ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec",
     ["yatzy", "yahtzee", "maxi", "maxi+saved_rolls", "dubbel", "yatzy+forced", "dubbel+forced"],
@@ -99,6 +100,7 @@ def test_whole_game_by_keys_with_people_and_bots(spec: str, tmp_path: Path) -> N
     assert kept.rules == state.rules.spec and len(kept.seats) == len(people)  # bots hold none
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threaded", [False, True])
 def test_bots_alone_play_paced_to_the_end(threaded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if threaded:  # as the advised levels do: decide in a background thread

@@ -74,6 +74,7 @@ def stored_version(client: TestClient, gid: str) -> int:
 # -- playing whole games ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules", ["yatzy", "maxi+saved_rolls", "dubbel", "yahtzee+joker=free", "yatzy+half_forced"]
 )
@@ -270,6 +271,7 @@ def test_invite_claims_each_seat_once(client: TestClient) -> None:
     assert all(p["claimed"] for p in view(client, gid)["players"])
 
 
+@pytest.mark.slow
 def test_hotseat_one_browser_plays_every_seat(client: TestClient) -> None:
     game = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
     assert game["game"]["you"]["seats"] == [0, 1]
@@ -549,6 +551,7 @@ def test_score_pad_dubbel_writes_two_results(client: TestClient) -> None:
 # -- solo records and history -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solo_record_and_history(client: TestClient) -> None:
     first = create(client, rules="yatzy+forced")
     assert first["game"]["you"]["solo_record"] is None
@@ -629,6 +632,7 @@ def test_bots_resume_after_restart(db_url: str, tmp_path: Path) -> None:
         assert fresh.get(f"/api/games/{gid}").json()["sheets"][0]["total"] >= 0
 
 
+@pytest.mark.slow
 def test_hints_come_from_the_strategy_advisor(client: TestClient) -> None:
     r = client.post(
         "/api/games", json={"hints": True, "pad": True, "seats": [{"name": "A", "here": True}]}
@@ -652,6 +656,7 @@ def test_hints_come_from_the_strategy_advisor(client: TestClient) -> None:
     assert act(client, gid, action).status_code == 200
 
 
+@pytest.mark.slow
 def test_post_game_analysis_against_optimal_play(client: TestClient) -> None:
     gid = create(
         client,

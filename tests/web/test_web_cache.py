@@ -201,6 +201,7 @@ def test_a_failed_autocommit_statement_gives_the_pool_back_a_transactional_conne
             repo.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["yatzy", "dubbel", "maxi+saved_rolls"])
 def test_a_cached_state_catches_up_on_the_moves_of_another_process(
     two_services: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, rules: str

@@ -75,6 +75,7 @@ def test_a_game_view_carries_every_seats_chance(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["win_chances"] == chances
 
 
+@pytest.mark.slow
 def test_chances_follow_the_moves_over_the_websocket(client: TestClient) -> None:
     gid = _create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
     v = _settled(client, gid)

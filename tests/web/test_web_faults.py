@@ -22,6 +22,8 @@ from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
 from tests.helpers import eventually
 from yatzy.game import from_record
 
+pytestmark = pytest.mark.slow  # live servers with two workers killed and restarted
+
 DUBBEL_WITH_BOT = {
     "rules": "dubbel",
     "seats": [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}],

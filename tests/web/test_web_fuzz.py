@@ -25,6 +25,8 @@ with warnings.catch_warnings():
 
 from yatzy.web.app import create_app
 
+pytestmark = pytest.mark.slow  # schemathesis sends hundreds of generated requests
+
 # schemathesis reads the schema at collection, before any fixture: the app and its
 # database are made at import (in every xdist worker that collects this module), and
 # the folder is removed when the process ends.

@@ -277,6 +277,7 @@ _PROFILE = settings(
 )
 
 
+@pytest.mark.slow
 @_PROFILE
 @given(body=_JSON, route=st.integers(0, 2))
 def test_random_json_bodies_never_get_a_server_error(

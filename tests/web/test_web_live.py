@@ -15,6 +15,8 @@ from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
 from tests.helpers import eventually
 from yatzy.game import from_record
 
+pytestmark = pytest.mark.slow  # live server processes over PostgreSQL, a kill -9 and restart
+
 
 def _act(client: httpx.Client, gid: str, action: dict[str, Any]) -> dict[str, Any]:
     r = client.post(f"/api/games/{gid}/actions", json={"action": action})

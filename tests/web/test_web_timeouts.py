@@ -11,9 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.e2e.support import Server
 from tests.helpers import scaled
+
+pytestmark = pytest.mark.slow  # live servers and 2,000 idle connections
 
 CONNECTIONS = 2000
 
