@@ -15,7 +15,7 @@ import pytest
 from yatzy.cli.common import COMMAND_EXTRAS, EXTRA_MODULES, missing_extra
 from yatzy.cli.main import COMMANDS, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Modules that come with another library of the same extra, not named in pyproject.
 _BROUGHT_ALONG = {"llvmlite", "starlette", "pydantic", "rich"}
 _EVERY_EXTRA = sorted(set().union(*EXTRA_MODULES.values()))
