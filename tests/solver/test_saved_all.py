@@ -104,7 +104,6 @@ def test_advice_averages_to_the_table() -> None:
     assert total == pytest.approx(solver.value(state.sheets[0]), abs=1e-9)
 
 
-@pytest.mark.slow
 def test_simulation_kernel_agrees_with_the_table() -> None:
     from yatzy.kernels import saved_simulate
     from yatzy.strategy.keep_arrays import keep_arrays
@@ -115,7 +114,7 @@ def test_simulation_kernel_agrees_with_the_table() -> None:
     assert isinstance(solver, SavedSolver)
     m, lay = solver.model, solver.layout
     add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = keep_arrays(6)
-    games = 20_000
+    games = 4_000  # the mean within 4 standard errors holds at any count; this is quick
     scores, bonuses, yatzys, saved_end = (np.zeros(games, dtype=np.int64) for _ in range(4))
     saved_simulate.play_games(
         7,

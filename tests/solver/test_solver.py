@@ -162,6 +162,7 @@ def test_saved_rolls_next_matches_reference(
     assert values[0] < values[1] < values[2]
 
 
+@pytest.mark.slow
 def test_saved_rolls_next_advice_averages_to_the_table() -> None:
     # Two rolls carried in: the turn has 5 rolls; the mean over first rolls of the
     # best choice (4 rolls left) is the value before the turn.

@@ -354,6 +354,7 @@ def test_solo_hint_aims_at_the_record_then_at_points(
     drive(app, body, size=(120, 40))
 
 
+@pytest.mark.slow
 def test_the_record_chance_is_in_sight_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
     """The status line is full with the keys at 80 columns: the chance of beating
     the record goes on the rolls line once the dice are out, and stays in sight."""

@@ -306,6 +306,7 @@ def test_score_pad_analysis_says_what_the_data_allows(client: TestClient) -> Non
 # -- history and statistics ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_stats_count_this_browsers_seats_in_finished_games(any_db_client: TestClient) -> None:
     client = any_db_client
     client.cookies.clear()

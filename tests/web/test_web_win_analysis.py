@@ -56,6 +56,7 @@ def ready(client: TestClient, gid: str, **params: str) -> tuple[dict[str, Any], 
     return data, len(answers) > 1
 
 
+@pytest.mark.slow
 def test_two_players_chart_and_decisions_in_swedish(client: TestClient) -> None:
     gid = create(
         client,
