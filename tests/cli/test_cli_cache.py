@@ -58,7 +58,7 @@ def test_the_list_names_rules_kind_size_and_last_use(
     assert rows[1].split()[:2] == ["Rules", "Table"]
     # The most recently used first, each with its size.
     assert rows[2].startswith("yatzy ") and "part of a game (open boxes: 2)" in rows[2]
-    assert rows[3].startswith("yatzy ") and "whole game" in rows[3] and "64.1 KiB" in rows[3]
+    assert rows[3].startswith("yatzy ") and "whole game" in rows[3] and "64.3 KiB" in rows[3]
     assert rows[4].startswith("maxi ") and "300.1 KiB" not in rows[4] and "300 KiB" in rows[4]
     assert "3 tables, 373 KiB of the budget 4.0 GiB (default" in rows[5]
 

@@ -54,7 +54,8 @@ class _Tty(io.StringIO):
 
 
 def _files(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    """The game files in ``folder`` (the owner token of the statistics lives there too)."""
+    return sorted(p.name for p in folder.glob("*.json"))
 
 
 # -- every move saved ---------------------------------------------------------------------
