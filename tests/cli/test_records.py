@@ -74,10 +74,17 @@ def test_no_record_keeps_nothing_and_a_broken_database_only_warns(
     assert "statistics" not in out
     code, out, _ = run(["stats", "--json"], monkeypatch, capsys)
     assert code == 0 and json.loads(out)["games"] == 0
-    (home / "a-file").write_text("not a folder", encoding="utf-8")
-    bad = f"sqlite:///{home / 'a-file' / 'x.db'}"  # no database can live there
+    # A file that is not a database: found out only when the finished game is stored.
+    (home / "notes.db").write_text("not a database\n" * 100, encoding="utf-8")
+    bad = f"sqlite:///{home / 'notes.db'}"
     out = solo_game(["--database-url", bad, "--lang", "sv"], monkeypatch, capsys)
     assert "Partiet kunde inte sparas i din statistik" in out  # the game itself finished: 0
+    # A folder that does not exist is refused before the game (issue 24: nothing is
+    # created where the user did not ask, and no game is played for nothing).
+    (home / "a-file").write_text("not a folder", encoding="utf-8")
+    bad = f"sqlite:///{home / 'a-file' / 'x.db'}"
+    code, out, err = run(["play", "--database-url", bad, "Ann"], monkeypatch, capsys, "r\n")
+    assert code == 2 and out == "" and "does not exist" in err and err.count("\n") == 1
 
 
 @pytest.fixture

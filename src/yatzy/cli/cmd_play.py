@@ -2,9 +2,11 @@
 
 Hotseat for any number of people at one keyboard, with bots if asked.  The game
 loop lives in :mod:`yatzy.cli.play_session`; this module reads the command line,
-builds or loads the state and seats the bots.  Exit codes: 0 when the game was
-played to its end, 1 when it stopped unfinished (``q`` or end of input; with
-``--save`` the record is on disk), 2 for bad input, 130 after Ctrl-C.
+builds or loads the state (``--resume`` without a file: one picked from the latest
+unfinished games) and seats the bots.  Every move is saved by default.  Exit codes:
+0 when the game was played to its end, 1 when it stopped unfinished (``q`` or end of
+input; the record is on disk unless the player said not to keep it), 2 for bad input,
+130 after Ctrl-C, 129 and 143 after a hang-up and SIGTERM (the game saved).
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ def add_parser(sub: Any) -> None:
         "for bad input.  At a terminal, Enter after a roll does not re-roll (type r), a 0 "
         "where the dice score elsewhere asks first, and Ctrl-D offers to save like q; at "
         "the end of piped input a game in progress is saved to $XDG_STATE_HOME/yatzy "
-        "(~/.local/state/yatzy) unless --save already saves it."
+        "(~/.local/state/yatzy) unless --save already saves it.  Every move is saved "
+        "(to --save's FILE, else to a new file there; --no-autosave: only when asked), a "
+        "hang-up or SIGTERM saves the game and exits with 129 or 143, and --resume without "
+        "a FILE offers the latest unfinished games."
         # The full-screen game (yatzy.cli.tui), kept as its own sentence for merging.
         "  When input and output are a terminal the game is full screen (--plain: line "
         "mode); there q, Ctrl-Q or Ctrl-C offers to save an unfinished game, by default "
@@ -117,7 +122,20 @@ def add_parser(sub: Any) -> None:
         "file; postgresql://... works too)",
     )
     p.add_argument(
-        "--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving to it)"
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="FILE",
+        help="continue the game saved in FILE (and keep saving to it); without FILE, pick "
+        "one of the latest unfinished games of $XDG_STATE_HOME/yatzy by number",
+    )
+    p.add_argument(
+        "--no-autosave",
+        action="store_true",
+        help="do not save the game after every move (by default a game without --save is "
+        "saved to a new file in $XDG_STATE_HOME/yatzy once a die is rolled, named "
+        "unfinished-... until the game ends and finished-... after; a hang-up or SIGTERM "
+        "saves the game there even so)",
     )
     p.add_argument(
         "--plain",
@@ -131,17 +149,31 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Set the game up and play it."""
+    from yatzy.cli.play_common import rescue_path
     from yatzy.cli.play_session import PlaySession, seeded_rng
     from yatzy.game import default_rng
 
     lang = args.lang
     _tolerant_output()
+    if args.database_url and not args.no_record:
+        # A mistyped URL is refused now, not after the game (nothing is created).
+        from yatzy.store.db import check_url
+
+        check_url(args.database_url)
+    if args.resume == "":
+        picked = _pick_saved(lang)
+        if picked is None:
+            return 1
+        args.resume = picked
     if args.resume:
         state = _resume(args)
         save_path = args.save or args.resume
     else:
         state = _new_game(args)
         save_path = args.save
+    # Autosave by default: a closed terminal, a dropped connection or a crash loses
+    # nothing (the file is written once a die is rolled, its folder made then).
+    autosave_path = None if save_path or args.no_autosave else rescue_path()
     bots = _seat_bots(state)
     seed: int | None = args.seed
     rng = seeded_rng(seed, state) if seed is not None else default_rng()
@@ -207,6 +239,7 @@ def run(args: argparse.Namespace) -> int:
             resumed_from=args.resume,
             on_finished=on_finished,
             chances=show_chances,
+            autosave_path=autosave_path,
         )
     session = PlaySession(
         state,
@@ -220,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
         clear=sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb",
         on_finished=on_finished,
         chances=show_chances,
+        autosave_path=autosave_path,
     )
     return session.run(resumed_from=args.resume)
 
@@ -237,6 +271,36 @@ def _tolerant_output() -> None:
     if reconfigure is not None:
         with contextlib.suppress(OSError, ValueError):
             reconfigure(errors="replace")
+
+
+def _pick_saved(lang: Language) -> str | None:
+    """``--resume`` without a file: list the latest unfinished games and let the player
+    pick one by number (Enter: the newest); ``None`` when none was picked.  Without a
+    terminal to ask at, one line names the newest (a :class:`PlayError`)."""
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.play_common import NO_WORDS, rescue_dir, saved_game_line, unfinished_games
+
+    games = unfinished_games()
+    if not games:
+        raise PlayError(tr("resume_none", lang, folder=rescue_dir()))
+    if not sys.stdin.isatty():
+        raise PlayError(tr("resume_needs_file", lang, path=games[0].path))
+    print(tr("resume_list", lang, folder=rescue_dir()))
+    for number, game in enumerate(games, 1):
+        print(saved_game_line(number, game, lang))
+    while True:
+        try:
+            answer = input(tr("resume_pick", lang, n=len(games))).strip()
+        except EOFError:
+            answer = "q"
+        if not answer:
+            return games[0].path
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1].path
+        if answer.casefold() in (*NO_WORDS, "q"):
+            print(tr("resume_none_picked", lang))
+            return None
+        print("! " + tr("resume_bad_pick", lang, text=answer, n=len(games)))
 
 
 def _new_game(args: argparse.Namespace) -> State:

@@ -40,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.store.retention import cutoff_of, prune
 
     cutoff_of(args.days)  # refuse a bad --days before touching the database
-    repo = GameRepository.open(args.database_url)
+    # An explicit URL must name a database that exists: `stats` and `prune` read, and a
+    # mistyped file name must not leave an empty database behind.
+    repo = GameRepository.open(args.database_url, must_exist=args.database_url is not None)
     try:
         pruned = prune(repo, args.days, dry_run=args.dry_run)
     finally:

@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.store.stats import finished_games_of
 
     lang: Language = args.lang
-    repo = GameRepository.open(args.database_url)
+    # An explicit URL must name a database that exists: `stats` and `prune` read, and a
+    # mistyped file name must not leave an empty database behind.
+    repo = GameRepository.open(args.database_url, must_exist=args.database_url is not None)
     try:
         figures = stats(finished_games_of(repo, owner_hash(local_owner())), lang)
     finally:

@@ -66,6 +66,7 @@ COMMAND_EXTRAS: dict[str, str] = {
     "advise": "solver",
     "simulate": "solver",
     "analyze": "solver",
+    "cache": "solver",
     "protocol": "protocols",
     "export": "protocols",
     "import": "protocols",

@@ -82,6 +82,17 @@ _LINE_MODE = messages(
         "save): ",
     ),
     N_("cli.not_saved", "The game was not saved."),
+    N_("cli.finished_file", "The finished game's record is in {path}."),
+    N_("cli.resume_none", "there is no unfinished game in {folder} to resume"),
+    N_(
+        "cli.resume_needs_file",
+        "--resume without a FILE asks which game at a terminal; the latest unfinished game is "
+        "{path} (yatzy play --resume {path})",
+    ),
+    N_("cli.resume_list", "Unfinished games in {folder}, newest first:"),
+    N_("cli.resume_pick", "Which game? 1-{n} (Enter: 1, q: none): "),
+    N_("cli.resume_bad_pick", "{text} is not a game's number: type 1-{n}, Enter or q."),
+    N_("cli.resume_none_picked", "No game was resumed."),
     N_(
         "cli.enter_no_reroll",
         "Enter does not roll once the dice are out (it would lose them): type r to roll.",
@@ -95,6 +106,10 @@ _LINE_MODE = messages(
     N_(
         "cli.stats_recorded",
         "The game is kept in your statistics (yatzy stats, and the web app's history).",
+    ),
+    N_(
+        "cli.stats_already_recorded",
+        "The game is in your statistics already; it is not counted twice.",
     ),
     N_("cli.stats_not_recorded", "! The game could not be kept in your statistics: {reason}"),
     N_(

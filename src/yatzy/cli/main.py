@@ -40,6 +40,7 @@ COMMANDS: tuple[str, ...] = (
     "advise",
     "simulate",
     "analyze",
+    "cache",
 )
 
 PLUGIN_GROUP = "yatzy.commands"

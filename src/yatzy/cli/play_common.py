@@ -8,9 +8,14 @@ prints or reads.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import signal
+import threading
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from yatzy.cli.i18n import join_names, tr
@@ -22,7 +27,7 @@ from yatzy.errors import (
     OrderError,
     YatzyError,
 )
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State
+from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, save
 from yatzy.game.actions import Entry
 from yatzy.i18n import decimal
 from yatzy.rules import Language
@@ -69,13 +74,121 @@ def rescue_dir() -> str:
     return os.path.join(base, "yatzy")
 
 
+UNFINISHED_PREFIX = "unfinished-"
+"""How the name of a game's file in the rescue folder starts while the game goes on."""
+FINISHED_PREFIX = "finished-"
+"""What that prefix becomes once the game is over (:func:`settle_finished_file`)."""
+
+HANGUP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)
+)
+"""The signals that end a game from outside (the terminal closed, an ssh connection
+dropped, ``kill``): the game is saved and the terminal restored before leaving."""
+
+
+class HangUp(BaseException):  # not an error: a request to stop, like KeyboardInterrupt
+    """One of :data:`HANGUP_SIGNALS` arrived: the game is saved and left.  A
+    BaseException, so that no ``except Exception`` on the way swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def hangup_handlers(handler: Callable[[int, Any], None]) -> Iterator[None]:
+    """Let ``handler`` take :data:`HANGUP_SIGNALS` for the duration (the handlers
+    before are put back after).  Only the main thread can; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, handler) for sig in HANGUP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+
 def rescue_path(directory: str | None = None) -> str:
     """A new file name for a rescued game in ``directory`` (default :func:`rescue_dir`).
 
     The time stamp and the process id keep two rescues apart; the folder is not made.
     """
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return os.path.join(directory or rescue_dir(), f"unfinished-{stamp}-{os.getpid()}.json")
+    name = f"{UNFINISHED_PREFIX}{stamp}-{os.getpid()}.json"
+    return os.path.join(directory or rescue_dir(), name)
+
+
+def write_record(state: State, path: str) -> None:
+    """Save ``state``'s record to ``path``, making its folder first (raises OSError)."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    save(state, path)
+
+
+def settle_finished_file(path: str | None) -> str | None:
+    """A finished game's file whose name still starts with ``unfinished-`` is renamed
+    to ``finished-…`` (so that it is not offered for resuming); the new path, or
+    ``None`` when nothing was renamed (another name, or the rename failed)."""
+    if not path:
+        return None
+    folder, name = os.path.split(path)
+    if not name.startswith(UNFINISHED_PREFIX):
+        return None
+    target = os.path.join(folder, FINISHED_PREFIX + name.removeprefix(UNFINISHED_PREFIX))
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None
+    return target
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game's file in the rescue folder (:func:`unfinished_games`)."""
+
+    path: str
+    modified: float
+    """When it was last saved (seconds since the epoch)."""
+    state: State
+
+
+def unfinished_games(directory: str | None = None, limit: int = 9) -> list[SavedGame]:
+    """The newest ``limit`` unfinished games saved in ``directory`` (default
+    :func:`rescue_dir`), newest first: every ``*.json`` there that loads as a game
+    record of a game not over (other files are passed over)."""
+    from yatzy.game import load
+
+    folder = directory or rescue_dir()
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".json") and e.is_file()]
+    except OSError:
+        return []
+    entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+    found: list[SavedGame] = []
+    for entry in entries[: limit * 4]:  # a few unreadable or finished ones are skipped
+        try:
+            state = load(entry.path)
+        except (YatzyError, OSError):
+            continue
+        if not state.is_terminal():
+            found.append(SavedGame(entry.path, entry.stat().st_mtime, state))
+        if len(found) == limit:
+            break
+    return found
+
+
+def saved_game_line(number: int, game: SavedGame, lang: Language) -> str:
+    """One line of the list that ``yatzy play --resume`` without a file offers:
+    number, when, rules, players, round and file."""
+    state = game.state
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.modified))
+    names = ", ".join(p.name for p in state.players)
+    n = state.turn_number // state.game.num_players + 1
+    where = tr("round", lang, n=min(n, state.rules.turns), total=state.rules.turns)
+    return f"{number:>2}. {when}  {state.rules.spec}  {names}  ({where})  {game.path}"
 
 
 def explain_refusal(state: State, lang: Language, exc: YatzyError, action: Action) -> str:
@@ -212,12 +325,13 @@ def chances_line(state: State, result: Any, lang: Language) -> str:
 
 def keep_in_stats(state: State, url: str | None, lang: Language) -> str:
     """Record a finished game in the local database (``yatzy stats``, the web history);
-    the line that says so, or why not.  Never raises: a game is not lost for a database."""
+    the line that says so, or why not.  A game already there (its file resumed after
+    the end) is not recorded again.  Never raises: a game is not lost for a database."""
     try:
-        from yatzy.store.local import record_finished_game
+        from yatzy.store.local import record_finished_game_once
 
-        record_finished_game(state, url=url, lang=lang)
+        _, stored = record_finished_game_once(state, url=url, lang=lang)
     except Exception as exc:  # any store failure (path, driver, server) is only reported
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return tr("stats_not_recorded", lang, reason=reason[:200])
-    return tr("stats_recorded", lang)
+    return tr("stats_recorded" if stored else "stats_already_recorded", lang)

@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -25,15 +25,19 @@ from yatzy.cli.i18n import join_names, tr
 from yatzy.cli.play_common import (
     NO_WORDS,
     YES_WORDS,
+    HangUp,
     chances_line,
     explain_refusal,
+    hangup_handlers,
     has_progress,
     live_chances,
     record_line,
     rescue_dir,
     rescue_path,
+    settle_finished_file,
     strategy_pending,
     wastes_dice,
+    write_record,
     written_messages,
 )
 from yatzy.cli.terminal import (
@@ -154,6 +158,10 @@ class PlaySession:
     (default: stdin is a terminal) makes an Enter after a roll a hint instead of a
     re-roll and asks before a 0 or a scratch that throws points away.
     ``bot_delay`` seconds pass after each of a bot's moves, so people can follow it.
+    ``autosave_path`` (``yatzy play`` without ``--save``: a new file in
+    :attr:`rescue_dir`) receives the record after every move once anything is played;
+    quitting still offers to keep it, and a "no" deletes it.  A hang-up (SIGHUP) or
+    SIGTERM saves the game and ends :meth:`run` with 128 + the signal's number.
     """
 
     def __init__(
@@ -174,8 +182,12 @@ class PlaySession:
         sleep: Callable[[float], None] | None = None,
         record: int | None = None,
         chances: bool = False,
+        autosave_path: str | None = None,
     ) -> None:
         self.state = state
+        self.autosave_path = autosave_path
+        self._waiting = False  # blocked at the prompt: a hang-up may stop it at once
+        self._signal: int | None = None  # a hang-up that came in mid-move, taken after it
         self.lang: Language = lang
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
@@ -270,6 +282,10 @@ class PlaySession:
 
     def _read(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input."""
+        with self._at_prompt():
+            return self._read_line(prompt)
+
+    def _read_line(self, prompt: str) -> str | None:
         interactive = self.stdin.isatty()
         if interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
             _enable_line_editing()
@@ -294,6 +310,66 @@ class PlaySession:
     def _autosave(self) -> None:
         if self.save_path:
             self._save_to(self.save_path)
+        elif self.autosave_path and self._has_progress():
+            try:
+                write_record(self.state, self.autosave_path)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                self._error(tr("save_failed", self.lang, path=self.autosave_path, reason=reason))
+                self.autosave_path = None  # said once, not after every move
+        self._take_signal()
+
+    def _drop_autosave(self) -> None:
+        """Delete the autosaved file (the player chose not to keep the game, or moved it)."""
+        if self.autosave_path:
+            with contextlib.suppress(OSError):
+                os.remove(self.autosave_path)
+            self.autosave_path = None
+
+    # -- hang-up and SIGTERM ------------------------------------------------------------
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        # At the prompt the game stops at once; in the middle of a move (a state being
+        # changed, a bot thinking) it stops as soon as the move is saved.
+        if self._waiting:
+            raise HangUp(signum)
+        self._signal = signum
+
+    def _take_signal(self) -> None:
+        if self._signal is not None:
+            raise HangUp(self._signal)
+
+    @contextlib.contextmanager
+    def _at_prompt(self) -> Iterator[None]:
+        self._take_signal()
+        self._waiting = True
+        try:
+            yield
+        finally:
+            self._waiting = False
+
+    def _hang_up(self, signum: int) -> int:
+        """The terminal is gone or the game was told to stop: save it, say where (if
+        anyone still reads), and return 128 + ``signum``."""
+        self._signal = None
+        state = self.state
+        lines: list[str] = []
+        if not state.is_terminal() and self._has_progress():
+            path = self.save_path or self.autosave_path or rescue_path(self.rescue_dir)
+            try:
+                write_record(state, path)
+                lines = [
+                    tr("rescued", self.lang, path=path),
+                    tr("resume_hint", self.lang, path=path),
+                ]
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                lines = [tr("save_failed", self.lang, path=path, reason=reason)]
+        with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no output
+            self._print()
+            for line in lines:
+                self._print(line)
+        return 128 + signum
 
     def _save_to(self, path: str) -> bool:
         try:
@@ -307,7 +383,17 @@ class PlaySession:
     # -- the game loop --------------------------------------------------------------------
 
     def run(self, resumed_from: str | None = None) -> int:
-        """Play until the game ends (0) or the players stop (1, or 130 after Ctrl-C)."""
+        """Play until the game ends (0) or the players stop (1, or 130 after Ctrl-C;
+        128 + the signal after a hang-up or SIGTERM, the game saved)."""
+        with hangup_handlers(self._on_signal):
+            try:
+                code = self._play(resumed_from)
+                self._take_signal()
+            except HangUp as hang:
+                return self._hang_up(hang.signum)
+        return code
+
+    def _play(self, resumed_from: str | None) -> int:
         state = self.state
         if resumed_from is not None:
             self._say(
@@ -374,8 +460,21 @@ class PlaySession:
         lines += ["", *result_lines(state, self.lang)]
         if self.on_finished is not None and state.is_terminal():
             lines += ["", self.on_finished(state)]
+        lines += self._settle_finished()
         for line in lines:
             self._print(line)
+
+    def _settle_finished(self) -> list[str]:
+        """A finished game's file called ``unfinished-…`` (the autosave, a rescued game
+        resumed) is renamed ``finished-…``; the line that says where it is."""
+        if not self.state.is_terminal():
+            return []
+        for attr in ("save_path", "autosave_path"):
+            renamed = settle_finished_file(getattr(self, attr))
+            if renamed is not None:
+                setattr(self, attr, renamed)
+                return [tr("finished_file", self.lang, path=renamed)]
+        return []
 
     def _quit_safely(self) -> bool:
         """Quit, offering to save; False when Ctrl-C cut the offer short."""
@@ -409,6 +508,7 @@ class PlaySession:
             path = answer.strip()
             # A yes/no answer is no file name: "n" must not become a file called n.
             if not path or path.casefold() in NO_WORDS:  # an explicit "do not save"
+                self._drop_autosave()
                 self._print(tr("not_saved", self.lang))
                 return
             if path.casefold() in YES_WORDS:  # yes, where the rescue folder keeps games
@@ -418,12 +518,15 @@ class PlaySession:
             if not self._may_write(path, force=False):
                 continue
             if self._save_to(path):
+                if os.path.abspath(path) != os.path.abspath(self.autosave_path or ""):
+                    self._drop_autosave()  # kept where the player said, not twice
                 self._print(tr("saved", self.lang, path=path))
                 self._print(tr("resume_hint", self.lang, path=path))
                 return
         if rescue and self._has_progress():
-            # Cut off (end of input), or a plain yes: the rescue folder.
-            path = rescue_path(self.rescue_dir)
+            # Cut off (end of input), or a plain yes: the rescue folder (the file the
+            # game was autosaved to, when it was).
+            path = self.autosave_path or rescue_path(self.rescue_dir)
             with contextlib.suppress(OSError):
                 os.makedirs(self.rescue_dir, exist_ok=True)
             if self._save_to(path):

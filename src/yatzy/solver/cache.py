@@ -7,6 +7,10 @@ holds :data:`FORMAT_VERSION`, the spec, the sub-game, the float type and a
 fingerprint of the score tables, so a changed rule or solver never loads an old
 table.  Tables load memory-mapped (read-only), which takes milliseconds even for
 Maxi's hundreds of megabytes.
+
+The cache has a disk budget (:mod:`yatzy.table_cache`, which lists and clears the
+tables without numpy for ``yatzy cache``): storing a table deletes the tables used
+least recently until the cache fits it; loading one marks it used.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import platformdirs
+
+from yatzy import table_cache
 
 FORMAT_VERSION = 1
 """Bump when the meaning or layout of a cached table changes."""
@@ -33,7 +38,7 @@ _stored = 0  # tables this process stored: a memo of "missing" older than one is
 
 def cache_dir() -> Path:
     """The directory of the solver's tables (honours ``XDG_CACHE_HOME``)."""
-    return Path(platformdirs.user_cache_dir("yatzy", appauthor=False)) / "solver"
+    return table_cache.cache_dir()
 
 
 def table_key(spec: str, root: str, dtype: str, fingerprint: str) -> dict[str, Any]:
@@ -75,6 +80,7 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
         return None
     if table.shape != shape or table.dtype != np.dtype(key["dtype"]):
         return None
+    table_cache.touch(meta_path)  # used now: the budget deletes the least recently used
     return table
 
 
@@ -96,6 +102,9 @@ def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
     tmp_meta.write_text(json.dumps(meta, indent=1))
     os.replace(tmp_meta, meta_path)
     _stored += 1
+    # A bad budget setting is reported by `yatzy cache`; it never stops a table's store.
+    with contextlib.suppress(table_cache.CacheBudgetError):
+        table_cache.enforce_budget(keep=[data_path])
     return data_path
 
 

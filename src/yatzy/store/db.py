@@ -9,6 +9,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.pool import StaticPool
 
 from yatzy.errors import YatzyError
+from yatzy.store.errors import DatabaseOpenError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -38,12 +39,58 @@ def is_postgres(url: str) -> bool:
     return url.startswith("postgresql")
 
 
-def make_engine(url: str | None) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
+def shown_url(url: str) -> str:
+    """``url`` as a message may show it: without its password."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a ``sqlite:`` URL names (``None``: in memory, or not SQLite)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if not url.startswith("sqlite:"):
+        return None
+    try:
+        name = make_url(url).database
+    except ArgumentError:
+        raise DatabaseOpenError(f"database URL {url!r} is not a valid sqlite:///FILE") from None
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(name)
+
+
+def check_url(url: str | None, *, must_exist: bool = False) -> str:
+    """The SQLAlchemy URL for ``url``, checked without connecting: a SQLite file's folder
+    must exist (nothing is created where the user did not ask; only the default
+    database's own folder is made), and with ``must_exist`` the file too.  Raises
+    :class:`~yatzy.store.errors.DatabaseOpenError` (one line) otherwise."""
+    given = url
     url = database_url(url)
+    path = sqlite_file(url)
+    if given and path is not None:
+        if not path.parent.is_dir():
+            raise DatabaseOpenError(
+                f"database URL {given!r}: the folder {path.parent} does not exist"
+            )
+        if must_exist and not path.is_file():
+            raise DatabaseOpenError(f"database URL {given!r}: there is no database file {path}")
+    return url
+
+
+def make_engine(url: str | None, *, must_exist: bool = False) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys.
+
+    The URL is checked first (:func:`check_url`): a SQLite file in a folder that does
+    not exist is refused, not created."""
+    url = check_url(url, must_exist=must_exist)
     if not is_postgres(url):
-        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 5},

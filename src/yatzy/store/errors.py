@@ -15,3 +15,9 @@ class ConflictError(YatzyError):
 
 class UnavailableError(YatzyError):
     """The database connection failed mid-request (an action may or may not be stored)."""
+
+
+class DatabaseOpenError(YatzyError):
+    """The database cannot be opened: a URL that names no database, a folder that does
+    not exist, a file that is not a database, a server that does not answer.  The
+    message is one line and names the URL (without its password)."""

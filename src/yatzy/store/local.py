@@ -24,11 +24,13 @@ from yatzy.store.repo import GameRepository, SeatInfo, StoredGame
 __all__ = [
     "adopt_owner",
     "existing_local_owner",
+    "finished_game_id",
     "local_owner",
     "local_solo_record",
     "owner_file",
     "owner_hash",
     "record_finished_game",
+    "record_finished_game_once",
 ]
 
 
@@ -91,6 +93,13 @@ def owner_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def finished_game_id(record: str, holder: str) -> str:
+    """The store's id of the finished game with the record text ``record`` held by the
+    owner hash ``holder``: a digest of the two, so the same game recorded again (a
+    finished game's file resumed) has the same id and is stored once."""
+    return hashlib.sha256(f"{holder}\n{record}".encode()).hexdigest()[:32]
+
+
 def record_finished_game(
     state: State, *, url: str | None = None, owner: str | None = None, lang: str = "en"
 ) -> str:
@@ -98,11 +107,26 @@ def record_finished_game(
 
     The people's seats belong to ``owner`` (default :func:`local_owner`); bots hold
     none.  Nobody can join or act in it: its invite and seat tokens are random and
-    thrown away.  Raises :class:`ValueError` for a game that is not over.
+    thrown away.  A game is stored once: recording it again (its file resumed after
+    the end) finds it by its id, a digest of the owner and the record (or, stored
+    before that, by the record itself) and stores nothing (see
+    :func:`record_finished_game_once`).  Raises :class:`ValueError` for a game that
+    is not over.
     """
+    return record_finished_game_once(state, url=url, owner=owner, lang=lang)[0]
+
+
+def record_finished_game_once(
+    state: State, *, url: str | None = None, owner: str | None = None, lang: str = "en"
+) -> tuple[str, bool]:
+    """:func:`record_finished_game`, and whether this call stored it (``False``: the
+    game was in the store already)."""
+    from sqlalchemy.exc import IntegrityError
+
     if not state.is_terminal():
         raise ValueError("only a finished game is recorded")
     holder = owner_hash(owner or local_owner())
+    record = orjson.dumps(to_record(state)).decode()
     seats = [
         SeatInfo(
             i,
@@ -113,7 +137,7 @@ def record_finished_game(
         )
         for i, p in enumerate(state.players)
     ]
-    game_id = secrets.token_hex(16)
+    game_id = finished_game_id(record, holder)
     stored = StoredGame.new(
         game_id,
         state.rules.spec,
@@ -121,16 +145,22 @@ def record_finished_game(
         state.game.pad,
         False,
         owner_hash(secrets.token_urlsafe(32)),
-        orjson.dumps(to_record(state)).decode(),
+        record,
         True,
         seats,
     )
     repo = GameRepository.open(url)
     try:
-        repo.insert(stored)
+        earlier = repo.finished_game_with_record(holder, record)
+        if earlier is not None:
+            return earlier, False
+        try:
+            repo.insert(stored)
+        except IntegrityError:  # the same game, recorded by another process just now
+            return game_id, False
     finally:
         repo.close()
-    return game_id
+    return game_id, True
 
 
 def local_solo_record(

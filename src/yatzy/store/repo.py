@@ -15,9 +15,10 @@ from typing import Any, cast
 
 import orjson
 from sqlalchemy import Engine, Table, and_, func, select, text, update
+from sqlalchemy.exc import SQLAlchemyError
 
-from yatzy.store.db import make_engine, migrate
-from yatzy.store.errors import ConflictError, NotFoundError, UnavailableError
+from yatzy.store.db import make_engine, migrate, shown_url
+from yatzy.store.errors import ConflictError, DatabaseOpenError, NotFoundError, UnavailableError
 from yatzy.store.models import GameRow, MoveRow, SeatRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL, PgActionWriter, Write, utc_now
 
@@ -201,11 +202,31 @@ class GameRepository:
         )
 
     @classmethod
-    def open(cls, url: str | None, *, auto_migrate: bool = True) -> GameRepository:
-        """Connect to ``url`` (see :func:`yatzy.store.database_url`) and migrate it."""
-        engine = make_engine(url)
-        if auto_migrate:
-            migrate(engine)
+    def open(
+        cls, url: str | None, *, auto_migrate: bool = True, must_exist: bool = False
+    ) -> GameRepository:
+        """Connect to ``url`` (see :func:`yatzy.store.database_url`) and migrate it.
+
+        A database that cannot be opened (a folder or, with ``must_exist``, a SQLite
+        file that does not exist, a file that is not a database, a server that does
+        not answer) raises :class:`~yatzy.store.errors.DatabaseOpenError` in one line
+        rather than the driver's traceback."""
+        from alembic.util.exc import CommandError as AlembicError
+
+        engine = make_engine(url, must_exist=must_exist)
+        try:
+            if auto_migrate:
+                migrate(engine)
+            else:
+                with engine.connect():
+                    pass
+        except (SQLAlchemyError, OSError, sqlite3.Error, AlembicError) as exc:
+            engine.dispose()
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            where = shown_url(str(engine.url))
+            raise DatabaseOpenError(
+                f"cannot open the database {where}: {reason[0] if reason else type(exc).__name__}"
+            ) from None
         return cls(engine)
 
     @contextlib.contextmanager

@@ -7,6 +7,8 @@ Importing this package imports Textual, so only ``yatzy play`` at a terminal doe
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -32,13 +34,17 @@ def run_app(
     resumed_from: str | None,
     on_finished: Callable[[State], str] | None = None,
     chances: bool = True,
+    autosave_path: str | None = None,
 ) -> int:
-    """Play ``state`` full screen; 0 when the game ended, 1 when the players quit.
+    """Play ``state`` full screen; 0 when the game ended, 1 when the players quit,
+    128 + the signal after a hang-up (SIGHUP) or SIGTERM (the game saved, the
+    terminal restored).
 
     ``chances`` shows every player's live chance to win in a row of the sheet;
     ``record_lookup`` finds a solo player's record when none is given (in the
-    background, after the first screen)."""
-    from yatzy.cli.play_common import live_chances
+    background, after the first screen); ``autosave_path`` receives the record after
+    every move when ``save_path`` is not given."""
+    from yatzy.cli.play_common import hangup_handlers, live_chances
     from yatzy.cli.tui.app import YatzyApp
     from yatzy.cli.tui.saving import EXIT_UNFINISHED
 
@@ -55,8 +61,21 @@ def run_app(
         resumed_from=resumed_from,
         on_finished=on_finished,
         chances=live_chances if chances else None,
+        autosave_path=autosave_path,
     )
-    code = app.run()
-    for line in app.exit_lines:
-        print(line)
+
+    def on_signal(signum: int, _frame: object) -> None:
+        # The handler runs between two steps of the app's event loop: the app saves and
+        # leaves from the loop itself, where no move is half done.
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # before the loop starts or after it ends: nothing to save yet
+            raise SystemExit(128 + signum) from None
+        loop.call_soon_threadsafe(app.hang_up, signum)
+
+    with hangup_handlers(on_signal):
+        code = app.run()
+    with contextlib.suppress(OSError):  # a closed terminal takes no output
+        for line in app.exit_lines:
+            print(line)
     return EXIT_UNFINISHED if code is None else code

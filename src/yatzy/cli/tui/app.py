@@ -112,9 +112,11 @@ class YatzyApp(SavingApp):
         rescue_directory: str | None = None,
         on_finished: Callable[[State], str] | None = None,
         chances: Callable[[State], Any] | None = None,
+        autosave_path: str | None = None,
     ) -> None:
         super().__init__()
         self.state = state
+        self.autosave_path = autosave_path  # the default save after every move (saving.py)
         # The players' live chances to win (WinChances or None), computed off the screen's
         # thread by ``chances`` after every move; a row of the sheet with two or more players.
         self.chances_of = chances if len(state.players) > 1 else None
@@ -494,6 +496,7 @@ class YatzyApp(SavingApp):
         # Left on the terminal after the app: the final protocol and the ranking.
         table = protocol_table(state, self.lang, preview=False)
         self.exit_lines = [headline(state, self.lang), *table, "", *lines]
+        self._settle_finished()  # the file is no longer called unfinished-...
         self.push_screen(TextScreen(lines[0], lines[1:], self.lang))
 
     # -- keys ------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """Saving and leaving the full-screen game, and its yes/no questions.
 
 :class:`SavingApp` is the part of :class:`yatzy.cli.tui.app.YatzyApp` that keeps a
-game from being lost: the record after every move (``--save``/``--resume``),
-Ctrl-S, and quitting, which saves an unfinished game or offers to (to the rescue
-folder by default) and never replaces a file unasked.
+game from being lost: the record after every move (``--save``/``--resume``, or
+by default a new file in the rescue folder: :attr:`SavingApp.autosave_path`),
+Ctrl-S, quitting, which saves an unfinished game or offers to keep it (in the
+rescue folder by default) and never replaces a file unasked, and a hang-up or
+SIGTERM (:meth:`SavingApp.hang_up`), which saves the game and leaves the full
+screen as a quit does.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from textual.app import App
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import has_progress, rescue_path
+from yatzy.cli.play_common import has_progress, rescue_path, settle_finished_file, write_record
 from yatzy.cli.tui.screens import ConfirmScreen, PathScreen
 from yatzy.game import State, save
 from yatzy.rules import Language
@@ -33,6 +36,9 @@ class SavingApp(App[int]):
     state: State
     lang: Language
     save_path: str | None
+    autosave_path: str | None = None
+    """Where the game is saved after every move when ``save_path`` is not given (a
+    file of the rescue folder, written once anything is played; ``None``: nowhere)."""
     rescue_directory: str
     error: str
     exit_lines: list[str]
@@ -46,6 +52,50 @@ class SavingApp(App[int]):
     def _autosave(self) -> None:
         if self.save_path:
             self._save_to(self.save_path)
+        elif self.autosave_path and has_progress(self.state):
+            try:
+                write_record(self.state, self.autosave_path)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                self.error = tr("save_failed", self.lang, path=self.autosave_path, reason=reason)
+                self.autosave_path = None  # said once, not after every move
+
+    def _drop_autosave(self, kept: str | None = None) -> None:
+        """Delete the autosaved file, unless it is ``kept`` (the player chose not to keep
+        the game, or kept it in another file)."""
+        path = self.autosave_path
+        if path and (kept is None or os.path.abspath(kept) != os.path.abspath(path)):
+            with contextlib.suppress(OSError):
+                os.remove(path)
+            self.autosave_path = None
+
+    def _settle_finished(self) -> None:
+        """The game is over: its file called ``unfinished-…`` (the autosave, a rescued game
+        resumed) is renamed ``finished-…``, and the lines left after the app say where."""
+        for attr in ("save_path", "autosave_path"):
+            renamed = settle_finished_file(getattr(self, attr))
+            if renamed is not None:
+                setattr(self, attr, renamed)
+                self.exit_lines = [*self.exit_lines, tr("finished_file", self.lang, path=renamed)]
+                return
+
+    def hang_up(self, signum: int) -> None:
+        """The terminal closed (SIGHUP), or the game was told to stop (SIGTERM): save an
+        unfinished game where it is saved (the rescue folder when nowhere) and leave with
+        128 + ``signum``, restoring the terminal as a quit does."""
+        state = self.state
+        if not state.is_terminal() and has_progress(state):
+            path = self.save_path or self.autosave_path or rescue_path(self.rescue_directory)
+            try:
+                write_record(state, path)
+                self.exit_lines = [
+                    tr("rescued", self.lang, path=path),
+                    tr("resume_hint", self.lang, path=path),
+                ]
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                self.exit_lines = [tr("save_failed", self.lang, path=path, reason=reason)]
+        self.exit(128 + signum)
 
     def _save_to(self, path: str) -> bool:
         try:
@@ -100,7 +150,7 @@ class SavingApp(App[int]):
                 then()
             self._redraw()
 
-        if os.path.exists(path) and path != self.save_path:
+        if os.path.exists(path) and path not in (self.save_path, self.autosave_path):
             self._ask(tr("tui_overwrite", self.lang, path=path), write, tr("not_saved", self.lang))
         else:
             write()
@@ -130,15 +180,22 @@ class SavingApp(App[int]):
                 return
             button, path = answer
             if button == "nosave":
+                self._drop_autosave()
                 self.exit_lines = [tr("not_saved", self.lang)]
                 self.exit(EXIT_UNFINISHED)
             elif path:
-                self._save_asking(os.path.expanduser(path), lambda: self.exit(EXIT_UNFINISHED))
+                path = os.path.expanduser(path)
+
+                def saved() -> None:
+                    self._drop_autosave(kept=path)  # kept where the player said, not twice
+                    self.exit(EXIT_UNFINISHED)
+
+                self._save_asking(path, saved)
 
         buttons = [
             ("save", tr("tui_save_quit", self.lang)),
             ("nosave", tr("tui_quit_nosave", self.lang)),
             ("back", tr("tui_back", self.lang)),
         ]
-        default = rescue_path(self.rescue_directory)
+        default = self.autosave_path or rescue_path(self.rescue_directory)
         self.push_screen(PathScreen(tr("tui_quit_title", self.lang), default, buttons), chosen)
