@@ -39,7 +39,7 @@ def run_app(
     ``record_lookup`` finds a solo player's record when none is given (in the
     background, after the first screen)."""
     from yatzy.cli.play_common import live_chances
-    from yatzy.cli.tui.app import YatzyApp
+    from yatzy.cli.tui.app import GRACE_SECONDS, YatzyApp
     from yatzy.cli.tui.saving import EXIT_UNFINISHED
 
     app = YatzyApp(
@@ -55,6 +55,7 @@ def run_app(
         resumed_from=resumed_from,
         on_finished=on_finished,
         chances=live_chances if chances else None,
+        grace=GRACE_SECONDS,
     )
     code = app.run()
     for line in app.exit_lines:
