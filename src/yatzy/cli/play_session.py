@@ -502,7 +502,9 @@ class PlaySession:
                 continue
             action = bot.choose(state, self.bot_rng(state))
             self._apply(action, name)
-            if self.bot_delay > 0:
+            # A roll is shown for the delay; after the write the next board follows at
+            # once (showing it here too printed the same board twice).
+            if self.bot_delay > 0 and state.player == seat and not state.is_terminal():
                 if self.clear:  # the moves are kept for the next board: show this one now
                     self._show_board()
                 self._sleep(self.bot_delay)
