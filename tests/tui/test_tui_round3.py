@@ -9,6 +9,7 @@ kept dice marked without colour; live chances never shown stale.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ from tests.tui.helpers import (
     settle,
 )
 from yatzy.cli.tui.app import YatzyApp
+from yatzy.cli.tui.keymap import box_letter
 from yatzy.game import Roll, State
 from yatzy.rules import Language
 
@@ -42,11 +44,6 @@ def drive(app: YatzyApp, body: Body, size: tuple[int, int] = (80, 24)) -> None:
 
 
 # -- the sheet on a short screen -----------------------------------------------------------
-
-
-def _now_tokens(line: str, name: str) -> list[str]:
-    """The tokens right after the box name ``name`` on a screen line (its now cell)."""
-    return line[line.index(name) + len(name) :].split()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -71,14 +68,16 @@ def test_totals_and_every_open_box_in_sight_after_a_roll(
         allowed = set(state.allowed_boxes())
         for box in rules.boxes:
             name = rules.box_name(box, lang)
-            line = next((ln for ln in lines if f" {name} " in f"{ln} "), None)
+            row = re.compile(rf"\b{box_letter(rules, box)}\s+{re.escape(name)}( |$)")
+            line = next((ln for ln in lines[1:] if row.search(ln)), None)
             assert line is not None, f"{name} is not in sight:\n{text}"
             value = now[box]
             if rules.double:
                 want = [str(value[0]), str(value[1])]
             else:
                 want = [str(value) if box in allowed else f"({value})"]
-            assert _now_tokens(line, f" {name}")[: len(want)] == want, (name, line)
+            tail = line[row.search(line).end() :]  # type: ignore[union-attr]
+            assert tail.split()[: len(want)] == want, (name, line)
 
     drive(app, body, size)
 
@@ -120,7 +119,7 @@ def test_a_write_can_be_taken_back_before_the_bot_rolls() -> None:
         await settle(pilot)
         assert state.player == 0 and state.sheets[0].is_open("chance")
         assert list(state.dice or []) == dice and not app.in_grace
-        await pilot.press(letter(app, "sixes"), "enter")
+        await pilot.press(letter(app, "chance"), "enter")
         await settle(pilot)
         assert app.in_grace and state.dice is None
         await pilot.press("enter")  # goes on: the bot plays its turn, then Anna's is next
@@ -247,6 +246,7 @@ def test_a_failed_chance_is_shown_failed_never_the_last_figure() -> None:
     drive(app, body)
 
 
+@pytest.mark.slow  # a whole game by keys (about a minute on a shared machine)
 def test_the_final_sheet_shows_the_result_not_a_chance_from_before() -> None:
     state = new_state("yatzy", ["Anna", "Bo"], starter=0)
     app = make_app(state, chances=_chances(first=True))
@@ -261,5 +261,23 @@ def test_the_final_sheet_shows_the_result_not_a_chance_from_before() -> None:
             assert cells == ["50", "50"]
         else:
             assert cells[winner] == "100" and cells[1 - winner] == "0"
+
+    drive(app, body)
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_record_line_fits_80_columns(lang: Language) -> None:
+    from yatzy.cli.play_common import record_line
+
+    state = new_state("maxi+saved_rolls", ["Anna"], starter=0)
+    app = make_app(state, lang=lang, record=250)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        line = next(ln for ln in lines if "250" in ln)
+        assert line.endswith(record_line(state, 250, lang, short=True)), line
+        assert len(line) <= 78  # inside the padding
 
     drive(app, body)

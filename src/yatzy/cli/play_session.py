@@ -585,8 +585,6 @@ class PlaySession:
     def _hint(self) -> None:
         """``hint``: the advisor's best options now (the full screen's H)."""
         state = self.state
-        if not ready(state) and state.dice is not None:
-            raise PromptError(tr("tui_hint_none", self.lang))
         record = self.record if len(state.players) == 1 else None
         self._print(tr("tui_hint_title", self.lang))
         for text in hint_lines(state.clone(), record, self.lang):

@@ -200,7 +200,7 @@ class YatzyApp(SavingApp):
     def on_mount(self) -> None:
         """Build the sheet, settle the roll-off, and start play."""
         state = self.state
-        self._layout_sheet()
+        self._layout_sheet(*self.size)
         if self.resumed_from is not None:
             self._say(
                 tr(
@@ -223,29 +223,30 @@ class YatzyApp(SavingApp):
 
     def on_resize(self, event: events.Resize) -> None:
         """A new size may want the other layout of the sheet (one or two columns)."""
-        if self.sheet.columns and self._wants_split() != self.split:
-            self._layout_sheet()
+        width, height = event.size
+        if self.sheet.columns and self._wants_split(height) != self.split:
+            self._layout_sheet(width, height)
             self._redraw()
 
-    def _wants_split(self) -> bool:
-        """Two columns when the whole sheet in one does not fit the screen's height
+    def _wants_split(self, height: int) -> bool:
+        """Two columns when the whole sheet in one does not fit the screen's ``height``
         (80×24: the upper section with Sum, Bonus and Total beside the lower one)."""
         rows = len(self._rows())
-        return rows + 1 + _CHROME > self.size.height
+        return rows + 1 + _CHROME > height
 
     def _rows(self) -> list[SheetRow]:
         picked = {entry.box: layer for layer, entry in self.pick.items()}
         return sheet_rows(self.state, self.lang, picked, chances=self._chance_cells())
 
-    def _layout_sheet(self) -> None:
+    def _layout_sheet(self, width: int, height: int) -> None:
         """Build the sheet in one table, or in two side by side on a short screen."""
         state = self.state
-        self.split = split = self._wants_split()
+        self.split = split = self._wants_split(height)
         if split:
-            width = 6 if len(state.players) <= 6 else 4
+            head = 6 if len(state.players) <= 6 else 4
         else:
-            width = 12 if len(state.players) <= 6 else 6
-        self._heads = player_heads(state, width)
+            head = 12 if len(state.players) <= 6 else 6
+        self._heads = player_heads(state, head)
         now_head = tr("now", self.lang)
         now_width = max(4 if split else 5, len(now_head))  # "(30)"
         if state.rules.double:
@@ -264,7 +265,7 @@ class YatzyApp(SavingApp):
         need = first.build(self._heads, now_head, now_width, left, compact=True)
         second.build(self._heads, now_head, now_width, right, compact=True)
         # The left column as wide as it needs (up to half the screen); the right the rest.
-        first.styles.width = min(need + 1, max(self.size.width // 2, 1))
+        first.styles.width = min(need + 1, max(width // 2, 1))
 
     def _tables(self) -> tuple[SheetTable, SheetTable]:
         return self.query_one("#sheet", SheetTable), self.query_one("#sheet2", SheetTable)

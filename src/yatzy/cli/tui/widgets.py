@@ -45,6 +45,7 @@ class SheetTable(DataTable[Text]):
         screen) puts one space between the columns instead of two."""
         self.clear(columns=True)
         self._shown: dict[tuple[str, str], tuple[str, str]] = {}
+        self._marked: int | None = -2  # new column heads: the current player is marked anew
         self._compact = compact
         self.cell_padding = 0 if compact else 1
         gap = 1 if compact else 0
