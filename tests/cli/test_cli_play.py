@@ -371,7 +371,10 @@ def test_bad_commands_are_refused_and_asked_again(play: Run, tmp_path: Path) -> 
 def test_forced_order_marks_and_refuses_other_boxes(play: Run) -> None:
     code, out, _ = play(["--rules", "yatzy+forced", "--seed", "3", "P"], lines("r", "s chance"))
     assert code == 1
-    assert "! Chance may not be filled now; allowed: Ones" in out
+    assert (
+        '! Chance may not be filled now: the rule "forced order" fills the boxes from top to '
+        "bottom; next: Ones"
+    ) in out
     assert "(n): what the box would score, but it may not be filled now (forced order)" in out
     chance_row = [ln for ln in out.splitlines() if re.match(r"\s*14\s+Chance\b", ln)][-1]
     assert re.search(r"│\s+\(\d+\)$", chance_row)

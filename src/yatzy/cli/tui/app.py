@@ -113,6 +113,7 @@ class YatzyApp(SavingApp):
     #sheets SheetTable { height: 1fr; width: 1fr; }
     #sheets #sheet2 { display: none; }
     #sheets.split #sheet2 { display: block; }
+    #sheets.split #sheet { margin-right: 1; }
     #dice { height: 2; padding: 0 1; }
     #status { height: 1; padding: 0 1; color: $text-muted; }
     #messages { height: 3; padding: 0 1; }
@@ -265,7 +266,7 @@ class YatzyApp(SavingApp):
         need = first.build(self._heads, now_head, now_width, left, compact=True)
         second.build(self._heads, now_head, now_width, right, compact=True)
         # The left column as wide as it needs (up to half the screen); the right the rest.
-        first.styles.width = min(need + 1, max(width // 2, 1))
+        first.styles.width = min(need, max(width // 2 - 1, 1))
 
     def _tables(self) -> tuple[SheetTable, SheetTable]:
         return self.query_one("#sheet", SheetTable), self.query_one("#sheet2", SheetTable)
@@ -394,7 +395,7 @@ class YatzyApp(SavingApp):
         status = self._status_text()
         state = self.state
         if not ready(state):
-            status = status + Text(self._record_text())
+            status = status + Text(self._record_text(short=True))
         if not state.is_terminal() and is_yatzy(state):
             # The moment of a Yatzy: named on the status line, in the dice's colour.
             box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
