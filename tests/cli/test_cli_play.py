@@ -509,7 +509,7 @@ def test_dubbel_keep_by_value_inner_first() -> None:
 
 def test_dubbel_forced_names_the_allowed_pair() -> None:
     _state, session = _dubbel_session("dubbel+forced")
-    with pytest.raises(PromptError, match=r"allowed: Ones \+ Twos"):
+    with pytest.raises(PromptError, match=r"next: Ones \+ Twos"):
         session.handle("s 1 3")
 
 
@@ -544,10 +544,10 @@ def test_default_player_name_from_user(play: Run, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("USER", "kalle")
     code, out, _ = play(["--seed", "1"], "")
     assert code == 1
-    assert "kalle: press Enter to roll" in out
+    assert "kalle: type r to roll" in out
     monkeypatch.delenv("USER")
     _, out, _ = play(["--seed", "1"], "")
-    assert "Player: press Enter to roll" in out
+    assert "Player: type r to roll" in out
 
 
 def test_random_draws_counts_every_die() -> None:
@@ -676,7 +676,10 @@ def test_joker_rule_marks_the_boxes_it_forbids() -> None:
     assert threes.endswith("│   15")
     assert chance.endswith("│ (15)")
     session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
-    with pytest.raises(PromptError, match="Chance may not be filled now; allowed: Threes"):
+    with pytest.raises(
+        PromptError,
+        match=r'Chance may not take this Yatzy: the rule "forced joker" .*; allowed: Threes',
+    ):
         session.handle("s chance")
     session.handle("s threes")
     assert state.sheets[0].yatzy_bonus == 100
@@ -697,7 +700,7 @@ def test_terminal_mode_redraws_and_keeps_events_under_the_board() -> None:
     assert text.count("\x1b[H\x1b[2J") == 3  # a board before each of the three prompts
     last = text.rsplit("\x1b[H\x1b[2J", 1)[1]
     assert "A writes" in last and "in Chance" in last
-    assert last.index("Total") < last.index("A writes") < last.index("B: press Enter")
+    assert last.index("Total") < last.index("A writes") < last.index("B: type r to roll")
 
 
 def test_undo_command_and_box_names_never_guessed(play: Run, tmp_path: Path) -> None:
@@ -746,7 +749,9 @@ def test_last_resort_marks_and_refuses_chance_and_scratches() -> None:
     allowed = "allowed: Twos, Fours, Sixes, One Pair, Three of a Kind"
     with pytest.raises(PromptError, match=f"Chance may not take these dice: .*{allowed}"):
         session.handle("s chance")
-    with pytest.raises(PromptError, match=r"Yatzy may not take these dice: .*0 only when"):
+    with pytest.raises(
+        PromptError, match=r'Yatzy may not get 0 now: the rule "last resort" allows a 0 only when'
+    ):
         session.handle("x yatzy")
     session.handle("s sixes")
     assert state.sheets[0].points("sixes") == 18
