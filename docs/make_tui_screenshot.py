@@ -2,7 +2,8 @@
 
 A seeded game of Scandinavian Yatzy between two people and a greedy bot: six rounds
 are played by greedy choices, then the screen is shot after a roll with two dice
-kept.  Run: ``.venv/bin/python docs/make_tui_screenshot.py [--size 100x34]``.
+kept, at 80×24 by default (the sheet in two columns, the totals in sight).
+Run: ``.venv/bin/python docs/make_tui_screenshot.py [--size 80x24]``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def main() -> None:
     """Play to the middle, shoot, write the SVG."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="100x34")
+    parser.add_argument("--size", default="80x24")
     parser.add_argument("--out", default=str(ROOT / "docs" / "tui.svg"))
     args = parser.parse_args()
     cols, rows = (int(x) for x in args.size.split("x"))

@@ -66,7 +66,7 @@ def test_line_mode_prints_the_chances_after_each_turn(
     save(state, record)
     rules = state.rules
     turns = zip(*(s.open_boxes for s in state.sheets), strict=True)
-    script = "".join(f"\ns {rules.box_name(b, 'en')}\n" for turn in turns for b in turn)
+    script = "".join(f"r\ns {rules.box_name(b, 'en')}\n" for turn in turns for b in turn)
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     code = main(["play", "--plain", "--chances", "--seed", "3", "--resume", str(record)])
     out = capsys.readouterr().out

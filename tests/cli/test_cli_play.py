@@ -46,7 +46,7 @@ def lines(*commands: str) -> str:
     return "".join(c + "\n" for c in commands)
 
 
-def in_order(num_boxes: int, *, rolls: tuple[str, ...] = ("", "k 1 2", "r")) -> list[str]:
+def in_order(num_boxes: int, *, rolls: tuple[str, ...] = ("r", "k 1 2", "r")) -> list[str]:
     """One player's turns writing the boxes in protocol order, by row number."""
     out: list[str] = []
     for n in range(1, num_boxes + 1):
@@ -148,8 +148,8 @@ def test_complete_yahtzee_game_shows_yatzy_bonus_row(play: Run, tmp_path: Path) 
 def test_maxi_saved_rolls_accumulate_and_run_out(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "m.json"
     # Nineteen turns write after one roll (2 rolls saved each), the last uses all 41.
-    script = [c for n in range(1, 20) for c in ("", f"s {n}")]
-    script += ["", *["r"] * 40, "r", "s 20"]
+    script = [c for n in range(1, 20) for c in ("r", f"s {n}")]
+    script += ["r", *["r"] * 40, "r", "s 20"]
     code, out, _ = play(
         ["--rules", "maxi+saved_rolls", "--seed", "2", "--save", str(record), "Mia"],
         lines(*script),
@@ -170,7 +170,7 @@ def test_dubbel_game_two_boxes_a_turn(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "d.json"
     script: list[str] = []
     for n in range(1, 16, 2):
-        script += ["", f"s {n} {n + 1}"]
+        script += ["r", f"s {n} {n + 1}"]
     code, out, _ = play(
         ["--rules", "dubbel", "--seed", "3", "--save", str(record), "--lang", "sv", "Eva"],
         lines(*script),
@@ -190,7 +190,7 @@ def test_game_with_bots(play: Run, tmp_path: Path) -> None:
     starter = starter_for(6, 3)
     code, out, err = play(
         ["--seed", "6", "--bot", "greedy", "--bot", "random:Robo", "--save", str(record), "Ann"],
-        lines(*in_order(15, rolls=("",))),
+        lines(*in_order(15, rolls=("r",))),
     )
     assert code == 0, err
     state = load(record)
@@ -209,7 +209,7 @@ def test_game_with_bots(play: Run, tmp_path: Path) -> None:
 
 def test_shared_win_when_totals_tie(play: Run) -> None:
     starter = starter_for(1, 2)
-    scratch_all = [c for n in range(1, 16) for c in ("", f"x {n}")]
+    scratch_all = [c for n in range(1, 16) for c in ("r", f"x {n}")]
     code, out, _ = play(
         ["--seed", "1", "A", "B"], lines(*interleave([scratch_all] * 2, 2, starter))
     )
@@ -268,7 +268,7 @@ def test_resume_a_finished_game_shows_the_result(play: Run, tmp_path: Path) -> N
 
 def test_quit_offers_to_save(play: Run, tmp_path: Path) -> None:
     target = tmp_path / "later.json"
-    code, out, _ = play(["--seed", "2", "P"], lines("", "k 1", "q", str(target)))
+    code, out, _ = play(["--seed", "2", "P"], lines("r", "k 1", "q", str(target)))
     assert code == 1
     assert f"Saved to {target}." in out
     assert f"yatzy play --resume {target}" in out
@@ -277,7 +277,7 @@ def test_quit_offers_to_save(play: Run, tmp_path: Path) -> None:
 
 
 def test_quit_without_saving(play: Run, tmp_path: Path) -> None:
-    code, out, _ = play(["--seed", "2", "P"], lines("", "q", ""))
+    code, out, _ = play(["--seed", "2", "P"], lines("r", "q", ""))
     assert code == 1
     assert "The game was not saved." in out
 
@@ -287,7 +287,7 @@ def test_a_no_to_the_save_offer_writes_no_file_called_no(
     play: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, no: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, _, _ = play(["--seed", "2", "--lang", lang, "P"], lines("", "q", no))
+    code, _, _ = play(["--seed", "2", "--lang", lang, "P"], lines("r", "q", no))
     assert code == 1
     assert [p.name for p in tmp_path.iterdir() if p.name != "state"] == []
 
@@ -302,7 +302,7 @@ def test_a_yes_to_the_save_offer_saves_in_the_rescue_folder(
     yes: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, _ = play(["--seed", "2", "--lang", lang, "P"], lines("", "k 1", "q", yes))
+    code, out, _ = play(["--seed", "2", "--lang", lang, "P"], lines("r", "k 1", "q", yes))
     assert code == 1
     assert not (tmp_path / yes).exists()
     [saved] = list(rescue_home.iterdir())
@@ -314,7 +314,7 @@ def test_save_command_and_failed_save(play: Run, tmp_path: Path) -> None:
     target = tmp_path / "snap.json"
     missing = tmp_path / "no" / "such" / "dir.json"
     code, out, _ = play(
-        ["--seed", "2", "P"], lines("", f"save {target}", f"save {missing}", "save")
+        ["--seed", "2", "P"], lines("r", f"save {target}", f"save {missing}", "save")
     )
     assert code == 1
     assert load(target).rolls_used == 1
@@ -342,14 +342,14 @@ def test_bad_commands_are_refused_and_asked_again(play: Run, tmp_path: Path) -> 
         "r twice",
         "save",
     ]
-    script = [*bad_before_roll, "", *bad_after_roll, "s ones", "", "s ones"]
+    script = [*bad_before_roll, "r", *bad_after_roll, "s ones", "r", "s ones"]
     code, out, _ = play(["--seed", "3", "--save", str(record), "P"], lines(*script))
     assert code == 1
     refusals = [ln for ln in out.splitlines() if ln.startswith("! ")]
     assert refusals == [
-        "! roll first: press Enter",
-        "! roll first: press Enter",
-        "! roll first: press Enter",
+        "! roll first: type r",
+        "! roll first: type r",
+        "! roll first: type r",
         "! unknown command 'frobnicate'; type ? for help",
         "! '9' is not a die position 1-5",
         "! die position 1 is given twice",
@@ -369,9 +369,12 @@ def test_bad_commands_are_refused_and_asked_again(play: Run, tmp_path: Path) -> 
 
 
 def test_forced_order_marks_and_refuses_other_boxes(play: Run) -> None:
-    code, out, _ = play(["--rules", "yatzy+forced", "--seed", "3", "P"], lines("", "s chance"))
+    code, out, _ = play(["--rules", "yatzy+forced", "--seed", "3", "P"], lines("r", "s chance"))
     assert code == 1
-    assert "! Chance may not be filled now; allowed: Ones" in out
+    assert (
+        '! Chance may not be filled now: the rule "forced order" fills the boxes from top to '
+        "bottom; next: Ones"
+    ) in out
     assert "(n): what the box would score, but it may not be filled now (forced order)" in out
     chance_row = [ln for ln in out.splitlines() if re.match(r"\s*14\s+Chance\b", ln)][-1]
     assert re.search(r"│\s+\(\d+\)$", chance_row)
@@ -391,8 +394,8 @@ def test_keep_by_value_and_roll_the_rest_again() -> None:
     assert state.dice is not None
     assert state.log[-1]["rolls"][-1]["keep"] == [0, 1, 4]
     assert [state.dice[i] for i in (0, 1, 4)] == [2, 5, 5]
-    # Enter rolls the dice that were not kept: the same keep again.
-    session.handle("")
+    # r rolls the dice that were not kept: the same keep again.
+    session.handle("r")
     assert state.log[-1]["rolls"][-1]["keep"] == [0, 1, 4]
     assert state.rolls_left() == 0
     with pytest.raises(PromptError, match="no rolls left"):
@@ -506,7 +509,7 @@ def test_dubbel_keep_by_value_inner_first() -> None:
 
 def test_dubbel_forced_names_the_allowed_pair() -> None:
     _state, session = _dubbel_session("dubbel+forced")
-    with pytest.raises(PromptError, match=r"allowed: Ones \+ Twos"):
+    with pytest.raises(PromptError, match=r"next: Ones \+ Twos"):
         session.handle("s 1 3")
 
 
@@ -516,12 +519,12 @@ def test_dubbel_forced_names_the_allowed_pair() -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("sv", ["Vem börjar?", "Ettor", "Summa", "Bonusläge", "Totalsumma", "tryck Enter"]),
+        ("sv", ["Vem börjar?", "Ettor", "Summa", "Bonusläge", "Totalsumma", "skriv r för att slå"]),
         ("fi", ["Kuka aloittaa?", "Ykköset", "Hyvitys", "Yhteensä", "Heittoja jäljellä"]),
     ],
 )
 def test_languages(play: Run, lang: str, words: list[str]) -> None:
-    code, out, _ = play(["--lang", lang, "--seed", "1", "A", "B"], lines("", "", "?"))
+    code, out, _ = play(["--lang", lang, "--seed", "1", "A", "B"], lines("r", "", "?"))
     assert code == 1
     for word in words:
         assert word in out
@@ -529,7 +532,7 @@ def test_languages(play: Run, lang: str, words: list[str]) -> None:
 
 def test_localized_commands_and_english_ones(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "sv.json"
-    script = ["slå", "behåll 1 2", "skriv ettor", "", "s twos"]
+    script = ["slå", "behåll 1 2", "skriv ettor", "r", "s twos"]
     code, _, _ = play(["--lang", "sv", "--seed", "1", "--save", str(record), "A"], lines(*script))
     assert code == 1
     state = load(record)
@@ -541,10 +544,10 @@ def test_default_player_name_from_user(play: Run, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("USER", "kalle")
     code, out, _ = play(["--seed", "1"], "")
     assert code == 1
-    assert "kalle: press Enter to roll" in out
+    assert "kalle: type r to roll" in out
     monkeypatch.delenv("USER")
     _, out, _ = play(["--seed", "1"], "")
-    assert "Player: press Enter to roll" in out
+    assert "Player: type r to roll" in out
 
 
 def test_random_draws_counts_every_die() -> None:
@@ -625,7 +628,7 @@ def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
 
 
 def test_play_with_simple_bots_imports_no_numpy(tmp_path: Path) -> None:
-    script = lines(*in_order(3, rolls=("",)))
+    script = lines(*in_order(3, rolls=("r",)))
     code = (
         "import io, sys\n"
         f"sys.stdin = io.StringIO({script!r})\n"
@@ -674,7 +677,10 @@ def test_joker_rule_marks_the_boxes_it_forbids() -> None:
     assert threes.endswith("│   15")
     assert chance.endswith("│ (15)")
     session = PlaySession(state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(0))
-    with pytest.raises(PromptError, match="Chance may not be filled now; allowed: Threes"):
+    with pytest.raises(
+        PromptError,
+        match=r'Chance may not take this Yatzy: the rule "forced joker" .*; allowed: Threes',
+    ):
         session.handle("s chance")
     session.handle("s threes")
     assert state.sheets[0].yatzy_bonus == 100
@@ -685,7 +691,7 @@ def test_terminal_mode_redraws_and_keeps_events_under_the_board() -> None:
     out = io.StringIO()
     session = PlaySession(
         state,
-        stdin=io.StringIO(lines("", "s chance")),
+        stdin=io.StringIO(lines("r", "s chance")),
         stdout=out,
         rng=random.Random(1),
         clear=True,
@@ -695,13 +701,13 @@ def test_terminal_mode_redraws_and_keeps_events_under_the_board() -> None:
     assert text.count("\x1b[H\x1b[2J") == 3  # a board before each of the three prompts
     last = text.rsplit("\x1b[H\x1b[2J", 1)[1]
     assert "A writes" in last and "in Chance" in last
-    assert last.index("Total") < last.index("A writes") < last.index("B: press Enter")
+    assert last.index("Total") < last.index("A writes") < last.index("B: type r to roll")
 
 
 def test_undo_command_and_box_names_never_guessed(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "undo.json"
     starter = starter_for(4, 2)
-    script = ["u", "", "s chance", "u", "s 1.", "s -1", "s ones", "q"]
+    script = ["u", "r", "s chance", "u", "s 1.", "s -1", "s ones", "q"]
     code, out, _ = play(["--seed", "4", "--save", str(record), "A", "B"], lines(*script))
     assert code == 1
     assert "nothing to undo" in out
@@ -718,7 +724,7 @@ def test_undo_command_and_box_names_never_guessed(play: Run, tmp_path: Path) -> 
 
 def test_swedish_kak_is_not_twos(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "kak.json"
-    script = ["", "s kak", "s kåk", "q"]
+    script = ["r", "s kak", "s kåk", "q"]
     code, out, _ = play(["--lang", "sv", "--seed", "2", "--save", str(record), "A"], lines(*script))
     assert code == 1
     assert "ingen ruta 'kak'" in out and "menade du Kåk (13)?" in out
@@ -744,7 +750,9 @@ def test_last_resort_marks_and_refuses_chance_and_scratches() -> None:
     allowed = "allowed: Twos, Fours, Sixes, One Pair, Three of a Kind"
     with pytest.raises(PromptError, match=f"Chance may not take these dice: .*{allowed}"):
         session.handle("s chance")
-    with pytest.raises(PromptError, match=r"Yatzy may not take these dice: .*0 only when"):
+    with pytest.raises(
+        PromptError, match=r'Yatzy may not get 0 now: the rule "last resort" allows a 0 only when'
+    ):
         session.handle("x yatzy")
     session.handle("s sixes")
     assert state.sheets[0].points("sixes") == 18
@@ -753,7 +761,7 @@ def test_last_resort_marks_and_refuses_chance_and_scratches() -> None:
 def test_maxi_saved_rolls_next_carry_at_most_two(play: Run, tmp_path: Path) -> None:
     record = tmp_path / "n.json"
     # Every turn writes after one roll: 2 carried each time, never more.
-    script = [c for n in range(1, 21) for c in ("", f"s {n}")]
+    script = [c for n in range(1, 21) for c in ("r", f"s {n}")]
     code, out, _ = play(
         ["--rules", "maxi+saved_rolls=next", "--seed", "2", "--save", str(record), "Mia"],
         lines(*script),
@@ -776,7 +784,7 @@ class _Tty(io.StringIO):
 
 
 def test_end_of_input_rescues_an_unsaved_game(play: Run, rescue_home: Path) -> None:
-    code, out, _ = play(["--seed", "3", "A"], lines("", "k 1 2"))
+    code, out, _ = play(["--seed", "3", "A"], lines("r", "k 1 2"))
     assert code == 1
     assert "End of input: the game stops unfinished." in out
     [rescued] = list(rescue_home.iterdir())
@@ -902,11 +910,14 @@ def _guarded(lang: str, script: str = "") -> tuple[State, PlaySession, io.String
 
 @pytest.mark.parametrize(
     ("lang", "hint"),
-    [("en", "type r to roll"), ("sv", "skriv r för att slå"), ("fi", "kirjoita r heittääksesi")],
+    [("en", "type r to roll"), ("sv", "skriv r för att slå"), ("fi", "heitä kirjoittamalla r")],
 )
 def test_stray_enter_after_a_roll_keeps_the_dice(lang: str, hint: str) -> None:
     state, session, _ = _guarded(lang)
-    session.handle("")  # before the first roll Enter still rolls
+    with pytest.raises(PromptError, match=hint):
+        session.handle("")  # Enter alone never rolls, before the first roll too
+    assert state.dice is None
+    session.handle("r")
     assert state.dice is not None
     state.apply(Roll())
     state.apply_roll([6, 6, 6, 6, 6])  # a just-rolled Yatzy
@@ -962,7 +973,7 @@ def test_bot_moves_are_paced(play: Run, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr("yatzy.cli.play_session.time.sleep", pauses.append)
     code, out, _ = play(
         ["--seed", "6", "--bot", "greedy", "--bot-delay", "0.25", "Ann"],
-        lines(*in_order(15, rolls=("",))),
+        lines(*in_order(15, rolls=("r",))),
     )
     assert code == 0
     bot_moves = out.count("Greedy (bot) writes") + out.count("Greedy (bot) rolls")
@@ -970,7 +981,7 @@ def test_bot_moves_are_paced(play: Run, monkeypatch: pytest.MonkeyPatch) -> None
     # One pause per move: every roll and every write (15 of them, scratches included).
     assert set(pauses) == {0.25} and len(pauses) >= max(bot_moves, 15)
     pauses.clear()
-    code, _, _ = play(["--seed", "6", "--bot", "greedy", "Ann"], lines(*in_order(15, rolls=("",))))
+    code, _, _ = play(["--seed", "6", "--bot", "greedy", "Ann"], lines(*in_order(15, rolls=("r",))))
     assert code == 0 and pauses == []  # output is not a terminal: no pause by default
 
 
@@ -1033,7 +1044,7 @@ def test_ctrl_c_at_the_zero_question_writes_nothing() -> None:
 
 def test_legend_after_a_roll_names_r_not_enter(play: Run) -> None:
     # at a terminal Enter no longer rolls once the dice lie, so the legend says r
-    _, out, _ = play(["--lang", "sv", "A"], lines("", "q", ""))
+    _, out, _ = play(["--lang", "sv", "A"], lines("r", "q", ""))
     assert "r slå · k 1 3 behåll platser" in out and "Enter/r" not in out
 
 

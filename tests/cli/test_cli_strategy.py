@@ -220,7 +220,7 @@ def test_analyze_a_game_played_by_yatzy_play(
 
     record = tmp_path / "game.json"
     # A person plays too (forced order: roll once, write the next box), with two bots.
-    script = "".join(f"\ns {box}\n" for box in range(1, 16))
+    script = "".join(f"r\ns {box}\n" for box in range(1, 16))
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     code, _, err = run(
         capsys,

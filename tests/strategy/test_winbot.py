@@ -377,7 +377,7 @@ def test_a_cli_game_against_it_finishes(
         state.apply(Scratch(order[turn // 2]))
     path = tmp_path / "late.json"
     save(state, path)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\ns chance\n\ns yatzy\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\ns chance\nr\ns yatzy\n"))
     code = main(["play", "--plain", "--seed", "4", "--resume", str(path), "--save", str(path)])
     out, err = capsys.readouterr()
     assert code == 0, err + out

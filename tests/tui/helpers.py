@@ -39,9 +39,12 @@ def make_app(
     record: int | None = None,
     record_lookup: Callable[[], int | None] | None = None,
     chances: Callable[[State], Any] | None = None,
+    grace: float = 0.0,
 ) -> YatzyApp:
     """The app over ``state`` with seeded dice and bots (a bot per seat with a level);
-    ``chances`` computes the row of live chances to win (none by default)."""
+    ``chances`` computes the row of live chances to win (none by default); ``grace``
+    seconds a bot waits after a person's write (none by default, so scripted turns
+    run straight on)."""
     bots = {i: make_bot(p.bot) for i, p in enumerate(state.players) if p.bot}
     return YatzyApp(
         state,
@@ -55,16 +58,19 @@ def make_app(
         bot_delay=bot_delay,
         rescue_directory=str(rescue) if rescue else None,
         chances=chances,
+        grace=grace,
     )
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until a person is to act, a dialog is open, or the game is over."""
+    """Wait until a person is to act (a bot waiting for the person's word included),
+    a dialog is open, or the game is over."""
     app = pilot.app
     assert isinstance(app, YatzyApp)
     for _ in range(5000):
         idle = not app.thinking
-        if idle and (len(app.screen_stack) > 1 or app.finished or app.people_to_play):
+        person = app.people_to_play or app.in_grace
+        if idle and (len(app.screen_stack) > 1 or app.finished or person):
             await pilot.pause()
             return
         await pilot.pause(0.01 if app.thinking else None)

@@ -40,7 +40,7 @@ _LINE_MODE = messages(
     N_("cli.win_line_pending", "Chance to win: not available yet ({reason})"),
     N_("cli.win_row", "Win %"),
     N_("cli.record_chance_unavailable", "Chance of beating your record ({record}): not available"),
-    N_("cli.hint_first_roll", "{name}: press Enter to roll ({help} for help)"),
+    N_("cli.hint_first_roll_r", "{name}: type r to roll ({help} for help, hint for advice)"),
     N_(
         "cli.hint_turn",
         "r roll · k 1 3 keep positions · v 6 6 keep values\ns BOX score · x BOX scratch · ? help",
@@ -93,10 +93,9 @@ _LINE_MODE = messages(
     N_("cli.resume_pick", "Which game? 1-{n} (Enter: 1, q: none): "),
     N_("cli.resume_bad_pick", "{text} is not a game's number: type 1-{n}, Enter or q."),
     N_("cli.resume_none_picked", "No game was resumed."),
-    N_(
-        "cli.enter_no_reroll",
-        "Enter does not roll once the dice are out (it would lose them): type r to roll.",
-    ),
+    N_("cli.enter_never_rolls", "Enter alone does not roll: type r to roll (? for help)."),
+    N_("cli.line_grace", "{name} plays next: Enter goes on, u takes your write back: "),
+    N_("cli.win_line_failed", "Chance to win: could not be computed ({reason})"),
     N_("cli.confirm_zero", "{box} gets 0 points though the dice score elsewhere. Really? (y/n) "),
     N_("cli.not_written", "Nothing written."),
     N_(
@@ -146,15 +145,35 @@ _LINE_MODE = messages(
     ),
     N_("cli.value_missing", "no die shows {value}"),
     N_("cli.value_too_few", "only {count} of the dice show {value}"),
-    N_("cli.roll_first", "roll first: press Enter"),
+    N_("cli.roll_first_r", "roll first: type r"),
     N_("cli.no_rolls", "no rolls left this turn: score a box (s BOX) or scratch one (x BOX)"),
     N_("cli.keep_all", "keeping every die leaves nothing to roll: score instead"),
     N_("cli.box_filled", "{box} is already filled"),
     N_("cli.not_allowed", "{box} may not be filled now; allowed: {allowed}"),
     N_(
-        "cli.last_resort",
-        "{box} may not take these dice: Chance only when they score nowhere else, 0 only when they "
-        "score nowhere (last_resort); allowed: {allowed}",
+        "cli.refused_last_resort_chance",
+        '{box} may not take these dice: the rule "last resort" keeps Chance for dice that '
+        "score in no other open box; allowed: {allowed}",
+    ),
+    N_(
+        "cli.refused_last_resort_zero",
+        '{box} may not get 0 now: the rule "last resort" allows a 0 only when the dice score '
+        "nowhere; allowed: {allowed}",
+    ),
+    N_(
+        "cli.refused_forced",
+        '{box} may not be filled now: the rule "forced order" fills the boxes from top to '
+        "bottom; next: {allowed}",
+    ),
+    N_(
+        "cli.refused_half_forced",
+        '{box} may not be filled now: the rule "half-forced order" fills each half from top to '
+        "bottom; allowed: {allowed}",
+    ),
+    N_(
+        "cli.refused_joker",
+        '{box} may not take this Yatzy: the rule "forced joker" puts it in its upper box '
+        "first, else in a lower box; allowed: {allowed}",
     ),
     N_("cli.not_scratchable", "{box} may not be scratched"),
     N_("cli.same_box_twice", "the inner and outer results need two different boxes"),
@@ -163,7 +182,7 @@ _LINE_MODE = messages(
     N_(
         "cli.help",
         "Commands (English words work in every language):\n"
-        "  r (Enter at first)  roll the dice that are not kept (* marks the kept ones)\n"
+        "  r                   roll the dice that are not kept (* marks the kept ones)\n"
         "  r all               roll every die\n"
         "  k 1 3 4             keep the dice at positions 1, 3 and 4, roll the others\n"
         "  v 3 3               keep two dice showing 3, roll the others\n"
@@ -171,6 +190,7 @@ _LINE_MODE = messages(
         "                      the start of its name (s 7, s pair, s one_pair)\n"
         "  x BOX               scratch BOX (write 0; asks first if the dice score)\n"
         "  u                   undo your last write, until the next roll\n"
+        "  hint                the advisor's best options now\n"
         "  save FILE           save the game to FILE (continue with --resume FILE)\n"
         "  save! FILE          the same, replacing an existing FILE without asking\n"
         "  q, Ctrl-D           quit (offers to save)\n"
@@ -266,6 +286,15 @@ _FULL_SCREEN = messages(
         "over. The best face to drop is chosen.",
     ),
     N_("cli.tui_bot_thinking", "{name} is thinking…"),
+    N_("cli.tui_grace", "{name} plays next · U takes your write back · Enter goes on"),
+    N_("cli.tui_enter_no_roll", "Enter does not roll: press Space or R to roll"),
+    N_(
+        "cli.tui_unknown_key",
+        "{pressed} does nothing · 1-6 keep · Space/R roll · letter+Enter write · ? help",
+    ),
+    N_("cli.tui_chances_failed", "Win % could not be computed ({reason}): shown as ?"),
+    N_("cli.record_short", "record {record}: {percent} % to beat it"),
+    N_("cli.record_short_unavailable", "record {record}: chance not available"),
     N_("cli.bot_preparing", "{name} prepares its strategy table (once; may take minutes)…"),
 )
 

@@ -210,16 +210,33 @@ def explain_refusal(state: State, lang: Language, exc: YatzyError, action: Actio
         for entry in entries:
             if not state.sheet.is_open(entry.box):
                 return tr("box_filled", lang, box=state.rules.box_name(entry.box, lang))
+    names = " + ".join(state.rules.box_name(e.box, lang) for e in entries)
     if isinstance(exc, LastResortError):
-        names = " + ".join(state.rules.box_name(e.box, lang) for e in entries)
-        return tr("last_resort", lang, box=names, allowed=_allowed_text(state, lang))
+        # Name the rule: Chance refused (it scores elsewhere) or a 0 refused (they score).
+        chance = any(
+            isinstance(e, Score) and e.box == "chance" and state.box_points("chance") > 0
+            for e in entries
+        )
+        key = "refused_last_resort_chance" if chance else "refused_last_resort_zero"
+        return tr(key, lang, box=names, allowed=_allowed_text(state, lang))
     if isinstance(exc, OrderError):
-        names = " + ".join(state.rules.box_name(e.box, lang) for e in entries)
-        return tr("not_allowed", lang, box=names, allowed=_allowed_text(state, lang))
+        return tr(_order_rule(state), lang, box=names, allowed=_allowed_text(state, lang))
     for entry in entries:
         if isinstance(entry, Scratch) and not state.rules.scratchable(entry.box):
             return tr("not_scratchable", lang, box=state.rules.box_name(entry.box, lang))
     return str(exc)
+
+
+def _order_rule(state: State) -> str:
+    """The message key of the order rule that refused a box (named in the refusal)."""
+    rules = state.rules
+    if not rules.double and rules.joker == "forced" and state.joker_on_table():
+        return "refused_joker"
+    if rules.forced:
+        return "refused_forced"
+    if rules.half_forced:
+        return "refused_half_forced"
+    return "not_allowed"
 
 
 def _allowed_text(state: State, lang: Language) -> str:
@@ -261,18 +278,21 @@ def written_messages(state: State, turn: dict[str, object], name: str, lang: Lan
     return said
 
 
-def record_line(state: State, record: int, lang: Language) -> str:
+def record_line(state: State, record: int, lang: Language, *, short: bool = False) -> str:
     """Solo: the live chance of beating ``record`` with target play, in words.
 
     "not available" where target tables do not cover the rules or are not built yet.
+    ``short`` words it to share a line of 80 columns with the rolls left (in sv and fi
+    the long form does not fit beside them).
     """
     from yatzy.strategy.target_play import chance_to_beat
 
     chance = chance_to_beat(state, record)
+    prefix = "record_short" if short else "record_chance"
     if chance is None:
-        return tr("record_chance_unavailable", lang, record=record)
+        return tr(f"{prefix}_unavailable", lang, record=record)
     percent = decimal(f"{chance * 100:.1f}", lang)
-    return tr("record_chance", lang, record=record, percent=percent)
+    return tr(prefix, lang, record=record, percent=percent)
 
 
 def live_chances(state: State, budget: float = 0.2) -> Any:
@@ -335,3 +355,59 @@ def keep_in_stats(state: State, url: str | None, lang: Language) -> str:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return tr("stats_not_recorded", lang, reason=reason[:200])
     return tr("stats_recorded" if stored else "stats_already_recorded", lang)
+
+
+def hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
+    """The advisor's best options for ``position`` in words (the full screen's H, the
+    line mode's ``hint``); it may load or build a table, so callers run it where a
+    wait is shown.  Solo with a record to beat, the options are ranked first by the
+    chance of beating it (where the target table is at hand), then by expected score."""
+    from yatzy.strategy.advice_words import approximate_note, describe, loss_words
+    from yatzy.strategy.advice_words import number as decimal_number
+    from yatzy.strategy.advisor import advise
+
+    lines = _record_hint_lines(position, record, lang)
+    try:
+        advice = advise(position)
+    except YatzyError as exc:
+        return [*lines, str(exc)]
+    if lines:
+        lines += ["", tr("tui_hint_for_points", lang)]
+    lines.append(tr("tui_hint_value", lang, value=decimal_number(advice.value, lang)))
+    if not advice.exact:
+        lines.append(approximate_note(position.rules, lang))
+    lines.append("")
+    for option in advice.options[: 4 if record is not None else 8]:
+        text = describe(position, option.action, lang)
+        lines.append(f"{text}  ({loss_words(option.loss, lang)})")
+    return lines
+
+
+def _record_hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
+    """Solo: the options ranked by the chance of beating ``record`` (target play), in
+    words; none without a record or where the target table is not at hand (it is
+    never built here: ``yatzy solve SPEC --target T`` builds it, minutes once)."""
+    if record is None:
+        return []
+    from yatzy.strategy.advice_words import describe, word
+    from yatzy.strategy.advice_words import number as decimal
+    from yatzy.strategy.advisor import advise_target
+    from yatzy.strategy.target_play import target_table_for
+
+    if target_table_for(position.rules, build=False) is None:
+        return []
+    try:
+        advice = advise_target(position, record + 1)
+    except YatzyError:
+        return []
+    percent = decimal(100 * float(advice.value), lang)
+    lines = [tr("tui_hint_record", lang, record=record, percent=percent), ""]
+    for option in advice.options[:6]:
+        text = describe(position, option.action, lang)
+        lost = 100 * float(option.loss)
+        if lost < 0.05:
+            words = word("as_good", lang)
+        else:
+            words = tr("tui_hint_chance_lost", lang, points=decimal(lost, lang))
+        lines.append(f"{text}  ({words})")
+    return lines

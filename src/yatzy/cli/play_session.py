@@ -11,6 +11,7 @@ again with the state unchanged.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import random
 import re
@@ -30,6 +31,7 @@ from yatzy.cli.play_common import (
     explain_refusal,
     hangup_handlers,
     has_progress,
+    hint_lines,
     live_chances,
     record_line,
     rescue_dir,
@@ -78,6 +80,7 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
     "score": ("s", "score", "skriv", "kirjaa"),
     "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
     "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
+    "hint": ("hint", "tips", "ledtråd", "ledtrad", "vihje"),
     "save": ("save", "spara", "tallenna"),
     "undo": ("u", "undo", "ångra", "angra", "kumoa"),
     "quit": ("q", "quit", "exit", "avsluta", "lopeta"),
@@ -85,6 +88,8 @@ _COMMANDS: dict[str, tuple[str, ...]] = {
 _WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
 _ALL_WORDS = ("all", "a", "alla", "kaikki")
 _YES_WORDS = YES_WORDS
+
+_log = logging.getLogger(__name__)
 
 
 class PromptError(YatzyError):
@@ -207,6 +212,7 @@ class PlaySession:
         self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
+        self._grace_due = False  # a person has just written: ask before a bot's turn
         self.record = record
         self.chances = chances and len(state.players) > 1
 
@@ -228,8 +234,6 @@ class PlaySession:
 
     def _show_board(self) -> None:
         state = self.state
-        if self.clear:
-            self.stdout.write("\x1b[H\x1b[2J")
         lines = [
             "",
             headline(state, self.lang),
@@ -256,7 +260,11 @@ class PlaySession:
                     key = "hint_no_rolls_double" if state.rules.double else "hint_no_rolls"
                     lines.append(tr(key, self.lang))
             else:
-                lines.append(tr("hint_first_roll", self.lang, name=name, help="?"))
+                lines.append(tr("hint_first_roll_r", self.lang, name=name, help="?"))
+        if self.clear:
+            # Cleared only now, with every line ready: never a blank screen while the
+            # chances are computed.
+            self.stdout.write("\x1b[H\x1b[2J")
         for line in lines:
             self._print(line)
         self._dirty = False
@@ -268,7 +276,12 @@ class PlaySession:
         return shutil.get_terminal_size().columns
 
     def _chances_line(self) -> str:
-        result = live_chances(self.state)
+        try:
+            result = live_chances(self.state)
+        except Exception as exc:  # no chances is no reason to stop the game: say why
+            _log.warning("live chances to win failed", exc_info=exc)
+            reason = f"{type(exc).__name__}: {exc}"[:100]
+            return tr("win_line_failed", self.lang, reason=reason)
         if result is None:
             reason = f"yatzy solve {self.state.rules.spec}"
             return tr("win_line_pending", self.lang, reason=reason)
@@ -418,6 +431,8 @@ class PlaySession:
                 self._dirty = True
             seat = state.player
             if seat in self.bots:
+                if self._grace_due and self._grace_undone(seat):
+                    continue
                 self._bot_turn(seat)
                 self._dirty = True
                 continue
@@ -442,6 +457,23 @@ class PlaySession:
                 return EXIT_UNFINISHED if self._quit_safely() else EXIT_INTERRUPTED
         self._finish()
         return EXIT_FINISHED
+
+    def _grace_undone(self, seat: int) -> bool:
+        """After a person's write, before a bot's turn: the person may still take it
+        back (``u``); Enter goes on.  No dice are rolled meanwhile.  Whether undone."""
+        self._grace_due = False
+        if self._dirty:
+            self._show_board()
+        name = player_label(self.state, seat, self.lang)
+        try:
+            line = self._read(tr("line_grace", self.lang, name=name))
+        except KeyboardInterrupt:
+            self._print()
+            return False
+        if line is not None and _WORD_TO_COMMAND.get(line.strip().casefold()) == "undo":
+            self._undo()
+            return True
+        return False
 
     def _finish(self) -> None:
         state = self.state
@@ -573,7 +605,9 @@ class PlaySession:
                 continue
             action = bot.choose(state, self.bot_rng(state))
             self._apply(action, name)
-            if self.bot_delay > 0:
+            # A roll is shown for the delay; after the write the next board follows at
+            # once (showing it here too printed the same board twice).
+            if self.bot_delay > 0 and state.player == seat and not state.is_terminal():
                 if self.clear:  # the moves are kept for the next board: show this one now
                     self._show_board()
                 self._sleep(self.bot_delay)
@@ -585,11 +619,9 @@ class PlaySession:
         words = line.split()
         state = self.state
         if not words:
-            if ready(state) and self.guard:
-                # A stray Enter must not throw away the dice on the table (a Yatzy, say).
-                raise PromptError(tr("enter_no_reroll", self.lang))
-            self._roll_default()
-            return None
+            # Enter alone never rolls: a second Enter after a write would roll the next
+            # player's dice, a stray one would throw away the dice on the table.
+            raise PromptError(tr("enter_never_rolls", self.lang))
         word = words[0].casefold()
         rest = words[1:]
         force = word.endswith("!") and _WORD_TO_COMMAND.get(word[:-1]) == "save"
@@ -603,6 +635,9 @@ class PlaySession:
             return None
         if command == "quit":
             return _Quit()
+        if command == "hint":
+            self._hint()
+            return None
         if command == "save":
             path = line.strip()[len(words[0]) :].strip()
             if not path:
@@ -623,7 +658,7 @@ class PlaySession:
             self._roll_default()
             return None
         if not ready(state):
-            raise PromptError(tr("roll_first", self.lang))
+            raise PromptError(tr("roll_first_r", self.lang))
         if command == "keep":
             self._player_act(Roll(self._positions(rest)))
         elif command == "value":
@@ -649,6 +684,14 @@ class PlaySession:
                 return None
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
+
+    def _hint(self) -> None:
+        """``hint``: the advisor's best options now (the full screen's H)."""
+        state = self.state
+        record = self.record if len(state.players) == 1 else None
+        self._print(tr("tui_hint_title", self.lang))
+        for text in hint_lines(state.clone(), record, self.lang):
+            self._print(f"  {text}" if text else "")
 
     def _confirm_wasted_layers(self, fill: Fill2) -> bool:
         """DubbelYatzy: ask before each result's 0 where that layer's dice would score."""
@@ -730,6 +773,8 @@ class PlaySession:
         state = self.state
         seat = state.player
         self._apply(action, player_label(state, seat, self.lang), human=True)
+        # At a terminal a bot's turn waits for the person's word: u may take this back.
+        self._grace_due = self.guard and not isinstance(action, Roll)
 
     def _apply(self, action: Action, name: str, human: bool = False) -> None:
         """Apply ``action`` (checked by the state), roll the dice, save, tell the table."""

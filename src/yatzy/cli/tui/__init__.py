@@ -45,7 +45,7 @@ def run_app(
     background, after the first screen); ``autosave_path`` receives the record after
     every move when ``save_path`` is not given."""
     from yatzy.cli.play_common import hangup_handlers, live_chances
-    from yatzy.cli.tui.app import YatzyApp
+    from yatzy.cli.tui.app import GRACE_SECONDS, YatzyApp
     from yatzy.cli.tui.saving import EXIT_UNFINISHED
 
     app = YatzyApp(
@@ -62,6 +62,7 @@ def run_app(
         on_finished=on_finished,
         chances=live_chances if chances else None,
         autosave_path=autosave_path,
+        grace=GRACE_SECONDS,
     )
 
     def on_signal(signum: int, _frame: object) -> None:

@@ -15,6 +15,7 @@ save it (to the rescue folder by default), and no file is replaced unasked.
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import threading
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Static
 
 from yatzy.bots import QUICK_BOTS
@@ -31,6 +34,7 @@ from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
     explain_refusal,
+    hint_lines,
     record_line,
     rescue_dir,
     strategy_pending,
@@ -52,11 +56,15 @@ from yatzy.cli.tui.saving import SavingApp
 from yatzy.cli.tui.screens import TextScreen
 from yatzy.cli.tui.sheetview import (
     YATZY,
+    SheetRow,
     best_boxes,
     current_seat,
+    failed_cells,
+    final_cells,
     is_yatzy,
     player_heads,
     sheet_rows,
+    split_rows,
 )
 from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
 from yatzy.errors import YatzyError
@@ -69,6 +77,19 @@ if TYPE_CHECKING:
 
 
 _MESSAGES_KEPT = 3  # lines of the message area (it must fit 80x24 with the sheet)
+_CHROME = 8  # lines around the sheet: headline, dice (2), status, messages (3), keys
+
+GRACE_SECONDS = 3.0
+"""How long a bot waits after a person's write before its turn (U can take it back)."""
+
+_log = logging.getLogger(__name__)
+
+
+class _Failed:
+    """What a chance computation that raised hands back (its exception, for the log)."""
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
 
 
 class YatzyApp(SavingApp):
@@ -77,7 +98,10 @@ class YatzyApp(SavingApp):
     ``rng`` rolls the dice, ``bot_rng`` gives each bot decision its random source,
     ``save_path`` (``--save``/``--resume``) receives the record after every move,
     and ``bot_delay`` seconds pass after each of a bot's moves so people can
-    follow them.  :attr:`exit_lines` are printed on the terminal after the app.
+    follow them.  After a person's write a bot waits ``grace`` seconds (or until
+    the person presses Enter, Space or R) before its turn, so U can still take the
+    write back: no dice are rolled for a decision that may yet be undone.
+    :attr:`exit_lines` are printed on the terminal after the app.
     """
 
     TITLE = "yatzy"
@@ -85,7 +109,11 @@ class YatzyApp(SavingApp):
     CSS = """
     Screen { layout: vertical; }
     #headline { height: 1; background: $primary; color: $text; padding: 0 1; }
-    SheetTable { height: 1fr; }
+    #sheets { height: 1fr; }
+    #sheets SheetTable { height: 1fr; width: 1fr; }
+    #sheets #sheet2 { display: none; }
+    #sheets.split #sheet2 { display: block; }
+    #sheets.split #sheet { margin-right: 1; }
     #dice { height: 2; padding: 0 1; }
     #status { height: 1; padding: 0 1; color: $text-muted; }
     #messages { height: 3; padding: 0 1; }
@@ -113,6 +141,7 @@ class YatzyApp(SavingApp):
         on_finished: Callable[[State], str] | None = None,
         chances: Callable[[State], Any] | None = None,
         autosave_path: str | None = None,
+        grace: float = 0.0,
     ) -> None:
         super().__init__()
         self.state = state
@@ -123,6 +152,12 @@ class YatzyApp(SavingApp):
         self._chances: Any = None
         self._chances_for: tuple[Any, ...] | None = None
         self._chances_busy = False
+        self._chances_failed: tuple[Any, ...] | None = None  # the position whose failed
+        self.grace = grace
+        self.in_grace = False  # a bot waits: the person's last write may be taken back
+        self._grace_due = False
+        self._grace_timer: Timer | None = None
+        self.split = False  # the sheet in two columns (upper | lower) on a short screen
         self.on_finished = on_finished  # hands a finished game on (statistics)
         self.record = record  # solo: the record whose live chance of beating is shown
         # Solo without a record given: where to find one (the local database), looked up
@@ -157,7 +192,9 @@ class YatzyApp(SavingApp):
     def compose(self) -> ComposeResult:
         """Headline, sheet, dice, status line, messages, keys."""
         yield Static(id="headline")
-        yield SheetTable(id="sheet", zebra_stripes=True)
+        with Horizontal(id="sheets"):
+            yield SheetTable(id="sheet", zebra_stripes=True)
+            yield SheetTable(id="sheet2", zebra_stripes=True)
         yield DiceBar(id="dice")
         yield Static(id="status")
         yield MessageLines(id="messages")
@@ -166,15 +203,7 @@ class YatzyApp(SavingApp):
     def on_mount(self) -> None:
         """Build the sheet, settle the roll-off, and start play."""
         state = self.state
-        width = 12 if len(state.players) <= 6 else 6
-        self._heads = player_heads(state, width)
-        now_head = tr("now", self.lang)
-        now_width = max(5, len(now_head))  # "(30)"
-        if state.rules.double:
-            now_head = "◦ ●"
-            now_width = 7  # "◦12 -30"
-        rows = sheet_rows(state, self.lang, chances=self._chance_cells())
-        self.sheet.build(self._heads, now_head, now_width, rows)
+        self._layout_sheet(*self.size)
         if self.resumed_from is not None:
             self._say(
                 tr(
@@ -195,6 +224,55 @@ class YatzyApp(SavingApp):
         if self.record_lookup is not None:
             self._in_background(self.record_lookup, self._record_found)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size may want the other layout of the sheet (one or two columns)."""
+        width, height = event.size
+        if self.sheet.columns and self._wants_split(height) != self.split:
+            self._layout_sheet(width, height)
+            self._redraw()
+
+    def _wants_split(self, height: int) -> bool:
+        """Two columns when the whole sheet in one does not fit the screen's ``height``
+        (80×24: the upper section with Sum, Bonus and Total beside the lower one)."""
+        rows = len(self._rows())
+        return rows + 1 + _CHROME > height
+
+    def _rows(self) -> list[SheetRow]:
+        picked = {entry.box: layer for layer, entry in self.pick.items()}
+        return sheet_rows(self.state, self.lang, picked, chances=self._chance_cells())
+
+    def _layout_sheet(self, width: int, height: int) -> None:
+        """Build the sheet in one table, or in two side by side on a short screen."""
+        state = self.state
+        self.split = split = self._wants_split(height)
+        if split:
+            head = 6 if len(state.players) <= 6 else 4
+        else:
+            head = 12 if len(state.players) <= 6 else 6
+        self._heads = player_heads(state, head)
+        now_head = tr("now", self.lang)
+        now_width = max(4 if split else 5, len(now_head))  # "(30)"
+        if state.rules.double:
+            now_head = "◦ ●"
+            now_width = 7  # "◦12 -30"
+        rows = self._rows()
+        first, second = self._tables()
+        box = self.query_one("#sheets", Horizontal)
+        box.set_class(split, "split")
+        if not split:
+            first.build(self._heads, now_head, now_width, rows)
+            first.styles.width = "1fr"
+            second.clear(columns=True)
+            return
+        left, right = split_rows(rows)
+        need = first.build(self._heads, now_head, now_width, left, compact=True)
+        second.build(self._heads, now_head, now_width, right, compact=True)
+        # The left column as wide as it needs (up to half the screen); the right the rest.
+        first.styles.width = min(need, max(width // 2 - 1, 1))
+
+    def _tables(self) -> tuple[SheetTable, SheetTable]:
+        return self.query_one("#sheet", SheetTable), self.query_one("#sheet2", SheetTable)
+
     def _record_found(self, record: int | None) -> None:
         self._background -= 1
         if self.record is None:
@@ -203,8 +281,8 @@ class YatzyApp(SavingApp):
 
     @property
     def sheet(self) -> SheetTable:
-        """The sheet widget."""
-        return self.query_one(SheetTable)
+        """The sheet widget (on a short screen: its left column, the upper section)."""
+        return self.query_one("#sheet", SheetTable)
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -215,15 +293,18 @@ class YatzyApp(SavingApp):
     def _redraw(self) -> None:
         state = self.state
         lang = self.lang
-        picked = {}
-        for layer, entry in self.pick.items():
-            picked[entry.box] = layer
         self._update_chances()
-        rows = sheet_rows(state, lang, picked, chances=self._chance_cells())
-        table = self.sheet
-        table.show(rows)
+        rows = self._rows()
         seat = current_seat(state)
-        table.mark_player(self._heads, seat)
+        first, second = self._tables()
+        if self.split:
+            left, right = split_rows(rows)
+            first.show(left)
+            second.show(right)
+            second.mark_player(self._heads, seat)
+        else:
+            first.show(rows)
+        first.mark_player(self._heads, seat)
         self._place_cursor()
         self.query_one("#headline", Static).update(headline(state, lang))
         dice = self.query_one(DiceBar)
@@ -236,7 +317,7 @@ class YatzyApp(SavingApp):
             if state.rules.saves_rolls and state.sheet.saved_rolls:
                 rolls += tr("saved_rolls", lang, n=state.sheet.saved_rolls)
             # On the rolls line: the status line below is full with the keys to use.
-            rolls += self._record_text()
+            rolls += self._record_text(short=True)
         dice.show_dice(
             faces,
             self.keep,
@@ -260,11 +341,16 @@ class YatzyApp(SavingApp):
     def _chance_cells(self) -> tuple[Any, ...] | bool | None:
         if self.chances_of is None:
             return False
+        if self.state.is_terminal():
+            return final_cells(self.state)  # the result itself, never a figure from before
+        here = self._position()
+        if self._chances_failed == here:
+            return failed_cells(self.state)
         if self._chances is None:
             return None
         from yatzy.cli.tui.sheetview import chance_cells
 
-        return chance_cells(self._chances, self._chances_for != self._position())
+        return chance_cells(self._chances, self._chances_for != here)
 
     def _update_chances(self) -> None:
         """Start computing the chances of the position on the table, one at a time."""
@@ -272,8 +358,10 @@ class YatzyApp(SavingApp):
         compute = self.chances_of
         if compute is None or self._chances_busy or state.is_chance_node():
             return
+        if state.is_terminal():
+            return
         here = self._position()
-        if here == self._chances_for:
+        if here in (self._chances_for, self._chances_failed):
             return
         self._chances_busy = True
         position = state.clone()
@@ -281,15 +369,26 @@ class YatzyApp(SavingApp):
         def task() -> Any:
             try:
                 return compute(position)
-            except Exception:  # no chances is no reason to stop the game
-                return None
+            except Exception as exc:  # no chances is no reason to stop the game
+                return _Failed(exc)
 
         def done(result: Any) -> None:
             self._background -= 1
             self._chances_busy = False
-            self._chances_for = here
-            if result is not None:
+            if isinstance(result, _Failed):
+                # Never the last figure as if it were current: "?" and the reason, logged.
+                exc = result.exc
+                _log.warning("live chances to win failed at %s", here, exc_info=exc)
+                if self._chances_failed is None:
+                    reason = f"{type(exc).__name__}: {exc}"
+                    self._say(tr("tui_chances_failed", self.lang, reason=reason[:100]))
+                self._chances_failed = here
+            elif result is not None:
                 self._chances = result
+                self._chances_for = here
+            else:  # not available (a table not built): "…" rather than an old figure
+                self._chances = None
+                self._chances_for = here
             self._redraw()
 
         self._in_background(task, done)
@@ -298,7 +397,7 @@ class YatzyApp(SavingApp):
         status = self._status_text()
         state = self.state
         if not ready(state):
-            status = status + Text(self._record_text())
+            status = status + Text(self._record_text(short=True))
         if not state.is_terminal() and is_yatzy(state):
             # The moment of a Yatzy: named on the status line, in the dice's colour.
             box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
@@ -306,12 +405,13 @@ class YatzyApp(SavingApp):
             return shout + status
         return status
 
-    def _record_text(self) -> str:
-        """Solo with a record: "  ·  " and the live chance of beating it (else "")."""
+    def _record_text(self, *, short: bool = False) -> str:
+        """Solo with a record: "  ·  " and the live chance of beating it (else "");
+        ``short`` for the rolls line, which must fit 80 columns in every language."""
         state = self.state
         if self.record is None or state.is_terminal() or state.is_chance_node():
             return ""
-        return "  ·  " + record_line(state, self.record, self.lang)
+        return "  ·  " + record_line(state, self.record, self.lang, short=short)
 
     def _status_text(self) -> Text:
         state = self.state
@@ -319,6 +419,8 @@ class YatzyApp(SavingApp):
         if state.is_terminal():
             return Text("")
         name = player_label(state, state.player, lang)
+        if self.in_grace:
+            return Text(tr("tui_grace", lang, name=name), style="bold")
         if self.preparing:
             return Text(tr("bot_preparing", lang, name=name), style="italic")
         if self.bot_busy or state.player in self.bots:
@@ -356,9 +458,13 @@ class YatzyApp(SavingApp):
             best = [b for b in candidates if b in best_boxes(state)]
             self.cursor_box = (best or candidates)[0]
         seat = current_seat(state)
-        table = self.sheet
-        row = table.get_row_index(self.cursor_box)
-        table.move_cursor(row=row, column=FIXED + (seat if seat is not None else 0))
+        column = FIXED + (seat if seat is not None else 0)
+        for table in self._tables():
+            # The cursor shows in the column (of two on a short screen) that holds the box.
+            has_box = bool(table.columns) and self.cursor_box in table.rows
+            table.show_cursor = has_box
+            if has_box:
+                table.move_cursor(row=table.get_row_index(self.cursor_box), column=column)
 
     # -- the flow of play ------------------------------------------------------------------
 
@@ -381,6 +487,14 @@ class YatzyApp(SavingApp):
                 self.bot_busy = False
                 self._redraw()
                 return
+            if self._grace_due:
+                # A person has just written: the bot waits (no dice are rolled) while U
+                # may still take the write back, until a key goes on or the grace ends.
+                self._grace_due = False
+                self.in_grace = True
+                self._grace_timer = self.set_timer(self.grace, self._end_grace)
+                self._redraw()
+                return
             self.bot_busy = True
             if state.players[seat].bot not in QUICK_BOTS:
                 self._redraw()
@@ -391,6 +505,16 @@ class YatzyApp(SavingApp):
                 self._redraw()
                 self.set_timer(self.bot_delay, self._advance)
                 return
+
+    def _end_grace(self) -> None:
+        """The person goes on (or the grace delay ran out): the bot's turn starts."""
+        if not self.in_grace:
+            return
+        self.in_grace = False
+        if self._grace_timer is not None:
+            self._grace_timer.stop()
+            self._grace_timer = None
+        self._advance()
 
     def _bot_think(self, seat: int, position: State) -> None:
         """A bot decides on a copy of the position, off the screen's thread."""
@@ -506,7 +630,8 @@ class YatzyApp(SavingApp):
         """Whether a person is to act now (not a bot, not the end, no dialog open)."""
         state = self.state
         return (
-            not state.is_terminal()
+            not self.in_grace
+            and not state.is_terminal()
             and not state.is_chance_node()
             and state.player not in self.bots
             and not self.bot_busy
@@ -527,15 +652,36 @@ class YatzyApp(SavingApp):
             self.action_request_quit()
         elif char == "h":
             self._show_hint()
+        elif self.in_grace and len(self.screen_stack) == 1:
+            self._grace_key(key, char)
         elif not self.people_to_play:
             handled = False
         else:
             handled = self._play_key(key, char)
+            if not handled and _says_something(event):
+                # An unknown key is answered, in one line: which keys work.
+                self.error = tr("tui_unknown_key", self.lang, pressed=event.key)
+                handled = True
         if handled:
             event.stop()
             event.prevent_default()
             if len(self.screen_stack) == 1:
                 self._redraw()
+
+    def _grace_key(self, key: str, char: str) -> None:
+        """While a bot waits after a person's write: U takes it back, Enter, Space or
+        R go on at once; another key says so."""
+        if char == "u":
+            self.in_grace = False
+            if self._grace_timer is not None:
+                self._grace_timer.stop()
+                self._grace_timer = None
+            self._undo()
+        elif key in ("enter", "space") or char == "r":
+            self._end_grace()
+        else:
+            name = player_label(self.state, self.state.player, self.lang)
+            self.error = tr("tui_grace", self.lang, name=name)
 
     def _play_key(self, key: str, char: str) -> bool:
         state = self.state
@@ -554,7 +700,8 @@ class YatzyApp(SavingApp):
             self._roll()
         elif key == "enter":
             if state.dice is None:
-                self._roll()
+                # Enter never rolls: a second Enter after a write must not roll anyone's dice.
+                self.error = tr("tui_enter_no_roll", self.lang)
             elif not self.armed:
                 self.error = tr("tui_arm_first", self.lang)
             else:
@@ -665,6 +812,7 @@ class YatzyApp(SavingApp):
             for text in written_messages(state, state.log[-1], name, self.lang):
                 self._say(text)
             self._new_turn()
+            self._grace_due = self.grace > 0
         self._autosave()
         self._advance()
 
@@ -710,25 +858,7 @@ class YatzyApp(SavingApp):
         record = self.record if len(position.players) == 1 else None
 
         def task() -> list[str]:
-            from yatzy.strategy.advice_words import approximate_note, describe, loss_words
-            from yatzy.strategy.advice_words import number as decimal
-            from yatzy.strategy.advisor import advise
-
-            lines = _record_hint_lines(position, record, lang)
-            try:
-                advice = advise(position)
-            except YatzyError as exc:
-                return [*lines, str(exc)]
-            if lines:
-                lines += ["", tr("tui_hint_for_points", lang)]
-            lines.append(tr("tui_hint_value", lang, value=decimal(advice.value, lang)))
-            if not advice.exact:
-                lines.append(approximate_note(position.rules, lang))
-            lines.append("")
-            for option in advice.options[: 4 if record is not None else 8]:
-                text = describe(position, option.action, lang)
-                lines.append(f"{text}  ({loss_words(option.loss, lang)})")
-            return lines
+            return hint_lines(position, record, lang)
 
         def done(lines: list[str]) -> None:
             self._background -= 1
@@ -743,31 +873,6 @@ class YatzyApp(SavingApp):
         return self._background > 0
 
 
-def _record_hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
-    """Solo: the options ranked by the chance of beating ``record`` (target play), in
-    words; none without a record or where the target table is not at hand (it is
-    never built here: ``yatzy solve SPEC --target T`` builds it, minutes once)."""
-    if record is None:
-        return []
-    from yatzy.strategy.advice_words import describe, word
-    from yatzy.strategy.advice_words import number as decimal
-    from yatzy.strategy.advisor import advise_target
-    from yatzy.strategy.target_play import target_table_for
-
-    if target_table_for(position.rules, build=False) is None:
-        return []
-    try:
-        advice = advise_target(position, record + 1)
-    except YatzyError:
-        return []
-    percent = decimal(100 * float(advice.value), lang)
-    lines = [tr("tui_hint_record", lang, record=record, percent=percent), ""]
-    for option in advice.options[:6]:
-        text = describe(position, option.action, lang)
-        lost = 100 * float(option.loss)
-        if lost < 0.05:
-            words = word("as_good", lang)
-        else:
-            words = tr("tui_hint_chance_lost", lang, points=decimal(lost, lang))
-        lines.append(f"{text}  ({words})")
-    return lines
+def _says_something(event: events.Key) -> bool:
+    """Whether a key the game does not use deserves an answer (not a bare modifier)."""
+    return event.is_printable or event.key in ("tab", "left", "right", "home", "end", "delete")

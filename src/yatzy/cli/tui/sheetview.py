@@ -127,10 +127,13 @@ def _bonus_cell(sheet: Sheet) -> Cell:
     return Cell("")
 
 
-def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...]:
+def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...] | None:
     """Each player's chance to win in a narrow cell: whole percents ("54"; "<1", ">99"
-    near the ends), "±m" when simulated (the margin rounded up); the leader bold,
-    every cell dim while the chances are of an earlier position."""
+    near the ends), "±m" when simulated (the margin rounded up); the leader bold.
+    ``None`` (the row shows "…": being computed) while the chances at hand are of an
+    earlier position: a stale figure is never shown as the current one."""
+    if stale:
+        return None
     best = max(s.chance for s in result.seats)
     out = []
     for s in result.seats:
@@ -143,9 +146,32 @@ def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...]:
             text = f"{pct:.0f}"
         if s.margin > 0:
             text += f"±{math.ceil(s.margin * 100 - 1e-9)}"
-        style = "dim" if stale else ("bold" if s.chance == best else "")
+        style = "bold" if s.chance == best else ""
         out.append(Cell(text, style))
     return tuple(out)
+
+
+def split_rows(rows: list[SheetRow]) -> tuple[list[SheetRow], list[SheetRow]]:
+    """The sheet in two columns for a short screen: the upper section with every
+    computed row (chances, Sum, Bonus, Total ...) on the left, so they never scroll
+    away, and the lower (and extra) boxes on the right."""
+    right = [r for r in rows if r.box is not None and CATEGORIES[r.box].section != "upper"]
+    left = [r for r in rows if r not in right]
+    return left, right
+
+
+def final_cells(state: State) -> tuple[Cell, ...]:
+    """The chances-to-win row of a finished game: the result itself (100 for the
+    winner, shared on a tie, 0 for the others), never a figure from before the end."""
+    totals = state.totals()
+    top = max(totals)
+    winners = sum(1 for t in totals if t == top)
+    return tuple(Cell(f"{100 / winners:.0f}", "bold") if t == top else Cell("0") for t in totals)
+
+
+def failed_cells(state: State) -> tuple[Cell, ...]:
+    """The chances-to-win row when computing them failed: "?" (never a stale figure)."""
+    return tuple(Cell("?", "red") for _ in state.players)
 
 
 def win_row(state: State, lang: Language, cells: tuple[Cell, ...] | None) -> SheetRow:

@@ -29,29 +29,46 @@ class SheetTable(DataTable[Text]):
     """
 
     can_focus = False  # the app reads every key; the cursor moves only as it says
+    _compact = False
 
     def build(
-        self, heads: Sequence[str], now_head: str, now_width: int, rows: Sequence[SheetRow]
-    ) -> None:
-        """Make the columns and rows (once per game), wide enough for every value."""
+        self,
+        heads: Sequence[str],
+        now_head: str,
+        now_width: int,
+        rows: Sequence[SheetRow],
+        *,
+        compact: bool = False,
+    ) -> int:
+        """Make the columns and rows (once per layout), wide enough for every value;
+        the width the table needs.  ``compact`` (the two-column sheet of a short
+        screen) puts one space between the columns instead of two."""
         self.clear(columns=True)
         self._shown: dict[tuple[str, str], tuple[str, str]] = {}
+        self._marked: int | None = -2  # new column heads: the current player is marked anew
+        self._compact = compact
+        self.cell_padding = 0 if compact else 1
+        gap = 1 if compact else 0
         self.fixed_columns = FIXED
         # The players' chances to win stay in sight when the sheet scrolls.
         self.fixed_rows = 1 if rows and rows[0].key == "win" else 0
-        least = 5 if self.fixed_rows else 4  # "54±3", "100±1"
-        label_width = max(len(r.label.text) for r in rows)
-        self.add_column("", key="letter", width=1)
+        least = 5 if any(r.key == "win" for r in rows) else 4  # "54±3", "100±1"
+        label_width = max(len(r.label.text) for r in rows) + gap
+        widths = [1 + gap, label_width, now_width + gap]
+        self.add_column("", key="letter", width=widths[0])
         self.add_column("", key="label", width=label_width)
-        self.add_column(Text(now_head, justify="right"), key="now", width=now_width)
+        self.add_column(Text(now_head, justify="right"), key="now", width=widths[2])
         for i, head in enumerate(heads):
-            self.add_column(Text(head, justify="right"), key=f"p{i}", width=max(least, len(head)))
+            width = max(least, len(head)) + gap
+            widths.append(width)
+            self.add_column(Text(head, justify="right"), key=f"p{i}", width=width)
         for row in rows:
             self.add_row(*self._cells(row), key=row.key)
+        return sum(widths) + 2 * self.cell_padding * len(widths)
 
     def _cells(self, row: SheetRow) -> list[Text]:
         return [
-            Text(row.letter, style="bold cyan"),
+            Text(row.letter + (" " if self._compact and row.letter else ""), style="bold cyan"),
             _cell(row.label, "left"),
             _cell(row.now),
             *(_cell(c) for c in row.cells),
@@ -59,6 +76,8 @@ class SheetTable(DataTable[Text]):
 
     def show(self, rows: Sequence[SheetRow]) -> None:
         """Put new values into the cells that changed (same rows and columns as built)."""
+        if not rows:
+            return
         keys = ["letter", "label", "now"] + [f"p{i}" for i in range(len(rows[0].cells))]
         for row in rows:
             for key, value in zip(keys, self._cells(row), strict=True):
@@ -82,7 +101,8 @@ class SheetTable(DataTable[Text]):
 
 
 class DiceBar(Static):
-    """The dice with their keys 1-6 (kept ones yellow, a Yatzy magenta) and the rolls left."""
+    """The dice with their keys 1-6 and the rolls left: a kept die yellow and in
+    brackets (``[5]``, a mark that needs no colour), a Yatzy magenta."""
 
     def show_dice(
         self,
@@ -101,7 +121,7 @@ class DiceBar(Static):
         for i, face in enumerate(faces):
             style = KEPT if i in kept else (YATZY + " reverse" if yatzy else "bold reverse")
             text.append(f"{i + 1}:", style="cyan")
-            text.append(f" {face} ", style=style)
+            text.append(f"[{face}]" if i in kept else f" {face} ", style=style)
             text.append("  ")
         text.append("\n")
         text.append(rolls)

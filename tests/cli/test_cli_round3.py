@@ -1,0 +1,183 @@
+"""The line mode after issue 24 (terminal 4, 5 and 7): Enter never rolls, a write
+can be taken back before a bot's turn, ``hint``, refusals that name their rule, the
+board printed once, chances that fail say so."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from yatzy.bots import make_bot
+from yatzy.cli.play_session import PlaySession, PromptError
+from yatzy.game import BoxEntry, Game, Roll, State
+from yatzy.rules import Language
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+class _Tty(io.StringIO):
+    """Scripted input that says it is a terminal (a person at the keyboard)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def lines(*commands: str) -> str:
+    """A script: one command a line."""
+    return "".join(c + "\n" for c in commands)
+
+
+def session_of(state: State, lang: Language = "en", script: str = "") -> PlaySession:
+    return PlaySession(
+        state, lang=lang, stdin=io.StringIO(script), stdout=io.StringIO(), rng=random.Random(1)
+    )
+
+
+def rolled(spec: str, dice: list[int], players: tuple[str, ...] = ("P",)) -> State:
+    state = Game(spec, list(players)).new_initial_state(0)
+    state.apply(Roll())
+    state.apply_roll(dice)
+    return state
+
+
+def test_a_second_enter_after_a_write_rolls_nobodys_dice() -> None:
+    state = Game("yatzy", ["A", "B"]).new_initial_state(0)
+    session = session_of(state)
+    session.handle("r")
+    session.handle("s chance")
+    with pytest.raises(PromptError, match="Enter alone does not roll: type r"):
+        session.handle("")
+    assert state.player == 1 and state.dice is None
+
+
+def test_a_write_can_be_taken_back_before_the_bot_rolls() -> None:
+    state = Game("yatzy", ["A", "Greedy"]).new_initial_state(0)
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        stdin=_Tty(lines("r", "s chance", "u", "q", "n")),
+        stdout=out,
+        rng=random.Random(1),
+        bots={1: make_bot("greedy")},
+    )
+    session.run()
+    text = out.getvalue()
+    assert "Greedy plays next: Enter goes on, u takes your write back" in text
+    assert "A takes back Chance" in text
+    assert state.player == 0 and state.sheets[0].is_open("chance") and state.dice is not None
+    assert state.sheets[1].open_boxes == list(state.rules.boxes)  # the bot never played
+
+
+def test_enter_lets_the_bot_play_after_a_write() -> None:
+    state = Game("yatzy", ["A", "Greedy"]).new_initial_state(0)
+    session = PlaySession(
+        state,
+        stdin=_Tty(lines("r", "s chance", "", "q", "n")),
+        stdout=io.StringIO(),
+        rng=random.Random(1),
+        bots={1: make_bot("greedy")},
+    )
+    session.run()
+    assert state.turn_number == 2 and state.player == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "title"),
+    [
+        ("en", "hint", "The best options now"),
+        ("sv", "tips", "De bästa valen nu"),
+        ("fi", "vihje", "Parhaat vaihtoehdot nyt"),
+    ],
+)
+def test_hint_gives_the_advisors_options(lang: Language, word: str, title: str) -> None:
+    state = Game("dubbel", ["P"]).new_initial_state(0)
+    state.apply(Roll())
+    state.apply_roll([(6, 6), (6, 5), (6, 4), (1, 3), (2, 2), (3, 1)])
+    session = session_of(state, lang)
+    session.handle(word)
+    text = session.stdout.getvalue()  # type: ignore[attr-defined]
+    assert title in text and len(text.splitlines()) >= 5
+    if lang == "en":
+        assert "Expected final score" in text and "approximate" in text.lower()
+
+
+@pytest.mark.parametrize(
+    ("lang", "chance", "zero"),
+    [
+        ("en", 'the rule "last resort" keeps Chance', 'may not get 0 now: the rule "last resort"'),
+        ("sv", "regeln ”sista utväg” sparar Chans", "får inte få 0 nu: regeln ”sista utväg”"),
+        (
+            "fi",
+            "sääntö ”viimeinen keino” säästää",
+            "ei saa merkitä 0 nyt: sääntö ”viimeinen keino”",
+        ),
+    ],
+)
+def test_last_resort_refusals_name_the_rule(lang: Language, chance: str, zero: str) -> None:
+    state = rolled("yatzy+last_resort", [6, 6, 6, 2, 4])
+    session = session_of(state, lang)
+    with pytest.raises(PromptError, match=chance):
+        session.handle("s chance")
+    with pytest.raises(PromptError, match=zero):
+        session.handle("x yatzy")
+    assert state.dice is not None and state.turn_number == 0
+
+
+def test_scratching_a_box_the_dice_score_in_names_the_rule_not_a_contradiction() -> None:
+    state = rolled("yatzy+last_resort", [1, 1, 3, 4, 6])
+    with pytest.raises(PromptError) as refused:
+        session_of(state).handle("x ones")
+    text = str(refused.value)
+    assert text.startswith('Ones may not get 0 now: the rule "last resort"'), text
+
+
+def test_forced_order_and_forced_joker_refusals_name_the_rule() -> None:
+    state = rolled("yatzy+forced", [6, 6, 6, 2, 4])
+    with pytest.raises(PromptError, match=r'the rule "forced order" .*; next: Ones'):
+        session_of(state).handle("s chance")
+    state = Game("yahtzee", ["P"]).new_initial_state(0)
+    state.sheets[0].entries["yatzy"] = BoxEntry(50)
+    state.apply(Roll())
+    state.apply_roll([3, 3, 3, 3, 3])
+    with pytest.raises(PromptError, match='the rule "forced joker"'):
+        session_of(state).handle("s chance")
+
+
+def test_the_board_is_printed_once_after_a_bots_turn() -> None:
+    state = Game("yatzy", ["A", "Greedy"]).new_initial_state(0)
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        stdin=io.StringIO(lines("r", "s chance", "q", "n")),
+        stdout=out,
+        rng=random.Random(1),
+        bots={1: make_bot("greedy")},
+        clear=True,
+        bot_delay=0.5,
+        sleep=lambda _s: None,
+    )
+    session.run()
+    boards = out.getvalue().split(CLEAR)[1:]
+    without_prompt = [b for b in boards if "A> " not in b]
+    bot_rolls = len(state.log[1]["rolls"])
+    # A board for each of the bot's rolls (shown for the delay), then the next prompt's
+    # board with its write: never the same board twice.
+    assert len(without_prompt) == bot_rolls, boards
+
+
+def test_a_failed_chance_to_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import yatzy.cli.play_session as module
+
+    def broken(state: State, budget: float = 0.2) -> None:
+        raise RuntimeError("the table went missing")
+
+    monkeypatch.setattr(module, "live_chances", broken)
+    state = Game("yatzy", ["A", "B"]).new_initial_state(0)
+    session = PlaySession(
+        state, stdin=io.StringIO(""), stdout=io.StringIO(), rng=random.Random(1), chances=True
+    )
+    session._show_board()
+    text = session.stdout.getvalue()  # type: ignore[attr-defined]
+    assert "Chance to win: could not be computed (RuntimeError: the table went missing)" in text

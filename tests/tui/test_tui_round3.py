@@ -1,0 +1,283 @@
+"""The full-screen game at 80×24 and against a bot (issue 24, terminal 3–5 and 7).
+
+The sheet in two columns on a short screen with the totals and every open box's
+points in sight; a write that can be taken back against a bot, which waits and rolls
+nothing meanwhile; Enter never rolls; a key that does nothing says which keys work;
+kept dice marked without colour; live chances never shown stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui.helpers import (
+    letter,
+    make_app,
+    new_state,
+    play_to_the_end,
+    screen_text,
+    settle,
+)
+from yatzy.cli.tui.app import YatzyApp
+from yatzy.cli.tui.keymap import box_letter
+from yatzy.game import Roll, State
+from yatzy.rules import Language
+
+Body = Callable[[Pilot[Any], YatzyApp], Awaitable[None]]
+
+
+def drive(app: YatzyApp, body: Body, size: tuple[int, int] = (80, 24)) -> None:
+    """Run ``app`` headless at ``size`` and play ``body`` on it."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await body(pilot, app)
+
+    asyncio.run(main())
+
+
+# -- the sheet on a short screen -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+@pytest.mark.parametrize("spec", ["yatzy", "yahtzee", "maxi+saved_rolls", "dubbel"])
+def test_totals_and_every_open_box_in_sight_after_a_roll(
+    spec: str, lang: Language, size: tuple[int, int]
+) -> None:
+    state = new_state(spec, ["Anna", "Bo"], ("greedy",), starter=0)
+    app = make_app(state, lang=lang, seed=4)
+    rules = state.rules
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        text = screen_text(app)
+        lines = text.splitlines()
+        assert len(lines) <= size[1] and max(len(ln) for ln in lines) <= size[0]
+        for row in ("sum", "bonus", "final" if rules.double else "total"):
+            assert rules.label(row, lang) in text, (row, text)
+        now = dict(state.preview())
+        allowed = set(state.allowed_boxes())
+        for box in rules.boxes:
+            name = rules.box_name(box, lang)
+            row = re.compile(rf"\b{box_letter(rules, box)}\s+{re.escape(name)}( |$)")
+            line = next((ln for ln in lines[1:] if row.search(ln)), None)
+            assert line is not None, f"{name} is not in sight:\n{text}"
+            value = now[box]
+            if rules.double:
+                want = [str(value[0]), str(value[1])]
+            else:
+                want = [str(value) if box in allowed else f"({value})"]
+            tail = line[row.search(line).end() :]  # type: ignore[union-attr]
+            assert tail.split()[: len(want)] == want, (name, line)
+
+    drive(app, body, size)
+
+
+def test_the_short_screen_splits_and_a_tall_one_does_not() -> None:
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        assert app.split
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert not app.split
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.split
+        text = screen_text(app)
+        assert "Total" in text and "Yatzy" in text and "Ones" in text
+
+    drive(make_app(new_state("yatzy", ["Anna", "Bo"], starter=0)), body)
+
+
+# -- a write taken back against a bot ------------------------------------------------------
+
+
+def test_a_write_can_be_taken_back_before_the_bot_rolls() -> None:
+    state = new_state("yatzy", ["Anna"], ("greedy",), starter=0)
+    app = make_app(state, grace=60.0)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        dice = list(state.dice or [])
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        # The bot waits: its turn, no dice rolled, the person's U still works.
+        assert app.in_grace and state.player == 1 and state.dice is None
+        assert "U takes your write back" in screen_text(app)
+        await pilot.press("u")
+        await settle(pilot)
+        assert state.player == 0 and state.sheets[0].is_open("chance")
+        assert list(state.dice or []) == dice and not app.in_grace
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        assert app.in_grace and state.dice is None
+        await pilot.press("enter")  # goes on: the bot plays its turn, then Anna's is next
+        await settle(pilot)
+        assert not app.in_grace and state.player == 0 and state.turn_number == 2
+        assert state.sheets[1].open_boxes != list(state.rules.boxes)
+        await pilot.press("u")  # the bot has rolled since: nothing to take back
+        await settle(pilot)
+        assert state.turn_number == 2 and "nothing to undo" in app.error
+
+    drive(app, body)
+
+
+def test_the_bot_goes_on_by_itself_after_the_grace() -> None:
+    state = new_state("yatzy", ["Anna"], ("greedy",), starter=0)
+    app = make_app(state, grace=0.05)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press(letter(app, "chance"), "enter")
+        for _ in range(500):
+            if state.turn_number == 2:
+                break
+            await pilot.pause(0.01)
+        await settle(pilot)
+        assert state.turn_number == 2 and state.player == 0 and not app.in_grace
+
+    drive(app, body)
+
+
+def test_enter_never_rolls_so_a_double_enter_rolls_nobodys_dice() -> None:
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("enter")
+        await settle(pilot)
+        assert state.dice is None and "Space or R" in app.error
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press(letter(app, "chance"), "enter", "enter")  # the second Enter
+        await settle(pilot)
+        assert state.player == 1 and state.dice is None
+        assert "Space or R" in screen_text(app)
+
+    drive(app, body)
+
+
+# -- keys and marks ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "does nothing"), ("sv", "gör inget"), ("fi", "ei tee mitään")],
+)
+def test_a_key_that_does_nothing_says_which_keys_work(lang: Language, words: str) -> None:
+    state = new_state("yatzy", ["Anna"], starter=0)
+    app = make_app(state, lang=lang)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("z")
+        await settle(pilot)
+        assert words in app.error and "1-6" in app.error
+        text = screen_text(app)
+        assert words in text and state.dice is None
+
+    drive(app, body)
+
+
+def test_kept_dice_are_marked_without_colour() -> None:
+    state = new_state("yatzy", ["Anna"], starter=0)
+    state.apply(Roll())
+    state.apply_roll([2, 5, 2, 6, 5])
+    app = make_app(state)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("2", "4")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "2:[5]" in text and "4:[6]" in text and "1: 2 " in text
+
+    drive(app, body)
+
+
+# -- live chances --------------------------------------------------------------------------
+
+
+def _chances(first: bool) -> Callable[[State], Any]:
+    """Chances that work the first time only (``first``) or never: a failing computation."""
+    from yatzy.strategy.win_chance import SeatChance, WinChances
+
+    calls: list[int] = []
+
+    def compute(state: State) -> Any:
+        calls.append(1)
+        if first and len(calls) == 1:
+            seats = (SeatChance(0, "person", 0.71, 0.0, "", 0),)
+            seats += (SeatChance(1, "person", 0.29, 0.0, "", 0),)
+            return WinChances(seats, True, 0.0)
+        raise RuntimeError("the table went missing")
+
+    return compute
+
+
+def _win_row(app: YatzyApp) -> list[str]:
+    row = app._rows()[0]
+    assert row.key == "win"
+    return [c.text for c in row.cells]
+
+
+def test_a_failed_chance_is_shown_failed_never_the_last_figure() -> None:
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state, chances=_chances(first=True))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        assert _win_row(app) == ["71", "29"]
+        await pilot.press("space")
+        await settle(pilot)
+        assert _win_row(app) == ["?", "?"]
+        text = screen_text(app)
+        assert "71" not in text and "could not be computed" in text
+
+    drive(app, body)
+
+
+@pytest.mark.slow  # a whole game by keys (about a minute on a shared machine)
+def test_the_final_sheet_shows_the_result_not_a_chance_from_before() -> None:
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state, chances=_chances(first=True))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await play_to_the_end(pilot)
+        assert state.is_terminal()
+        totals = state.totals()
+        winner = 0 if totals[0] > totals[1] else 1
+        cells = _win_row(app)
+        if totals[0] == totals[1]:
+            assert cells == ["50", "50"]
+        else:
+            assert cells[winner] == "100" and cells[1 - winner] == "0"
+
+    drive(app, body)
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_record_line_fits_80_columns(lang: Language) -> None:
+    from yatzy.cli.play_common import record_line
+
+    state = new_state("maxi+saved_rolls", ["Anna"], starter=0)
+    app = make_app(state, lang=lang, record=250)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        line = next(ln for ln in lines if "250" in ln)
+        assert line.endswith(record_line(state, 250, lang, short=True)), line
+        assert len(line) <= 78  # inside the padding
+
+    drive(app, body)
