@@ -91,7 +91,7 @@ def test_every_move_is_saved_by_default(tmp_path: Path) -> None:
 
 
 def test_yatzy_play_autosaves_into_the_state_folder(play: Run, rescue_home: Path) -> None:
-    code, _, _ = play(["--seed", "3", "A"], lines("", "s 1", "", "k 1 2"))
+    code, _, _ = play(["--seed", "3", "A"], lines("r", "s 1", "r", "k 1 2"))
     assert code == 1
     [name] = _files(rescue_home)
     assert name.startswith("unfinished-")
@@ -106,7 +106,7 @@ def test_nothing_is_saved_before_the_first_roll(play: Run, rescue_home: Path) ->
 
 
 def test_no_to_the_quit_offer_deletes_the_autosave(play: Run, rescue_home: Path) -> None:
-    code, out, _ = play(["--seed", "2", "P"], lines("", "k 1", "q", ""))
+    code, out, _ = play(["--seed", "2", "P"], lines("r", "k 1", "q", ""))
     assert code == 1 and "The game was not saved." in out
     assert _files(rescue_home) == []
 
@@ -115,7 +115,7 @@ def test_a_file_named_at_quit_takes_the_game_from_the_autosave(
     play: Run, rescue_home: Path, tmp_path: Path
 ) -> None:
     target = tmp_path / "later.json"
-    code, _, _ = play(["--seed", "2", "P"], lines("", "k 1", "q", str(target)))
+    code, _, _ = play(["--seed", "2", "P"], lines("r", "k 1", "q", str(target)))
     assert code == 1 and load(target).rolls_used == 2
     assert _files(rescue_home) == []  # kept once, where the player said
 
@@ -130,7 +130,7 @@ def test_no_autosave_saves_nothing_until_asked(
             state_seen.append(_files(rescue_home))
             return super().readline()
 
-    monkeypatch.setattr(sys, "stdin", Spy(lines("", "k 1", "q", "")))
+    monkeypatch.setattr(sys, "stdin", Spy(lines("r", "k 1", "q", "")))
     code = main(["play", "--seed", "2", "--no-autosave", "P"])
     assert code == 1
     assert all(seen == [] for seen in state_seen)
