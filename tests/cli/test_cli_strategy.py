@@ -253,3 +253,22 @@ def test_analyze_a_game_played_by_yatzy_play(
     assert "Rex" in out and "per decision" in out
     turns = [int(line.split()[0]) for line in out.splitlines() if line[:6].strip().isdigit()]
     assert turns and max(turns) == 15
+
+
+def test_analyze_of_a_pad_of_points_only_says_it_cannot_be_rated(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A protocol filled in by hand holds points, not dice: no decision to rate, and the
+    # analysis must not read as flawless play (0 decisions, 0 mistakes).
+    from yatzy.game import Game, Write, save
+
+    state = Game("yatzy", ["Ann"], pad=True).new_initial_state(starter=0)
+    state.apply(Write("ones", 3))
+    state.apply(Write("twos", 6))
+    record = tmp_path / "pad.json"
+    save(state, record)
+    code, out, err = run(capsys, "analyze", str(record))
+    assert code == 0, err
+    assert "only the box chosen for each turn's entered dice is rated" in out
+    assert "Ann: final 9, cannot be rated" in out
+    assert "0 mistakes" not in out

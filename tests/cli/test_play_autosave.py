@@ -6,6 +6,7 @@ offers the latest unfinished games, a finished game's file is no longer called
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import select
@@ -295,3 +296,16 @@ def test_resume_without_a_file_when_there_is_none(play: Run, rescue_home: Path) 
     code, _, err = play(["--resume", "--lang", "sv"])
     assert code == 2 and err.count("\n") == 1
     assert f"inget oavslutat spel i {rescue_home}" in err
+
+
+def test_resume_speaks_the_language_the_game_was_played_in(play: Run, rescue_home: Path) -> None:
+    code, _, _ = play(["--seed", "3", "--lang", "sv", "A"], lines("r", "s 1", "r"))
+    assert code == 1
+    [name] = _files(rescue_home)
+    path = rescue_home / name
+    assert json.loads(path.read_text(encoding="utf-8"))["lang"] == "sv"
+    code, out, _ = play(["--resume", str(path)], lines("q"))
+    assert code == 1 and f"Fortsätter {path}" in out  # no --lang: the record's Swedish
+    code, out, _ = play(["--resume", str(path), "--lang", "en"], lines("q"))
+    assert code == 1 and f"Resumed {path}" in out  # --lang still wins
+    assert json.loads(path.read_text(encoding="utf-8"))["lang"] == "en"  # saved as played

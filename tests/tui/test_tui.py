@@ -126,7 +126,7 @@ def test_solo_record_chance_is_on_the_status_line(monkeypatch: pytest.MonkeyPatc
     async def unavailable(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")
         await settle(pilot)
-        assert "rekord 300: chansen ej tillgänglig" in screen_text(app)
+        assert "rekord 300: ingen chans för dessa regler" in screen_text(app)
 
     drive(maxi, unavailable)
     import yatzy.strategy.target_play as target_play

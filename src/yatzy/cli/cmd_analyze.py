@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     kind = "exact" if analysis.exact else f"APPROXIMATE ({analysis.method})"
     print(f"{analysis.rules}: {len(analysis.decisions)} decisions, values {kind}")
+    if analysis.scope == "boxes":
+        print(
+            "score pad: only the box chosen for each turn's entered dice is rated "
+            "(the keeps between rolls are not on a pad)"
+        )
     shown = [d for d in analysis.decisions if args.all or d.loss > MISTAKE]
     if shown:
         # turns are each player's own (1-15 on a 15-box sheet), not the game's
@@ -83,6 +88,14 @@ def run(args: argparse.Namespace) -> int:
         )
     print("players:")
     for p in analysis.players:
+        if not p.complete:
+            # Points written without their dice (a hand-filled protocol): nothing to
+            # rate, which is not the same as flawless play.
+            print(
+                f"  {p.name}: final {p.final}, cannot be rated: "
+                "the pad holds this player's points without the dice they were scored from"
+            )
+            continue
         print(
             f"  {p.name}: final {p.final}, {p.decisions} decisions, {p.mistakes} mistakes, "
             f"expected loss {p.total_loss:.2f} in total, {p.mean_loss:.3f} per decision"

@@ -60,7 +60,9 @@ def add_parser(sub: Any) -> None:
         metavar="SPEC",
         help="rules spec, e.g. yatzy+forced or maxi+saved_rolls (default yatzy)",
     )
-    add_lang(p)
+    add_lang(p, "language of the game (default: the record's with --resume, else en)")
+    # Unset means "the record's language" with --resume, else English.
+    p.set_defaults(lang=None)
     p.add_argument(
         "--bot",
         action="append",
@@ -153,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.cli.play_session import PlaySession, seeded_rng
     from yatzy.game import default_rng
 
-    lang = args.lang
+    lang: Language = args.lang or "en"
     _tolerant_output()
     if args.database_url and not args.no_record:
         # A mistyped URL is refused now, not after the game (nothing is created).
@@ -166,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
             return 1
         args.resume = picked
     if args.resume:
-        state = _resume(args)
+        state, said = _resume(args)
+        if args.lang is None and said is not None:
+            lang = said  # the language the game was played in, unless --lang says otherwise
         save_path = args.save or args.resume
     else:
         state = _new_game(args)
@@ -193,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save and not args.force:
         _check_overwrite(args.save, args.resume, lang)
     if save_path:
-        _first_save(state, save_path)
+        _first_save(state, save_path, lang)
     record: int | None = None
     if args.record is not None:
         try:
@@ -331,9 +335,12 @@ def _free_name(base: str, taken: set[str]) -> str:
     return name
 
 
-def _resume(args: argparse.Namespace) -> State:
+def _resume(args: argparse.Namespace) -> tuple[State, Language | None]:
+    """The game of ``args.resume`` and the language its record was played in (if one
+    the game speaks)."""
     from yatzy.game import loads
-    from yatzy.rules import RuleSet
+    from yatzy.game.record import record_language
+    from yatzy.rules import LANGUAGES, RuleSet
 
     path = args.resume
     if args.names:
@@ -361,7 +368,11 @@ def _resume(args: argparse.Namespace) -> State:
                 f"--rules {wanted.spec} conflicts with the rules of {path} "
                 f"({state.rules.spec}); leave --rules out when resuming"
             )
-    return state
+    said = record_language(text)
+    for known in LANGUAGES:
+        if said == known:
+            return state, known
+    return state, None
 
 
 def _check_bot_level(level: str) -> None:
@@ -414,10 +425,10 @@ def _check_overwrite(path: str, resumed: str | None, lang: Language) -> None:
     raise PlayError(tr("save_option_exists", lang, path=path))
 
 
-def _first_save(state: State, path: str) -> None:
+def _first_save(state: State, path: str, lang: Language) -> None:
     from yatzy.game import save
 
     try:
-        save(state, path)
+        save(state, path, lang=lang)
     except OSError as exc:
         raise PlayError(f"cannot save to {path}: {exc.strerror or exc}") from None

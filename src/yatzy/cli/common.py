@@ -9,11 +9,11 @@ from yatzy.errors import DiceError
 from yatzy.rules import LANGUAGES, RuleSet, parse_faces
 
 
-def add_lang(parser: argparse.ArgumentParser) -> None:
-    """Add ``--lang sv|fi|en``."""
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="language of names shown (default en)"
-    )
+def add_lang(
+    parser: argparse.ArgumentParser, help_text: str = "language of names shown (default en)"
+) -> None:
+    """Add ``--lang sv|fi|en`` (``help_text``: what it means for this command)."""
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=help_text)
 
 
 def parse_dice(words: list[str]) -> list[int]:

@@ -39,7 +39,11 @@ _LINE_MODE = messages(
     N_("cli.win_line_simulated", "Chance to win (simulated, ± at 95 %): {chances}"),
     N_("cli.win_line_pending", "Chance to win: not available yet ({reason})"),
     N_("cli.win_row", "Win %"),
-    N_("cli.record_chance_unavailable", "Chance of beating your record ({record}): not available"),
+    N_(
+        "cli.record_chance_unavailable",
+        "Chance of beating your record ({record}): not available until its table is built "
+        "(yatzy solve {spec} --target, minutes once)",
+    ),
     N_("cli.hint_first_roll_r", "{name}: type r to roll ({help} for help, hint for advice)"),
     N_(
         "cli.hint_turn",
@@ -294,7 +298,13 @@ _FULL_SCREEN = messages(
     ),
     N_("cli.tui_chances_failed", "Win % could not be computed ({reason}): shown as ?"),
     N_("cli.record_short", "record {record}: {percent} % to beat it"),
-    N_("cli.record_short_unavailable", "record {record}: chance not available"),
+    N_("cli.record_short_unavailable", "record {record}: chance needs its table built"),
+    N_(
+        "cli.record_chance_unsupported",
+        "Chance of beating your record ({record}): not computed for these rules "
+        "(only Yatzy and Yahtzee have the tables for it)",
+    ),
+    N_("cli.record_short_unsupported", "record {record}: no chance for these rules"),
     N_("cli.bot_preparing", "{name} prepares its strategy table (once; may take minutes)…"),
 )
 

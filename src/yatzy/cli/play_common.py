@@ -120,12 +120,13 @@ def rescue_path(directory: str | None = None) -> str:
     return os.path.join(directory or rescue_dir(), name)
 
 
-def write_record(state: State, path: str) -> None:
-    """Save ``state``'s record to ``path``, making its folder first (raises OSError)."""
+def write_record(state: State, path: str, lang: str | None = None) -> None:
+    """Save ``state``'s record to ``path``, making its folder first (raises OSError);
+    ``lang`` is kept in the record so that ``--resume`` speaks it again."""
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    save(state, path)
+    save(state, path, lang=lang)
 
 
 def settle_finished_file(path: str | None) -> str | None:
@@ -281,16 +282,23 @@ def written_messages(state: State, turn: dict[str, object], name: str, lang: Lan
 def record_line(state: State, record: int, lang: Language, *, short: bool = False) -> str:
     """Solo: the live chance of beating ``record`` with target play, in words.
 
-    "not available" where target tables do not cover the rules or are not built yet.
+    "not available" with its reason: rules that target tables do not cover, or a
+    table not built yet.
     ``short`` words it to share a line of 80 columns with the rolls left (in sv and fi
     the long form does not fit beside them).
     """
+    from yatzy.errors import SpecError
+    from yatzy.solver.target import check_target_supported
     from yatzy.strategy.target_play import chance_to_beat
 
     chance = chance_to_beat(state, record)
     prefix = "record_short" if short else "record_chance"
     if chance is None:
-        return tr(f"{prefix}_unavailable", lang, record=record)
+        try:
+            check_target_supported(state.rules)
+        except SpecError:
+            return tr(f"{prefix}_unsupported", lang, record=record)
+        return tr(f"{prefix}_unavailable", lang, record=record, spec=state.rules.spec)
     percent = decimal(f"{chance * 100:.1f}", lang)
     return tr(prefix, lang, record=record, percent=percent)
 

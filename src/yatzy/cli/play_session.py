@@ -325,7 +325,7 @@ class PlaySession:
             self._save_to(self.save_path)
         elif self.autosave_path and self._has_progress():
             try:
-                write_record(self.state, self.autosave_path)
+                write_record(self.state, self.autosave_path, self.lang)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 self._error(tr("save_failed", self.lang, path=self.autosave_path, reason=reason))
@@ -370,7 +370,7 @@ class PlaySession:
         if not state.is_terminal() and self._has_progress():
             path = self.save_path or self.autosave_path or rescue_path(self.rescue_dir)
             try:
-                write_record(state, path)
+                write_record(state, path, self.lang)
                 lines = [
                     tr("rescued", self.lang, path=path),
                     tr("resume_hint", self.lang, path=path),
@@ -386,7 +386,7 @@ class PlaySession:
 
     def _save_to(self, path: str) -> bool:
         try:
-            save(self.state, path)
+            save(self.state, path, lang=self.lang)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._error(tr("save_failed", self.lang, path=path, reason=reason))

@@ -30,9 +30,11 @@ VERSION = 1
 T = TypeVar("T")
 
 
-def to_record(state: State, *, copy: bool = True) -> dict[str, Any]:
+def to_record(state: State, *, copy: bool = True, lang: str | None = None) -> dict[str, Any]:
     """The JSON-ready record of ``state`` (finished or not).
 
+    ``lang`` (optional) is the language the game was played in, kept so that a resumed
+    game speaks it again (see :func:`record_language`); replaying ignores it.
     ``copy=False`` is the fast path for a record that is serialised at once: it
     shares the state's turn log instead of copying it, so it must not be changed
     and is only valid until the state moves on.
@@ -41,6 +43,7 @@ def to_record(state: State, *, copy: bool = True) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "rules": state.rules.spec,
+        **({"lang": lang} if lang else {}),
         **({"pad": True} if state.game.pad else {}),
         "players": [{"name": p.name, **({"bot": p.bot} if p.bot else {})} for p in state.players],
         "rolloff": [[{"player": p, "die": f} for p, f in rnd] for rnd in state.rolloff],
@@ -67,15 +70,15 @@ def _turns(state: State, copy: bool) -> list[dict[str, Any]]:
     return turns
 
 
-def dumps(state: State) -> str:
-    """The record of ``state`` as a JSON string."""
-    return json.dumps(to_record(state), ensure_ascii=False, indent=1)
+def dumps(state: State, *, lang: str | None = None) -> str:
+    """The record of ``state`` as a JSON string (``lang``: see :func:`to_record`)."""
+    return json.dumps(to_record(state, lang=lang), ensure_ascii=False, indent=1)
 
 
-def save(state: State, path: str | os.PathLike[str]) -> None:
+def save(state: State, path: str | os.PathLike[str], *, lang: str | None = None) -> None:
     """Write the record of ``state`` to ``path`` atomically (never half a file)."""
     target = Path(path)
-    text = dumps(state)
+    text = dumps(state, lang=lang)
     fd, tmp = tempfile.mkstemp(prefix=".yatzy-", suffix=".json", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -102,6 +105,17 @@ def loads(text: str) -> State:
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
     return from_record(data)
+
+
+def record_language(text: str) -> str | None:
+    """The language a record says its game was played in, or ``None`` (not said, or
+    not a record: :func:`loads` says what is wrong with it)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    lang = data.get("lang") if isinstance(data, dict) else None
+    return lang if isinstance(lang, str) else None
 
 
 def from_record(data: Any) -> State:

@@ -54,7 +54,7 @@ class SavingApp(App[int]):
             self._save_to(self.save_path)
         elif self.autosave_path and has_progress(self.state):
             try:
-                write_record(self.state, self.autosave_path)
+                write_record(self.state, self.autosave_path, self.lang)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 self.error = tr("save_failed", self.lang, path=self.autosave_path, reason=reason)
@@ -87,7 +87,7 @@ class SavingApp(App[int]):
         if not state.is_terminal() and has_progress(state):
             path = self.save_path or self.autosave_path or rescue_path(self.rescue_directory)
             try:
-                write_record(state, path)
+                write_record(state, path, self.lang)
                 self.exit_lines = [
                     tr("rescued", self.lang, path=path),
                     tr("resume_hint", self.lang, path=path),
@@ -99,7 +99,7 @@ class SavingApp(App[int]):
 
     def _save_to(self, path: str) -> bool:
         try:
-            save(self.state, path)
+            save(self.state, path, lang=self.lang)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self.error = tr("save_failed", self.lang, path=path, reason=reason)
