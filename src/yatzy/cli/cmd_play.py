@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.common import add_lang
 from yatzy.errors import YatzyError
+from yatzy.game import FairDice
 
 if TYPE_CHECKING:
     from yatzy.bots import Bot
-    from yatzy.game import Player, State
+    from yatzy.game import Dealer, Player, State
     from yatzy.rules import Language
 
 
@@ -167,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
         if picked is None:
             return 1
         args.resume = picked
+    resumed_dice: FairDice | None = None
     if args.resume:
-        state, said = _resume(args)
+        state, said, resumed_dice = _resume(args)
         if args.lang is None and said is not None:
             lang = said  # the language the game was played in, unless --lang says otherwise
         save_path = args.save or args.resume
@@ -180,13 +182,18 @@ def run(args: argparse.Namespace) -> int:
     autosave_path = None if save_path or args.no_autosave else rescue_path()
     bots = _seat_bots(state)
     seed: int | None = args.seed
-    rng = seeded_rng(seed, state) if seed is not None else default_rng()
+    # Verifiable dice unless --seed asks for a reproducible stream: the record keeps the
+    # seed and `yatzy verify` recomputes every die (a resumed game rolls on from it).
+    rng: random.Random | Dealer = (
+        seeded_rng(seed, state) if seed is not None else resumed_dice or FairDice.new()
+    )
+    decide = default_rng()
 
     def bot_rng(s: State) -> random.Random:
         # One source per decision, keyed by the position, so a resumed game's bots
         # decide as they would have without the break.
         if seed is None:
-            return rng
+            return decide
         return random.Random(f"{seed}:bot:{s.turn_number}:{s.rolls_used}")
 
     delay: float | None = args.bot_delay
@@ -335,9 +342,9 @@ def _free_name(base: str, taken: set[str]) -> str:
     return name
 
 
-def _resume(args: argparse.Namespace) -> tuple[State, Language | None]:
-    """The game of ``args.resume`` and the language its record was played in (if one
-    the game speaks)."""
+def _resume(args: argparse.Namespace) -> tuple[State, Language | None, FairDice | None]:
+    """The game of ``args.resume``, the language its record was played in (if one the
+    game speaks) and its verifiable dice (``None``: the record has none)."""
     from yatzy.game import loads
     from yatzy.game.record import record_language
     from yatzy.rules import LANGUAGES, RuleSet
@@ -368,11 +375,25 @@ def _resume(args: argparse.Namespace) -> tuple[State, Language | None]:
                 f"--rules {wanted.spec} conflicts with the rules of {path} "
                 f"({state.rules.spec}); leave --rules out when resuming"
             )
+    dice = _record_dice(text, path)
     said = record_language(text)
     for known in LANGUAGES:
         if said == known:
-            return state, known
-    return state, None
+            return state, known, dice
+    return state, None, dice
+
+
+def _record_dice(text: str, path: str) -> FairDice | None:
+    """The verifiable dice a saved game rolls on with (checked against their commitment)."""
+    import json
+
+    data = json.loads(text)  # loads() has read it already: it is JSON
+    if not isinstance(data, dict) or data.get("dice") is None:
+        return None
+    try:
+        return FairDice.from_proof(data["dice"])
+    except YatzyError as exc:
+        raise PlayError(f"{path}: {exc}") from None
 
 
 def _check_bot_level(level: str) -> None:

@@ -41,6 +41,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "analyze",
     "cache",
+    "verify",
 )
 
 PLUGIN_GROUP = "yatzy.commands"

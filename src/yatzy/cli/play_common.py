@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import random
 import signal
 import threading
 import time
@@ -27,7 +28,7 @@ from yatzy.errors import (
     OrderError,
     YatzyError,
 )
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, save
+from yatzy.game import Action, Dealer, Fill2, Roll, Score, Scratch, State, save
 from yatzy.game.actions import Entry
 from yatzy.i18n import decimal
 from yatzy.rules import Language
@@ -120,13 +121,24 @@ def rescue_path(directory: str | None = None) -> str:
     return os.path.join(directory or rescue_dir(), name)
 
 
-def write_record(state: State, path: str, lang: str | None = None) -> None:
+def write_record(
+    state: State, path: str, lang: str | None = None, dice: random.Random | Dealer | None = None
+) -> None:
     """Save ``state``'s record to ``path``, making its folder first (raises OSError);
-    ``lang`` is kept in the record so that ``--resume`` speaks it again."""
+    ``lang`` is kept in the record so that ``--resume`` speaks it again, and verifiable
+    ``dice`` (:class:`~yatzy.game.fair_dice.FairDice`) their proof, seed included: the
+    file is the player's own, and ``--resume`` rolls on from the same seed."""
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    save(state, path, lang=lang)
+    save(state, path, lang=lang, dice=dice_proof(dice))
+
+
+def dice_proof(dice: random.Random | Dealer | None) -> dict[str, Any] | None:
+    """The record's ``dice`` block for verifiable dice (seed revealed), else ``None``."""
+    from yatzy.game.fair_dice import FairDice
+
+    return dice.proof(reveal=True) if isinstance(dice, FairDice) else None
 
 
 def settle_finished_file(path: str | None) -> str | None:

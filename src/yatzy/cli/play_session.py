@@ -28,6 +28,7 @@ from yatzy.cli.play_common import (
     YES_WORDS,
     HangUp,
     chances_line,
+    dice_proof,
     explain_refusal,
     hangup_handlers,
     has_progress,
@@ -58,7 +59,7 @@ from yatzy.errors import (
     UnknownBoxError,
     YatzyError,
 )
-from yatzy.game import Action, Die, Fill2, Roll, Score, Scratch, State, Undo, save
+from yatzy.game import Action, Dealer, Die, Fill2, Roll, Score, Scratch, State, Undo, save
 from yatzy.game.actions import Entry
 from yatzy.rules import Language, RuleSet, match_box
 
@@ -176,7 +177,7 @@ class PlaySession:
         lang: Language = "en",
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
-        rng: random.Random,
+        rng: random.Random | Dealer,
         bots: dict[int, Bot] | None = None,
         bot_rng: Callable[[State], random.Random] | None = None,
         save_path: str | None = None,
@@ -198,7 +199,9 @@ class PlaySession:
         self.stdout = stdout if stdout is not None else sys.stdout
         self.rng = rng
         self.bots = bots or {}
-        self.bot_rng = bot_rng or (lambda _state: rng)
+        # A bot decides with a random source, never with the dealer of the dice.
+        decide = rng if isinstance(rng, random.Random) else random.Random()
+        self.bot_rng = bot_rng or (lambda _state: decide)
         self.save_path = save_path
         self.clear = clear
         self.resolver = BoxResolver(state.rules, lang)
@@ -325,7 +328,7 @@ class PlaySession:
             self._save_to(self.save_path)
         elif self.autosave_path and self._has_progress():
             try:
-                write_record(self.state, self.autosave_path, self.lang)
+                write_record(self.state, self.autosave_path, self.lang, self.rng)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 self._error(tr("save_failed", self.lang, path=self.autosave_path, reason=reason))
@@ -370,7 +373,7 @@ class PlaySession:
         if not state.is_terminal() and self._has_progress():
             path = self.save_path or self.autosave_path or rescue_path(self.rescue_dir)
             try:
-                write_record(state, path, self.lang)
+                write_record(state, path, self.lang, self.rng)
                 lines = [
                     tr("rescued", self.lang, path=path),
                     tr("resume_hint", self.lang, path=path),
@@ -386,7 +389,7 @@ class PlaySession:
 
     def _save_to(self, path: str) -> bool:
         try:
-            save(self.state, path, lang=self.lang)
+            save(self.state, path, lang=self.lang, dice=dice_proof(self.rng))
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._error(tr("save_failed", self.lang, path=path, reason=reason))

@@ -16,7 +16,7 @@ from yatzy.game.actions import (
 )
 from yatzy.game.names import MAX_NAME, BadNameError, check_name
 from yatzy.game.sheet import BoxEntry, Sheet
-from yatzy.game.state import CHANCE, TERMINAL, Game, Phase, Player, State, default_rng
+from yatzy.game.state import CHANCE, TERMINAL, Dealer, Game, Phase, Player, State, default_rng
 from yatzy.game.turnlog import Die
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Action",
     "BadNameError",
     "BoxEntry",
+    "Dealer",
     "Die",
     "Fill2",
     "Game",
@@ -45,6 +46,8 @@ __all__ = [
     "default_rng",
 ]
 
+from yatzy.game.fair_dice import FairDice, verify_record
 from yatzy.game.record import dumps, from_record, load, loads, save, to_record
 
 __all__ += ["dumps", "from_record", "load", "loads", "save", "to_record"]
+__all__ += ["FairDice", "verify_record"]

@@ -30,11 +30,19 @@ VERSION = 1
 T = TypeVar("T")
 
 
-def to_record(state: State, *, copy: bool = True, lang: str | None = None) -> dict[str, Any]:
+def to_record(
+    state: State,
+    *,
+    copy: bool = True,
+    lang: str | None = None,
+    dice: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The JSON-ready record of ``state`` (finished or not).
 
     ``lang`` (optional) is the language the game was played in, kept so that a resumed
-    game speaks it again (see :func:`record_language`); replaying ignores it.
+    game speaks it again (see :func:`record_language`); ``dice`` is the proof of
+    verifiable dice (:meth:`yatzy.game.fair_dice.FairDice.proof`, checked by
+    :func:`yatzy.game.fair_dice.verify_record`).  Replaying ignores both.
     ``copy=False`` is the fast path for a record that is serialised at once: it
     shares the state's turn log instead of copying it, so it must not be changed
     and is only valid until the state moves on.
@@ -54,6 +62,8 @@ def to_record(state: State, *, copy: bool = True, lang: str | None = None) -> di
     }
     if state.is_terminal():
         rec["winners"] = state.winners()
+    if dice is not None:
+        rec["dice"] = dice
     return rec
 
 
@@ -70,15 +80,21 @@ def _turns(state: State, copy: bool) -> list[dict[str, Any]]:
     return turns
 
 
-def dumps(state: State, *, lang: str | None = None) -> str:
-    """The record of ``state`` as a JSON string (``lang``: see :func:`to_record`)."""
-    return json.dumps(to_record(state, lang=lang), ensure_ascii=False, indent=1)
+def dumps(state: State, *, lang: str | None = None, dice: dict[str, Any] | None = None) -> str:
+    """The record of ``state`` as a JSON string (``lang``, ``dice``: see :func:`to_record`)."""
+    return json.dumps(to_record(state, lang=lang, dice=dice), ensure_ascii=False, indent=1)
 
 
-def save(state: State, path: str | os.PathLike[str], *, lang: str | None = None) -> None:
+def save(
+    state: State,
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    dice: dict[str, Any] | None = None,
+) -> None:
     """Write the record of ``state`` to ``path`` atomically (never half a file)."""
     target = Path(path)
-    text = dumps(state, lang=lang)
+    text = dumps(state, lang=lang, dice=dice)
     fd, tmp = tempfile.mkstemp(prefix=".yatzy-", suffix=".json", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

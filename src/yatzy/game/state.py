@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from yatzy.errors import (
     BoxFilledError,
@@ -48,6 +48,15 @@ from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.game.turnlog import Die, copy_turn, deep_json, dice_json, fills_box, is_face
 from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
 from yatzy.rules import scoring as sc
+
+
+class Dealer(Protocol):
+    """A source of dice that decides them from where they fall, not from a stream
+    (:class:`yatzy.game.fair_dice.FairDice`): :meth:`State.roll` hands it the state."""
+
+    def deal(self, state: State) -> None:
+        """Let chance act on ``state`` until a player is to act."""
+
 
 CHANCE = -1
 """``current_player()`` while chance acts (a die is to be rolled)."""
@@ -328,8 +337,9 @@ class State:
         for d in checked:
             self.apply_chance(d)
 
-    def roll(self, rng: random.Random | None = None) -> None:
-        """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act.
+    def roll(self, rng: random.Random | Dealer | None = None) -> None:
+        """Let chance act with ``rng`` (default: the CSPRNG) until a player is to act;
+        a :class:`Dealer` (verifiable dice) decides the dice itself.
 
         Raises :class:`IllegalActionError` (:class:`GameOverError` after the game)
         when no die is being rolled: a player rolls by applying :class:`Roll` first,
@@ -345,6 +355,9 @@ class State:
             raise IllegalActionError(
                 f"no die is being rolled ({self}): apply Roll(...) first, then roll()"
             )
+        if rng is not None and not isinstance(rng, random.Random):
+            rng.deal(self)
+            return
         rng = rng or default_rng()
         if self.phase is Phase.TURN and self.pending:
             # The fast path of a turn's roll: faces drawn by ``randint`` need no check,

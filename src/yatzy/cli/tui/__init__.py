@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from yatzy.game import State
+from yatzy.game import Dealer, State
 from yatzy.rules import Language
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def run_app(
     record: int | None = None,
     record_lookup: Callable[[], int | None] | None = None,
     lang: Language,
-    rng: random.Random,
+    rng: random.Random | Dealer,
     bots: dict[int, Bot],
     bot_rng: Callable[[State], random.Random],
     save_path: str | None,

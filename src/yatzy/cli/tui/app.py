@@ -68,7 +68,7 @@ from yatzy.cli.tui.sheetview import (
 )
 from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
 from yatzy.errors import YatzyError
-from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Undo
+from yatzy.game import Action, Dealer, Fill2, Roll, Score, Scratch, State, Undo
 from yatzy.game.actions import Entry
 from yatzy.rules import Language, format_die
 
@@ -131,7 +131,7 @@ class YatzyApp(SavingApp):
         record: int | None = None,
         record_lookup: Callable[[], int | None] | None = None,
         lang: Language = "en",
-        rng: random.Random,
+        rng: random.Random | Dealer,
         bots: dict[int, Bot] | None = None,
         bot_rng: Callable[[State], random.Random] | None = None,
         save_path: str | None = None,
@@ -166,7 +166,9 @@ class YatzyApp(SavingApp):
         self.lang: Language = lang
         self.rng = rng
         self.bots = bots or {}
-        self.bot_rng = bot_rng or (lambda _state: rng)
+        # A bot decides with a random source, never with the dealer of the dice.
+        decide = rng if isinstance(rng, random.Random) else random.Random()
+        self.bot_rng = bot_rng or (lambda _state: decide)
         self.save_path = save_path
         self.bot_delay = bot_delay
         self.resumed_from = resumed_from

@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 from collections.abc import Callable
 
 from textual.app import App
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import has_progress, rescue_path, settle_finished_file, write_record
+from yatzy.cli.play_common import (
+    dice_proof,
+    has_progress,
+    rescue_path,
+    settle_finished_file,
+    write_record,
+)
 from yatzy.cli.tui.screens import ConfirmScreen, PathScreen
-from yatzy.game import State, save
+from yatzy.game import Dealer, State, save
 from yatzy.rules import Language
 
 EXIT_FINISHED = 0
@@ -35,6 +42,7 @@ class SavingApp(App[int]):
 
     state: State
     lang: Language
+    rng: random.Random | Dealer
     save_path: str | None
     autosave_path: str | None = None
     """Where the game is saved after every move when ``save_path`` is not given (a
@@ -54,7 +62,7 @@ class SavingApp(App[int]):
             self._save_to(self.save_path)
         elif self.autosave_path and has_progress(self.state):
             try:
-                write_record(self.state, self.autosave_path, self.lang)
+                write_record(self.state, self.autosave_path, self.lang, self.rng)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 self.error = tr("save_failed", self.lang, path=self.autosave_path, reason=reason)
@@ -87,7 +95,7 @@ class SavingApp(App[int]):
         if not state.is_terminal() and has_progress(state):
             path = self.save_path or self.autosave_path or rescue_path(self.rescue_directory)
             try:
-                write_record(state, path, self.lang)
+                write_record(state, path, self.lang, self.rng)
                 self.exit_lines = [
                     tr("rescued", self.lang, path=path),
                     tr("resume_hint", self.lang, path=path),
@@ -99,7 +107,7 @@ class SavingApp(App[int]):
 
     def _save_to(self, path: str) -> bool:
         try:
-            save(self.state, path, lang=self.lang)
+            save(self.state, path, lang=self.lang, dice=dice_proof(self.rng))
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self.error = tr("save_failed", self.lang, path=path, reason=reason)
