@@ -57,7 +57,7 @@ def test_every_command_but_the_core_ones_names_its_extra() -> None:
     # The command line's own commands and the registered ones (yatzy serve, the web app's).
     every = set(COMMANDS) | set(registered_commands())
     assert "serve" in every
-    assert set(COMMAND_EXTRAS) == every - {"score", "rules"}
+    assert set(COMMAND_EXTRAS) == every - {"score", "rules", "verify"}
     assert set(COMMAND_EXTRAS.values()) <= set(EXTRA_MODULES)
 
 
@@ -109,6 +109,8 @@ def test_the_core_commands_run_without_any_extra() -> None:
     out = _run_without(_EVERY_EXTRA, ["rules", "yahtzee"])
     assert out.returncode == 0, out.stderr
     assert "Yahtzee" in out.stdout
+    out = _run_without(_EVERY_EXTRA, ["verify", "/no/such/record.json"])
+    assert out.returncode == 2 and "cannot read" in out.stderr  # its own answer, no extra named
 
 
 def test_a_missing_module_of_no_extra_is_a_bug_and_raised(
