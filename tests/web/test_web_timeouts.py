@@ -60,7 +60,7 @@ def test_silent_and_half_sent_connections_are_closed(
         for i in range(CONNECTIONS):
             s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
             if i % 2:  # half of them start a request and stop mid-header
-                s.sendall(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                s.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             socks.append(s)
         opened = time.monotonic()
         closed, last = _wait_closed(socks, timeout=scaled(120))
@@ -82,7 +82,7 @@ def test_a_body_that_does_not_come_gets_408(tmp_path: Path, serve: Callable[...,
         socket.create_connection(("127.0.0.1", server.port), timeout=scaled(60)) as s,
     ):
         s.sendall(
-            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100\r\n\r\n{"rules":'
         )
         started = time.monotonic()

@@ -7,10 +7,12 @@
   ``yatzy serve`` so that no second mechanism trusts those headers.  IPv6 clients
   count by their /64 network, which one subscriber usually holds whole.
 * **Rates** (:class:`RateLimiter`): token buckets per client and kind — games
-  created, seats joined, actions, WebSocket openings, and failed seat-token or
-  invite guesses — answered with 429 and ``Retry-After``.
+  created, seats joined, actions, WebSocket openings, downloads (protocols, QR
+  codes, analyses), and failed seat-token, invite or owner-link guesses — answered
+  with 429 and ``Retry-After``.
 * **Caps**: unfinished games created per client (:class:`OpenGames`), sockets per
-  game (the hub), connections (uvicorn's ``limit_concurrency``).
+  game (the hub), connections (uvicorn's ``limit_concurrency``).  Every 429, of a
+  rate or of a cap, carries ``Retry-After`` (:class:`RateLimitedError`).
 
 The buckets and counts live in the process: with several server processes each
 keeps its own, so a client gets up to that many times the rate (see the README).
@@ -35,19 +37,31 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class RateLimitedError(YatzyError):
-    """Too many requests of one kind from one client: try again after ``retry_after`` s."""
+    """Too many requests or held things of one kind: try again after ``retry_after`` s.
 
-    def __init__(self, message: str, retry_after: float) -> None:
+    The base of every 429: its answer carries ``Retry-After`` (see :func:`retry_after`).
+    """
+
+    default_retry: float = 1.0
+    """The wait a subclass suggests when the raiser names none."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
-        self.retry_after = retry_after
+        self.retry_after = self.default_retry if retry_after is None else retry_after
 
 
-class TooManyGamesError(YatzyError):
+class TooManyGamesError(RateLimitedError):
     """A client holds as many unfinished games as it may (finish or leave some first)."""
 
+    # A game ends by play or by pruning: a minute is an honest first guess.
+    default_retry = 60.0
 
-class TooManySocketsError(YatzyError):
+
+class TooManySocketsError(RateLimitedError):
     """A game has as many live sockets as it may."""
+
+    # A socket frees up when a page closes, which is soon on a busy game.
+    default_retry = 10.0
 
 
 @dataclass(frozen=True)
@@ -77,10 +91,15 @@ class Limits:
     act: Rate | None = Rate(1200, 200)
     """Actions per client (HTTP and WebSocket together)."""
     guess: Rate | None = Rate(10, 20)
-    """Refused seat tokens and invite codes per client; once spent, every request
-    that presents a token or an invite is refused until the bucket refills."""
+    """Refused seat tokens, invite codes and owner links per client (by ``POST``, over
+    the WebSocket, in a game's view or ``/owner``); once spent, every request that
+    presents a token, an invite or an owner link is refused until the bucket refills."""
     socket: Rate | None = Rate(120, 60)
     """WebSocket openings per client."""
+    download: Rate | None = Rate(120, 30)
+    """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
+    rendering or starts a computation.  A game page polls its analyses every 2 s
+    while they are prepared, well within."""
     open_games: int | None = 100
     """Unfinished games per client (created by it through this process)."""
     sockets_per_game: int | None = 64
@@ -104,6 +123,7 @@ class Limits:
             act=None,
             guess=None,
             socket=None,
+            download=None,
             open_games=None,
             sockets_per_game=None,
             socket_idle=None,
@@ -129,7 +149,7 @@ class Limits:
         data = orjson.loads(text)
         values: dict[str, Any] = {}
         for name, value in data.items():
-            if name in ("create", "join", "act", "guess", "socket"):
+            if name in _WHAT:
                 values[name] = None if value is None else Rate(value[0], int(value[1]))
             elif name == "trusted_proxies":
                 values[name] = parse_networks(value)
@@ -288,6 +308,7 @@ _WHAT = {
     "act": "actions",
     "guess": "refused seat tokens or invite codes",
     "socket": "WebSocket connections",
+    "download": "downloads (protocols, QR codes, analyses)",
 }
 
 
@@ -378,13 +399,34 @@ class OpenGames:
 # -- the ASGI layer ---------------------------------------------------------------------------
 
 GAME_ROUTE = re.compile(r"/api/games/([0-9a-f]{32})/(join|actions|ws)")
+DOWNLOAD_ROUTE = re.compile(
+    r"/qr\.svg|/api/games/[0-9a-f]{32}/(protocol\.pdf|protocol\.xlsx|analysis|win-analysis)"
+)
+GUARDED = ("join", "act", "owner")
+"""The kinds of request that carry a secret (seat token, invite code, owner link):
+refused while the client is out of guesses, and each 403 spends one."""
+
+
+def app_path(scope: Scope) -> str:
+    """The request's path within the app: the ASGI path includes the app's prefix
+    (``root_path``, behind a reverse proxy), the routes do not."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        return path[len(root) :] or "/"
+    return path
 
 
 def _kind(scope: Scope) -> str | None:
-    """Which rate a request counts against (None: none)."""
-    path = scope["path"]
+    """Which rate a request counts against (None: none); ``owner`` has no rate of
+    its own, only guesses."""
+    path = app_path(scope)
     if scope["type"] == "websocket":
         return "socket" if path.startswith("/api/games/") else None
+    if scope["method"] in ("GET", "HEAD"):
+        if path == "/owner":
+            return "owner"
+        return "download" if DOWNLOAD_ROUTE.fullmatch(path) else None
     if scope["method"] != "POST" or not path.startswith("/api/games"):
         return None
     if path == "/api/games":
@@ -395,7 +437,12 @@ def _kind(scope: Scope) -> str | None:
     return "join" if match.group(2) == "join" else "act"
 
 
-def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[bytes, bytes]]) -> Any:
+def refusal_answer(
+    scope: Scope, status: int, exc: YatzyError, headers: list[tuple[bytes, bytes]]
+) -> Any:
+    """An ASGI answer refusing the request or WebSocket opening of ``scope`` with
+    ``status``, ``headers`` and the refusal's JSON body (a layer's own refusal,
+    before any route runs)."""
     body = orjson.dumps({"detail": str(exc), "error": type(exc).__name__})
 
     async def answer(receive: Receive, send: Send) -> None:
@@ -434,11 +481,13 @@ def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[byt
 class RateLimits:
     """ASGI middleware: 429 with ``Retry-After`` for a client over one of its rates.
 
-    Games created, seats joined, actions by ``POST`` and WebSocket openings are
-    counted here (WebSocket actions by :func:`yatzy.web.sockets.socket_session`).
-    Joins and actions carry seat tokens or invite codes: each one refused (403)
-    spends a guess, and a client out of guesses is refused before its token is
-    even looked at, so secrets cannot be tried at speed.
+    Games created, seats joined, actions by ``POST``, WebSocket openings and
+    downloads are counted here (WebSocket actions by
+    :func:`yatzy.web.sockets.socket_session`).  Joins, actions and the owner link
+    (``/owner?token=``) carry seat tokens, invite codes or the owner's secret: each
+    one refused (403) spends a guess, and a client out of guesses is refused before
+    its secret is even looked at, so secrets cannot be tried at speed (the seat
+    tokens of a game's view and of a socket's actions are counted by their routes).
     """
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
@@ -453,14 +502,14 @@ class RateLimits:
             return
         key = client_of(scope)
         try:
-            if kind in ("join", "act"):
+            if kind in GUARDED:
                 self.limiter.check("guess", key, spend=False)
             self.limiter.check(kind, key)
         except RateLimitedError as exc:
             headers = [(b"retry-after", retry_after(exc).encode())]
-            await _refusal(scope, 429, exc, headers)(receive, send)
+            await refusal_answer(scope, 429, exc, headers)(receive, send)
             return
-        if kind not in ("join", "act"):
+        if kind not in GUARDED:
             await self.app(scope, receive, send)
             return
         limiter = self.limiter

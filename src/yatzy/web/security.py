@@ -12,6 +12,8 @@
   for the request line and headers.  uvicorn closes a connection that is idle
   *between* requests (``timeout_keep_alive``) but waits forever for the first
   bytes of a new connection or the rest of a half-sent header.
+* :class:`AllowedHosts`: only the configured ``Host`` names are answered (400
+  otherwise), so a forged ``Host`` never reaches a link the app builds from it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from yatzy.errors import YatzyError
+from yatzy.web.limits import refusal_answer
 
 CSP = "; ".join(
     [
@@ -193,3 +198,77 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         """Between requests, uvicorn's keep-alive timeout watches the connection."""
         self._disarm()
         super().on_response_complete()
+
+
+# -- allowed hosts ------------------------------------------------------------------------------
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names of this computer: the allowed hosts of a server that listens on loopback."""
+
+
+class BadHostError(YatzyError):
+    """A request whose ``Host`` header names no host this server answers to."""
+
+
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header, without its port, in lower case (IPv6 without
+    its brackets)."""
+    host = header.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, patterns: tuple[str, ...]) -> bool:
+    """Whether ``host`` (from :func:`host_name`) matches one of ``patterns``: a name,
+    an address, ``*.example.org`` (any name under it) or ``*`` (any host)."""
+    for pattern in patterns:
+        if pattern == "*" or host == pattern:
+            return True
+        if pattern.startswith("*.") and host.endswith(pattern[1:]):
+            return True
+    return False
+
+
+def parse_hosts(text: str) -> tuple[str, ...]:
+    """``--allowed-hosts`` (comma-separated host names, addresses, ``*.domain`` or
+    ``*``) as patterns for :func:`host_allowed`."""
+    out = []
+    for item in text.split(","):
+        item = item.strip().lower()
+        if not item:
+            continue
+        name = item[2:] if item.startswith("*.") else item
+        if item != "*" and (not name or any(c in name for c in "/?#@ *\\") or "[" in name):
+            raise YatzyError(f"allowed host {item!r} is not a host name, address, *.domain or *")
+        out.append(item)
+    return tuple(out)
+
+
+class AllowedHosts:
+    """ASGI middleware: a request or WebSocket whose ``Host`` is not one of
+    ``patterns`` (see :func:`host_allowed`) gets 400 with the reason.
+
+    The app builds links (a new game's invite and spectator URLs, a redirect's
+    address) from the request's base URL where no public URL is configured; this
+    keeps a forged ``Host`` out of them, and out of the pages a cache may keep.
+    """
+
+    def __init__(self, app: ASGIApp, patterns: tuple[str, ...]) -> None:
+        self.app = app
+        self.patterns = patterns
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on if its host is allowed; otherwise refuse it."""
+        if scope["type"] in ("http", "websocket"):
+            raw = dict(scope["headers"]).get(b"host")
+            header = raw.decode("latin-1") if raw is not None else ""
+            if not host_allowed(host_name(header), self.patterns):
+                shown = header if len(header) <= 60 else header[:60] + "..."
+                exc = BadHostError(
+                    f"host {shown!r} is not one this server answers to "
+                    "(yatzy serve --allowed-hosts, --public-url)"
+                )
+                await refusal_answer(scope, 400, exc, [])(receive, send)
+                return
+        await self.app(scope, receive, send)

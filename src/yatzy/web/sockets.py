@@ -15,12 +15,14 @@ from yatzy.web.bodies import MAX_REF, SocketActIn
 from yatzy.web.hub import Hub
 from yatzy.web.inputs import reasons
 from yatzy.web.limits import RateLimitedError, client_of
-from yatzy.web.responses import OWNER_COOKIE, refusal, status_of, tokens_of
+from yatzy.web.responses import OWNER_COOKIE, SeatTokenError, refusal, status_of, tokens_of
 from yatzy.web.service import SeatError
 from yatzy.web.transport import act_json
 
 IDLE_CLOSE = 4408
 """The close code of a WebSocket closed for being idle (see :func:`socket_session`)."""
+BAD_TOKENS_CLOSE = 4422
+"""The close code of a WebSocket whose ``X-Seat-Token`` is not one (the reason says why)."""
 
 
 async def socket_session(ws: WebSocket, game_id: str) -> None:
@@ -38,9 +40,14 @@ async def socket_session(ws: WebSocket, game_id: str) -> None:
 
     A socket that sent nothing for :attr:`Limits.socket_idle` seconds while its
     game did not change either is closed with code 4408 (reason ``idle``; see
-    :class:`_IdleWatch`).
+    :class:`_IdleWatch`).  One opened with an ``X-Seat-Token`` header that is not
+    one (:class:`SeatTokenError`) is closed with code 4422 and the reason.
     """
-    tokens = tokens_of(ws, game_id)
+    try:
+        tokens = tokens_of(ws, game_id)
+    except SeatTokenError as exc:
+        await ws.close(code=BAD_TOKENS_CLOSE, reason=str(exc)[:120])
+        return
     owner = ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
@@ -107,9 +114,13 @@ async def _socket_answer(
     foreign: bool,
 ) -> bytes:
     """The answer (JSON) to one message of :func:`socket_session`."""
+    limiter = ws.app.state.limiter
+    client = client_of(ws.scope)
     try:
-        # every message counts, as every POST does: garbage is no way around the rate
-        ws.app.state.limiter.check("act", client_of(ws.scope))
+        # every message counts, as every POST does: garbage is no way around the rate;
+        # and a client out of guesses may not try its tokens here either
+        limiter.check("act", client)
+        limiter.check("guess", client, spend=False)
     except RateLimitedError as exc:
         return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc))
     try:
@@ -123,7 +134,10 @@ async def _socket_answer(
     try:
         game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
     except YatzyError as exc:
-        return _socket_error(parsed.ref, status_of(exc), refusal(exc))
+        status = status_of(exc)
+        if status == 403:
+            limiter.spend("guess", client)  # a refused seat token, as by POST
+        return _socket_error(parsed.ref, status, refusal(exc))
     return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
 
 

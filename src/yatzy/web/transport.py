@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from yatzy.errors import YatzyError
 from yatzy.web.bodies import ActIn
+from yatzy.web.limits import RateLimitedError, retry_after
 from yatzy.web.responses import OWNER_COOKIE, action_json, refusal, seat_tokens, status_of
 
 MAX_BODY = 16 * 1024
@@ -76,7 +77,11 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        # bytes.isdigit() is ASCII only; the length bound keeps int() from refusing
+        # (it raises on 4,300 digits and more)
+        if length is not None and (
+            not length.isdigit() or len(length) > 18 or int(length) > self.limit
+        ):
             await self._refuse(scope, receive, send)
             return
         body = await read_body(receive, self.limit)
@@ -146,22 +151,29 @@ class ActionFastPath:
         cookie = headers.get(b"cookie")
         cookies = cookie_parser(cookie.decode("latin-1")) if cookie else {}
         seat_header = headers.get(b"x-seat-token")
-        tokens = seat_tokens(
-            cookies, seat_header.decode("latin-1") if seat_header else None, match.group(1)
-        )
         status = 200
+        extra: list[tuple[bytes, bytes]] = []
         try:
+            tokens = seat_tokens(
+                cookies, seat_header.decode("latin-1") if seat_header else None, match.group(1)
+            )
             answer = await act_json(
                 scope["app"].state, match.group(1), parsed, tokens, cookies.get(OWNER_COOKIE)
             )
         except YatzyError as exc:
             status = status_of(exc)
             answer = orjson.dumps(refusal(exc))
+            if isinstance(exc, RateLimitedError):
+                extra.append((b"retry-after", retry_after(exc).encode()))
         await send(
             {
                 "type": "http.response.start",
                 "status": status,
-                "headers": [*JSON_HEADERS, (b"content-length", str(len(answer)).encode())],
+                "headers": [
+                    *JSON_HEADERS,
+                    (b"content-length", str(len(answer)).encode()),
+                    *extra,
+                ],
             }
         )
         await send({"type": "http.response.body", "body": answer})
