@@ -173,6 +173,57 @@ def test_a_game_takes_only_so_many_sockets(make: Any) -> None:
         assert c.receive_json()["type"] == "state"
 
 
+def test_a_client_takes_only_so_many_sockets(make: Any) -> None:
+    client = make(_off(sockets_per_client=2))
+    games = [client.post("/api/games", json=SOLO).json()["id"] for _ in range(3)]
+    with (
+        client.websocket_connect(f"/api/games/{games[0]}/ws") as a,
+        client.websocket_connect(f"/api/games/{games[1]}/ws") as b,
+    ):
+        a.receive_json()
+        b.receive_json()
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/api/games/{games[2]}/ws"),
+        ):
+            pass
+        assert denied.value.status_code == 429
+        assert "203.0.113.7 has 2 live sockets" in denied.value.json()["detail"]
+        # another client is not held up by this one's sockets
+        other = TestClient(client.app, client=("198.51.100.5", 1))
+        with other.websocket_connect(f"/api/games/{games[2]}/ws") as c:
+            assert c.receive_json()["type"] == "state"
+
+
+def test_a_full_server_closes_its_idlest_socket_for_a_newcomer(make: Any) -> None:
+    client = make(_off(sockets_total=2))
+    client.app.state.hub.evict_idle = 0.3
+    games = [client.post("/api/games", json=SOLO).json()["id"] for _ in range(3)]
+    with client.websocket_connect(f"/api/games/{games[0]}/ws") as old:
+        old.receive_json()
+        time.sleep(0.2)
+        with client.websocket_connect(f"/api/games/{games[1]}/ws") as younger:
+            younger.receive_json()
+            # Both are too fresh to give way: the newcomer is refused for now.
+            with (
+                pytest.raises(WebSocketDenialResponse) as denied,
+                client.websocket_connect(f"/api/games/{games[2]}/ws"),
+            ):
+                pass
+            assert denied.value.status_code == 429
+            assert "none idle" in denied.value.json()["detail"]
+            time.sleep(0.2)  # the first is quiet long enough now, the second is not
+            with client.websocket_connect(f"/api/games/{games[2]}/ws") as newcomer:
+                assert newcomer.receive_json()["type"] == "state"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    old.receive_json()
+                assert closed.value.code == 4408 and closed.value.reason == "idle"
+                # the younger one stays: a move of its game reaches it
+                r = client.post(f"/api/games/{games[1]}/actions", json={"action": {"roll": []}})
+                assert r.status_code == 200
+                assert younger.receive_json()["game"]["version"] == r.json()["version"]
+
+
 def test_socket_openings_are_limited(make: Any) -> None:
     client = make(_off(socket=Rate(1, 2)))
     gid = client.post("/api/games", json=SOLO).json()["id"]
@@ -493,3 +544,41 @@ def test_serve_picks_the_allowed_hosts_and_checks_the_public_url() -> None:
     assert host_allowed("x.b.example", ("*.b.example",))
     assert not host_allowed("b.example", ("*.b.example",))
     assert not host_allowed("evilb.example", ("*.b.example",))
+
+
+def test_each_client_gets_a_share_of_connections_but_trusted_proxies_are_not_capped() -> None:
+    from yatzy.web.limits import ConnectionShare
+
+    share = ConnectionShare(2, parse_networks(["10.0.0.0/8"]))
+    keys = [share.admit(("198.51.100.9", p)) for p in range(3)]
+    assert keys == ["198.51.100.9", "198.51.100.9", None]  # the third is over its share
+    assert share.admit(("198.51.100.10", 1)) == "198.51.100.10"  # another client is not
+    assert all(share.admit(("10.1.2.3", p)) == "" for p in range(10))  # a proxy: uncounted
+    share.release("198.51.100.9")
+    assert share.admit(("198.51.100.9", 9)) == "198.51.100.9"  # room again
+    # IPv6 clients share by /64
+    assert share.admit(("2001:db8::1", 1)) and share.admit(("2001:db8::2", 1))
+    assert share.admit(("2001:db8::3", 1)) is None
+    assert ConnectionShare(None).admit(("198.51.100.9", 1)) == ""  # no cap
+
+
+def test_a_full_process_closes_idle_connections_first() -> None:
+    from yatzy.web.limits import ConnectionShare
+
+    class Conn:  # the one thing make_room uses of uvicorn's protocols: the transport
+        def __init__(self, idle: bool) -> None:
+            self.idle, self.closed = idle, False
+            self.transport = self
+
+        def close(self) -> None:
+            self.closed = True
+
+    conns = {Conn(idle=i % 2 == 0) for i in range(20)}
+    assert ConnectionShare.make_room(conns, 30, lambda c: c.idle) == 0  # not full: none
+    closed = ConnectionShare.make_room(conns, 20, lambda c: c.idle)
+    assert closed == 3  # room for one and a tenth of the cap
+    assert len(conns) == 17 and all(not c.closed for c in conns)
+    # keep-alive is short from half the cap on
+    assert ConnectionShare.keep_alive(5, 9, 20) == 5
+    assert ConnectionShare.keep_alive(5, 10, 20) == 1
+    assert ConnectionShare.keep_alive(5, 10_000, None) == 5

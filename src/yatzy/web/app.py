@@ -179,7 +179,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     chances = LiveChances(budget=settings.win_budget, enabled=settings.win_chances)
     analyses = WinAnalyses(budget=settings.win_budget, enabled=settings.win_chances)
     service = GameService(repo, chances=chances, win_analyses=analyses)
-    hub = Hub(service)
+    hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
 
     def notify(game_id: str, version: int, answer: dict[str, Any]) -> None:

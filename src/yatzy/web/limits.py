@@ -11,8 +11,10 @@
   codes, analyses), and failed seat-token, invite or owner-link guesses — answered
   with 429 and ``Retry-After``.
 * **Caps**: unfinished games created per client (:class:`OpenGames`), sockets per
-  game (the hub), connections (uvicorn's ``limit_concurrency``).  Every 429, of a
-  rate or of a cap, carries ``Retry-After`` (:class:`RateLimitedError`).
+  game, per client and per process (:meth:`yatzy.web.hub.Hub.admit`: when the
+  process is full the socket idle longest makes room), connections (uvicorn's
+  ``limit_concurrency``).  Every 429, of a rate or of a cap, carries
+  ``Retry-After`` (:class:`RateLimitedError`).
 
 The buckets and counts live in the process: with several server processes each
 keeps its own, so a client gets up to that many times the rate (see the README).
@@ -104,9 +106,24 @@ class Limits:
     """Unfinished games per client (created by it through this process)."""
     sockets_per_game: int | None = 64
     """Live WebSockets per game in this process."""
+    sockets_per_client: int | None = 50
+    """Live WebSockets per client in this process (well below :attr:`sockets_total`:
+    no one address fills the server)."""
+    sockets_total: int | None = 1500
+    """Live WebSockets of this process; a newcomer past it closes the socket idle
+    longest instead (see :meth:`yatzy.web.hub.Hub.admit`).  Below the connection cap
+    of ``yatzy serve --limit-concurrency`` (2,000), so plain requests still get in."""
+    connections_per_client: int | None = 100
+    """Open HTTP connections per client in this process (``yatzy serve``; see
+    :class:`ConnectionShare`)."""
+    socket_queue: int = 64
+    """Messages that may wait for one socket; a socket with more is dropped (it does
+    not read).  Not switched off by :meth:`off`: nothing ever waits on a socket."""
+    socket_drain: float = 5.0
+    """Seconds one message may take to go out to a socket before it is dropped."""
     trusted_proxies: tuple[Network, ...] = ()
     """Peers whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed."""
-    socket_idle: float | None = 1800.0
+    socket_idle: float | None = 600.0
     """Seconds after which a socket that sent nothing, and whose game did not
     change, is closed."""
     body_timeout: float | None = 10.0
@@ -126,6 +143,9 @@ class Limits:
             download=None,
             open_games=None,
             sockets_per_game=None,
+            sockets_per_client=None,
+            sockets_total=None,
+            connections_per_client=None,
             socket_idle=None,
             body_timeout=None,
             retention_days=None,
@@ -394,6 +414,98 @@ class OpenGames:
             self.games.setdefault(key, []).append(game_id)
             if len(self.games) > self.max_clients:
                 del self.games[next(iter(self.games))]
+
+
+# -- connections ----------------------------------------------------------------------------
+
+_TOO_MANY_BODY = (
+    b'{"detail":"too many open connections from this client","error":"TooManyConnections"}'
+)
+TOO_MANY_CONNECTIONS = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+    b"retry-after: 1\r\nconnection: close\r\ncontent-length: "
+    + str(len(_TOO_MANY_BODY)).encode()
+    + b"\r\n\r\n"
+    + _TOO_MANY_BODY
+)
+"""The answer to a connection over its client's share (see :class:`ConnectionShare`)."""
+
+
+class ConnectionShare:
+    """Each client's share of a server process's connections, kept by ``yatzy serve``'s
+    HTTP protocol (:class:`yatzy.web.security.HeaderTimeoutProtocol`) through
+    :meth:`admit`, :meth:`release`, :meth:`keep_alive` and :meth:`make_room`.
+
+    uvicorn's ``limit_concurrency`` is one cap for everyone, and idle connections
+    count: one address could hold them all and every other client got 503.  Here
+
+    * a client (its peer address, IPv6 by /64) holds at most ``per_client``
+      connections at once; one more is answered 429 and closed at once.  Trusted
+      proxies are not capped (every client behind one shares its address: cap per
+      address there, e.g. nginx's ``limit_conn``);
+    * past half the process's cap, a connection idle between requests is closed
+      after 1 s instead of the keep-alive timeout;
+    * a request that would get 503 because the process is full first closes the
+      connections that are idle (between requests, or silent since they opened).
+
+    WebSockets leave the count when they upgrade: the hub caps them
+    (:meth:`yatzy.web.hub.Hub.admit`).
+    """
+
+    def __init__(self, per_client: int | None, proxies: tuple[Network, ...] = ()) -> None:
+        self.per_client = per_client
+        self.proxies = proxies
+        self.open: dict[str, int] = {}
+        """Open connections per client key."""
+
+    @classmethod
+    def from_env(cls, text: str | None) -> ConnectionShare:
+        """The share the limits of ``YATZY_LIMITS`` (``yatzy serve``) ask for."""
+        limits = Limits.from_json(text) if text else Limits()
+        return cls(limits.connections_per_client, limits.trusted_proxies)
+
+    def admit(self, peer: tuple[str, int] | None) -> str | None:
+        """Count a new connection of ``peer``: its client key (give it to
+        :meth:`release`), or None when it is over its share (and not counted)."""
+        if self.per_client is None or peer is None or _trusted(peer[0], self.proxies):
+            return ""
+        key = client_key(peer[0])
+        held = self.open.get(key, 0)
+        if held >= self.per_client:
+            return None
+        self.open[key] = held + 1
+        return key
+
+    def release(self, key: str) -> None:
+        """A connection :meth:`admit` counted under ``key`` closed (or upgraded)."""
+        if key:
+            held = self.open.get(key, 0) - 1
+            if held > 0:
+                self.open[key] = held
+            else:
+                self.open.pop(key, None)
+
+    @staticmethod
+    def keep_alive(configured: int, open_now: int, cap: int | None) -> int:
+        """The keep-alive timeout for a connection that just answered a request."""
+        return 1 if cap is not None and open_now * 2 >= cap else configured
+
+    @staticmethod
+    def make_room(connections: set[Any], cap: int | None, idle: Callable[[Any], bool]) -> int:
+        """When there are ``cap`` ``connections`` (uvicorn's protocols) already, close
+        ``idle`` ones until a tenth of the cap is free; how many were closed."""
+        if cap is None or len(connections) < cap:
+            return 0
+        need = len(connections) - cap + 1 + cap // 10
+        closed = 0
+        for conn in list(connections):
+            if closed >= need:
+                break
+            if idle(conn):
+                conn.transport.close()
+                connections.discard(conn)  # now: the caller counts them next
+                closed += 1
+        return closed
 
 
 # -- the ASGI layer ---------------------------------------------------------------------------

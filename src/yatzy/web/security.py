@@ -11,7 +11,9 @@
 * :class:`HeaderTimeoutProtocol`: uvicorn's httptools protocol with a deadline
   for the request line and headers.  uvicorn closes a connection that is idle
   *between* requests (``timeout_keep_alive``) but waits forever for the first
-  bytes of a new connection or the rest of a half-sent header.
+  bytes of a new connection or the rest of a half-sent header.  It also keeps
+  each client to its share of connections
+  (:class:`yatzy.web.limits.ConnectionShare`).
 * :class:`AllowedHosts`: only the configured ``Host`` names are answered (400
   otherwise), so a forged ``Host`` never reaches a link the app builds from it.
 """
@@ -26,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from yatzy.errors import YatzyError
-from yatzy.web.limits import refusal_answer
+from yatzy.web.limits import TOO_MANY_CONNECTIONS, ConnectionShare, refusal_answer
 
 CSP = "; ".join(
     [
@@ -156,9 +158,14 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     uvicorn names the protocol class by its import path, and each worker process
     imports it anew."""
 
+    share = ConnectionShare.from_env(os.environ.get("YATZY_LIMITS"))
+    """Each client's share of the process's connections (from ``YATZY_LIMITS``)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._configured_keep_alive = self.timeout_keep_alive
+        self._share_key: str | None = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -175,14 +182,31 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the clock for the first request's headers."""
+        """Start the clock for the first request's headers; a client over its share of
+        connections gets 429 and the connection closes."""
         super().connection_made(transport)
+        self._share_key = self.share.admit(self.client)
+        if self._share_key is None:
+            transport.write(TOO_MANY_CONNECTIONS)
+            transport.close()
+            return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Stop the clock."""
         self._disarm()
+        self._release()
         super().connection_lost(exc)
+
+    def _release(self) -> None:
+        if self._share_key is not None:
+            self.share.release(self._share_key)
+            self._share_key = None
+
+    def handle_websocket_upgrade(self) -> None:
+        """A WebSocket leaves the count of connections (the hub caps sockets)."""
+        self._release()
+        super().handle_websocket_upgrade()
 
     def on_message_begin(self) -> None:
         """A request begins: its headers must complete in time."""
@@ -190,14 +214,30 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._arm()
 
     def on_headers_complete(self) -> None:
-        """The headers are in: no more deadline (the body has its own)."""
+        """The headers are in: no more deadline (the body has its own).  When the
+        process is full, idle connections make room before uvicorn would answer 503."""
         self._disarm()
+        self.share.make_room(
+            self.connections, self.limit_concurrency, lambda c: c is not self and _idle(c)
+        )
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
-        """Between requests, uvicorn's keep-alive timeout watches the connection."""
+        """Between requests, uvicorn's keep-alive timeout watches the connection (1 s
+        while the process holds half its cap of connections or more)."""
         self._disarm()
+        self.timeout_keep_alive = self.share.keep_alive(
+            self._configured_keep_alive, len(self.connections), self.limit_concurrency
+        )
         super().on_response_complete()
+
+
+def _idle(conn: Any) -> bool:
+    """Whether a connection of uvicorn's may be closed to make room: an HTTP one
+    between requests, or silent since it opened (a WebSocket never)."""
+    if not isinstance(conn, HttpToolsProtocol) or conn.transport.is_closing():
+        return False
+    return conn.cycle is None or (conn.cycle.response_complete and not conn.pipeline)
 
 
 # -- allowed hosts ------------------------------------------------------------------------------

@@ -159,6 +159,30 @@ def add_limit_options(p: Any) -> None:
         help="live WebSockets per game (default 64)",
     )
     g.add_argument(
+        "--max-sockets-per-client",
+        type=int,
+        default=50,
+        metavar="N",
+        help="live WebSockets per client (default 50)",
+    )
+    g.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=100,
+        metavar="N",
+        help="open HTTP connections per client; one more gets 429 and is closed "
+        "(default 100; trusted proxies are not capped)",
+    )
+    g.add_argument(
+        "--max-sockets",
+        type=int,
+        default=1500,
+        metavar="N",
+        help="live WebSockets per process; past it a newcomer closes the socket idle "
+        "longest (idle a minute at least) or is refused (default 1500, below "
+        "--limit-concurrency)",
+    )
+    g.add_argument(
         "--trusted-proxies",
         default="",
         metavar="ADDR[,ADDR...]",
@@ -199,10 +223,24 @@ def add_limit_options(p: Any) -> None:
     t.add_argument(
         "--ws-idle-timeout",
         type=number,
-        default=1800,
+        default=600,
         metavar="S",
         help="a WebSocket that sends nothing while its game does not change is closed "
-        "(code 4408; default 1800)",
+        "(code 4408; default 600)",
+    )
+    t.add_argument(
+        "--ws-drain-timeout",
+        type=number,
+        default=5,
+        metavar="S",
+        help="a WebSocket that takes longer to take one message is dropped (default 5)",
+    )
+    t.add_argument(
+        "--ws-send-queue",
+        type=int,
+        default=64,
+        metavar="N",
+        help="messages that may wait for one WebSocket; more drop it (default 64)",
     )
     t.add_argument(
         "--ws-ping-interval",
@@ -232,11 +270,23 @@ def limits_of(args: argparse.Namespace) -> Any:
     from yatzy.web.limits import Limits, Rate, parse_networks
 
     proxies = parse_networks(p for p in args.trusted_proxies.split(",") if p.strip())
-    if args.max_open_games < 0 or args.max_sockets_per_game < 0:
-        raise YatzyError("--max-open-games and --max-sockets-per-game may not be negative")
+    caps = (
+        "max_open_games",
+        "max_sockets_per_game",
+        "max_sockets_per_client",
+        "max_sockets",
+        "max_connections_per_client",
+    )
+    for cap in caps:
+        if getattr(args, cap) < 0:
+            raise YatzyError(f"--{cap.replace('_', '-')} {getattr(args, cap)} is negative")
+    if args.ws_send_queue < 1 or not args.ws_drain_timeout > 0:
+        raise YatzyError("--ws-send-queue and --ws-drain-timeout must be > 0")
     body = args.body_timeout or None
+    # Back-pressure stays with --no-limits: no action may ever wait on a socket.
+    queue = {"socket_queue": args.ws_send_queue, "socket_drain": args.ws_drain_timeout}
     if args.no_limits:
-        return replace(Limits.off(), trusted_proxies=proxies, body_timeout=body)
+        return replace(Limits.off(), trusted_proxies=proxies, body_timeout=body, **queue)
 
     def rate(per_minute: float, burst: int) -> Rate | None:
         return Rate(per_minute, max(burst, 1)) if per_minute else None
@@ -250,10 +300,14 @@ def limits_of(args: argparse.Namespace) -> Any:
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,
         sockets_per_game=args.max_sockets_per_game or None,
+        sockets_per_client=args.max_sockets_per_client or None,
+        sockets_total=args.max_sockets or None,
+        connections_per_client=args.max_connections_per_client or None,
         trusted_proxies=proxies,
         socket_idle=args.ws_idle_timeout or None,
         body_timeout=body,
         retention_days=args.retention_days or None,
+        **queue,
     )
 
 
@@ -358,7 +412,8 @@ def run(args: argparse.Namespace) -> int:
         # Below "info" the access log prints nothing, but uvicorn would still format
         # each line's fields for it.
         access_log=args.log_level.lower() in ("trace", "debug", "info"),
-        ws="websockets-sansio",
+        # websockets-sansio, able to cut a connection that does not read
+        ws="yatzy.web.transport:SocketProtocol",
         # The request line and headers get a deadline (uvicorn has none for them).
         http="yatzy.web.security:HeaderTimeoutProtocol",
         # The client's address is decided by the app (yatzy.web.limits.ClientAddress,
