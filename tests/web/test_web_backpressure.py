@@ -5,6 +5,7 @@ attacker; the players use httpx and the ``websockets`` client."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -13,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -22,6 +23,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.e2e.support import Server, next_action
 from tests.helpers import eventually, scaled
+from yatzy.web.hub import Hub
+from yatzy.web.limits import Limits
 
 EIGHT = {"rules": "maxi", "seats": [{"name": f"P{i}", "here": True} for i in range(8)]}
 
@@ -91,6 +94,43 @@ class _Reader:
         if self.ws is not None:
             self.ws.close()
         self.thread.join(scaled(10))
+
+
+class _SlowSocket:
+    """A WebSocket whose every send takes a moment (a client on a slow network)."""
+
+    def __init__(self) -> None:
+        self.scope: dict[str, Any] = {}
+        self.frames: list[object] = []
+
+    async def send_text(self, text: str) -> None:
+        await asyncio.sleep(0.01)
+        self.frames.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await asyncio.sleep(0.01)
+        self.frames.append((code, reason))
+
+
+def test_a_close_through_the_outbox_comes_after_what_was_queued_before_it() -> None:
+    """What a socket sees is a well-defined sequence: the messages queued before a close
+    (the first view, answers, updates), then the close, then nothing."""
+
+    async def session() -> list[object]:
+        hub = Hub(cast(Any, None), Limits.off())
+        ws = _SlowSocket()
+        box = hub.subscribe("g", cast(Any, ws))
+        box.busy = True  # the session is not waiting on the socket: nothing cancels it
+        box.put("first view")
+        box.put("update")
+        box.close(4408, "idle")
+        box.put("too late")
+        box.close(4422, "ignored: closing already")
+        await asyncio.wait_for(box.writer, 30)
+        hub.unsubscribe(box)
+        return ws.frames
+
+    assert asyncio.run(session()) == ["first view", "update", (4408, "idle")]
 
 
 @pytest.mark.slow  # a whole 8-player Maxi game (some 640 actions)

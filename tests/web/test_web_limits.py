@@ -392,6 +392,8 @@ def test_the_owner_link_runs_out_of_guesses(
 def test_protocols_qr_codes_and_analyses_are_rate_limited(make: Any) -> None:
     client = make(_off(download=Rate(1, 4)))
     gid = client.post("/api/games", json=SOLO).json()["id"]
+    # a turn begun: a game with none has no analysis (422, strategy ready or not)
+    client.post(f"/api/games/{gid}/actions", json={"action": {"roll": []}})
     paths = [
         f"/api/games/{gid}/protocol.pdf",
         f"/api/games/{gid}/protocol.xlsx",

@@ -23,7 +23,7 @@ BAD_TOKENS_CLOSE = 4422
 """The close code of a WebSocket whose ``X-Seat-Token`` is not one (the reason says why)."""
 
 
-async def socket_session(ws: WebSocket, game_id: str, box: Outbox) -> None:
+async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[int, str]) -> None:
     """Answer the actions that come over a game's WebSocket until it closes.
 
     Every change of the game comes as ``{"type": "state", "game": view}``.  A client
@@ -32,23 +32,18 @@ async def socket_session(ws: WebSocket, game_id: str, box: Outbox) -> None:
     "version": ...}`` and gets ``{"type": "state", "ref": n, "game": view}`` (with
     ``you``, the action's answer, instead of the plain update) or ``{"type":
     "error", "ref": n, "status": 4xx, "error": name, "detail": reason}``, after
-    which nothing changed.  The seats it acts for are those of the cookies and
-    ``X-Seat-Token`` of the socket's opening request; a page of another origin may
-    watch but not act (its browser would send the player's cookies along).
+    which nothing changed.  The seats it acts for are ``tokens``, those of the
+    cookies and ``X-Seat-Token`` of the socket's opening request (read by the route,
+    which refuses a malformed header before anything is sent: see
+    :func:`refuse_bad_tokens`); a page of another origin may watch but not act (its
+    browser would send the player's cookies along).
 
     Everything goes out through the socket's :class:`Outbox` (``box``), answers
     included, so they keep their order with the updates and nothing here waits for
     the client to read.  A socket that sent nothing for :attr:`Limits.socket_idle`
     seconds while its game did not change either is closed with code 4408 (reason
-    ``idle``); one that does not read is dropped; either ends this session.  One
-    opened with an ``X-Seat-Token`` header that is not one (:class:`SeatTokenError`)
-    is closed with code 4422 and the reason.
+    ``idle``); one that does not read is dropped; either ends this session.
     """
-    try:
-        tokens = tokens_of(ws, game_id)
-    except SeatTokenError as exc:
-        await ws.close(code=BAD_TOKENS_CLOSE, reason=str(exc)[:120])
-        return
     owner = ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
@@ -104,6 +99,23 @@ async def _socket_answer(
             limiter.spend("guess", client)  # a refused seat token, as by POST
         return _socket_error(parsed.ref, status, refusal(exc))
     return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
+
+
+async def refuse_bad_tokens(ws: WebSocket, game_id: str) -> dict[int, str] | None:
+    """The seat tokens of a socket's opening request, or None after refusing it.
+
+    A socket opened with an ``X-Seat-Token`` header that is not one
+    (:class:`SeatTokenError`) is accepted and closed at once with code 4422 and the
+    reason: the close is the only thing it gets, no view before it.  This runs before
+    the socket has an :class:`Outbox`, so nothing else can be on its way to it (a
+    close sent beside the outbox's writer raced the queued first view).
+    """
+    try:
+        return tokens_of(ws, game_id)
+    except SeatTokenError as exc:
+        await ws.accept()
+        await ws.close(code=BAD_TOKENS_CLOSE, reason=str(exc)[:120])
+        return None
 
 
 def _socket_error(ref: int | None, status: int, body: dict[str, str]) -> bytes:

@@ -11,7 +11,7 @@ from yatzy.store import NotFoundError
 from yatzy.web.deps import GAME_ID, Bots, HubDep, Service
 from yatzy.web.limits import TooManySocketsError, client_of
 from yatzy.web.responses import error_response, status_of
-from yatzy.web.sockets import socket_session
+from yatzy.web.sockets import refuse_bad_tokens, socket_session
 from yatzy.web.views import bot_to_act
 
 router = APIRouter()
@@ -26,7 +26,8 @@ async def game_socket(
     An id that is not a game's closes the socket with 4404; a socket the hub has no
     room for (the game's, the client's or the process's sockets: see
     :meth:`yatzy.web.hub.Hub.admit`) is refused with 429 (or closed with 1013 where
-    the server cannot send a denial response)."""
+    the server cannot send a denial response); one whose ``X-Seat-Token`` is not one
+    is closed with 4422 before any view (see :func:`refuse_bad_tokens`)."""
     # The id is checked here, not by a path pattern: a refused socket closes with 4404.
     if not re.fullmatch(GAME_ID, game_id):
         await ws.close(code=4404)
@@ -35,6 +36,11 @@ async def game_socket(
         view = await service.public_view(game_id)
     except NotFoundError:
         await ws.close(code=4404)
+        return
+    # A malformed X-Seat-Token is refused (4422) before the socket takes a place or
+    # has anything queued: its close is the one frame it gets.
+    tokens = await refuse_bad_tokens(ws, game_id)
+    if tokens is None:
         return
     client = client_of(ws.scope)
     try:
@@ -52,7 +58,7 @@ async def game_socket(
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)
-        await socket_session(ws, game_id, box)
+        await socket_session(ws, game_id, box, tokens)
     except WebSocketDisconnect:
         pass
     finally:
