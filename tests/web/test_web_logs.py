@@ -54,6 +54,11 @@ def test_secrets_in_query_strings_are_redacted_from_the_access_log() -> None:
         ("/g/" + "a" * 32 + "?lang=sv&invite=inv1te", "inv1te"),
         ("/qr.svg?text=http%3A%2F%2Fh%2Fg%2Fx%3Finvite%3Dinv2te", "inv2te"),
         ("/owner?TOKEN=upper&x=1", "upper"),
+        # the names as the app reads them: percent-encoded, repeated, after others
+        ("/owner?%74oken=encoded", "encoded"),
+        ("/owner?%54%4F%4B%45%4E=encoded2", "encoded2"),
+        ("/g/x?a=1&inv%69te=encoded3&b=2", "encoded3"),
+        ("/owner?token=one&token=two", "two"),
     ]:
         line = _written(_access(path), redactor)
         assert line is not None and secret not in line and "[redacted]" in line, line
@@ -61,6 +66,8 @@ def test_secrets_in_query_strings_are_redacted_from_the_access_log() -> None:
     line = _written(_error('%s - "WebSocket %s" 403', "1.2.3.4:5", "/owner?token=t0k"), redactor)
     assert line is not None and "t0k" not in line
     assert redact("/api/games/abc?lang=fi") == "/api/games/abc?lang=fi"
+    assert redact("/g/x?lang=sv&tokens=1&a==b") == "/g/x?lang=sv&tokens=1&a==b"
+    assert redact("/owner?token=one&token=two") == "/owner?token=[redacted]&token=[redacted]"
 
 
 def test_a_flood_of_refusals_writes_a_line_per_interval_with_a_count() -> None:

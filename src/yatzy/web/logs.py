@@ -23,11 +23,12 @@ import re
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_plus
 
 SECRET_PARAMETERS = ("token", "invite", "text")
 """Query parameters whose values are secrets (or carry one)."""
 
-_SECRET = re.compile(r"([?&](?:" + "|".join(SECRET_PARAMETERS) + r")=)[^&\s\"]*", re.IGNORECASE)
+_PARAMETER = re.compile(r"([?&])([^?&=\s\"]*)=([^&\s\"]*)")
 
 SAMPLE_INTERVAL = 10.0
 """Seconds between two logged refusals of one kind."""
@@ -40,8 +41,19 @@ _HANDSHAKE = '%s - "WebSocket %s"'
 
 def redact(text: str) -> str:
     """``text`` with the values of :data:`SECRET_PARAMETERS` in its query strings
-    replaced by ``[redacted]``."""
-    return _SECRET.sub(r"\1[redacted]", text)
+    replaced by ``[redacted]``.
+
+    A parameter is known by its name as the app reads it, percent-decoded
+    (``?%74oken=`` is ``token`` to the app, so it is one here too), in any case.
+    """
+    return _PARAMETER.sub(_redacted, text)
+
+
+def _redacted(match: re.Match[str]) -> str:
+    mark, name, _value = match.groups()
+    if unquote_plus(name).lower() in SECRET_PARAMETERS:
+        return f"{mark}{name}=[redacted]"
+    return match.group(0)
 
 
 class RedactSecrets(logging.Filter):
