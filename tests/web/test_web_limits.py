@@ -101,9 +101,10 @@ def test_actions_are_limited_over_http_and_over_the_socket(make: Any) -> None:
         answer = ws.receive_json()
         assert (answer["type"], answer["status"], answer["ref"]) == ("error", 429, 2)
         assert "too many actions" in answer["detail"]
+        assert answer["retry_after"] >= 1  # the socket's Retry-After
         ws.send_text('{"type": "garbage", "ref": 3}')  # counted too, before it is read
         answer = ws.receive_json()
-        assert (answer["status"], answer["ref"]) == (429, 3)
+        assert (answer["status"], answer["ref"]) == (429, 3) and answer["retry_after"] >= 1
     version = client.get(f"/api/games/{gid}").json()["version"]
     _refused(client.post(url, json={"action": {"score": "chance"}}))
     assert client.get(f"/api/games/{gid}").json()["version"] == version  # nothing changed

@@ -14,7 +14,7 @@ from yatzy.errors import YatzyError
 from yatzy.web.bodies import MAX_REF, SocketActIn
 from yatzy.web.hub import Outbox
 from yatzy.web.inputs import reasons
-from yatzy.web.limits import RateLimitedError, client_of
+from yatzy.web.limits import RateLimitedError, client_of, retry_after
 from yatzy.web.responses import OWNER_COOKIE, SeatTokenError, refusal, status_of, tokens_of
 from yatzy.web.service import SeatError
 from yatzy.web.transport import act_json
@@ -31,12 +31,12 @@ async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[
     click: it sends ``{"type": "act", "ref": n, "action": ..., "seat": ...,
     "version": ...}`` and gets ``{"type": "state", "ref": n, "game": view}`` (with
     ``you``, the action's answer, instead of the plain update) or ``{"type":
-    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}``, after
-    which nothing changed.  The seats it acts for are ``tokens``, those of the
-    cookies and ``X-Seat-Token`` of the socket's opening request (read by the route,
-    which refuses a malformed header before anything is sent: see
-    :func:`refuse_bad_tokens`); a page of another origin may watch but not act (its
-    browser would send the player's cookies along).
+    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}`` (a 429
+    with ``retry_after``, its seconds to wait), after which nothing changed.  The
+    seats it acts for are ``tokens``, those of the cookies and ``X-Seat-Token`` of
+    the socket's opening request (read by the route, which refuses a malformed
+    header before anything is sent: see :func:`refuse_bad_tokens`); a page of another
+    origin may watch but not act (its browser would send the player's cookies along).
 
     Everything goes out through the socket's :class:`Outbox` (``box``), answers
     included, so they keep their order with the updates and nothing here waits for
@@ -82,7 +82,7 @@ async def _socket_answer(
         limiter.check("act", client)
         limiter.check("guess", client, spend=False)
     except RateLimitedError as exc:
-        return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc))
+        return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc), exc)
     try:
         parsed = SocketActIn.model_validate_json(raw)
     except ValidationError as exc:
@@ -97,7 +97,7 @@ async def _socket_answer(
         status = status_of(exc)
         if status == 403:
             limiter.spend("guess", client)  # a refused seat token, as by POST
-        return _socket_error(parsed.ref, status, refusal(exc))
+        return _socket_error(parsed.ref, status, refusal(exc), exc)
     return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
 
 
@@ -118,8 +118,15 @@ async def refuse_bad_tokens(ws: WebSocket, game_id: str) -> dict[int, str] | Non
         return None
 
 
-def _socket_error(ref: int | None, status: int, body: dict[str, str]) -> bytes:
-    return orjson.dumps({"type": "error", "ref": ref, "status": status, **body})
+def _socket_error(
+    ref: int | None, status: int, body: dict[str, str], exc: Exception | None = None
+) -> bytes:
+    """An error message; a 429 says in ``retry_after`` how many seconds to wait, as
+    the ``Retry-After`` of an HTTP 429 does."""
+    message: dict[str, object] = {"type": "error", "ref": ref, "status": status, **body}
+    if isinstance(exc, RateLimitedError):
+        message["retry_after"] = int(retry_after(exc))
+    return orjson.dumps(message)
 
 
 def _quoted_ref(raw: str | bytes) -> int | None:
