@@ -585,3 +585,20 @@ def test_a_full_process_closes_idle_connections_first() -> None:
     assert ConnectionShare.keep_alive(5, 9, 20) == 5
     assert ConnectionShare.keep_alive(5, 10, 20) == 1
     assert ConnectionShare.keep_alive(5, 10_000, None) == 5
+
+
+def test_the_connection_settings_are_read_after_serve_sets_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``yatzy serve`` imports the protocol's module before it puts the settings in the
+    environment: read at import, every client got the default share, not the one
+    asked for (the live test: test_web_backpressure.py)."""
+    from yatzy.web.security import HeaderTimeoutProtocol
+
+    monkeypatch.setattr(HeaderTimeoutProtocol, "share", None)
+    monkeypatch.setattr(HeaderTimeoutProtocol, "header_timeout", 10.0)
+    monkeypatch.setenv("YATZY_LIMITS", _off(connections_per_client=5).to_json())
+    monkeypatch.setenv("YATZY_HEADER_TIMEOUT", "2.5")
+    share = HeaderTimeoutProtocol.configure()
+    assert share.per_client == 5 and HeaderTimeoutProtocol.share is share
+    assert HeaderTimeoutProtocol.header_timeout == 2.5

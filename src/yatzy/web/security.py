@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -153,16 +153,29 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     headers have not all come within :attr:`header_timeout` seconds of the
     connection or of the request's first byte."""
 
-    header_timeout = float(os.environ.get("YATZY_HEADER_TIMEOUT") or 10.0)
-    """Seconds, from ``YATZY_HEADER_TIMEOUT`` (set by ``yatzy serve --header-timeout``):
-    uvicorn names the protocol class by its import path, and each worker process
-    imports it anew."""
+    header_timeout: ClassVar[float] = 10.0
+    """Seconds, from ``YATZY_HEADER_TIMEOUT`` (set by ``yatzy serve --header-timeout``;
+    see :meth:`configure`)."""
 
-    share = ConnectionShare.from_env(os.environ.get("YATZY_LIMITS"))
-    """Each client's share of the process's connections (from ``YATZY_LIMITS``)."""
+    share: ClassVar[ConnectionShare | None] = None
+    """Each client's share of the process's connections, from ``YATZY_LIMITS`` (see
+    :meth:`configure`)."""
+
+    @classmethod
+    def configure(cls) -> ConnectionShare:
+        """Read :attr:`header_timeout` and :attr:`share` from the environment that
+        ``yatzy serve`` set for its server processes; the process's first connection
+        does.  Read when the class was imported, they depended on the import order:
+        ``yatzy serve`` imports this module (for the allowed hosts) before it sets
+        them, and every client then got the default share of 100 connections, not
+        ``--max-connections-per-client``."""
+        cls.header_timeout = float(os.environ.get("YATZY_HEADER_TIMEOUT") or 10.0)
+        cls.share = ConnectionShare.from_env(os.environ.get("YATZY_LIMITS"))
+        return cls.share
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.connections_share = self.share or self.configure()
         self._header_timer: asyncio.TimerHandle | None = None
         self._configured_keep_alive = self.timeout_keep_alive
         self._share_key: str | None = None
@@ -185,7 +198,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         """Start the clock for the first request's headers; a client over its share of
         connections gets 429 and the connection closes."""
         super().connection_made(transport)
-        self._share_key = self.share.admit(self.client)
+        self._share_key = self.connections_share.admit(self.client)
         if self._share_key is None:
             transport.write(TOO_MANY_CONNECTIONS)
             transport.close()
@@ -200,7 +213,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
     def _release(self) -> None:
         if self._share_key is not None:
-            self.share.release(self._share_key)
+            self.connections_share.release(self._share_key)
             self._share_key = None
 
     def handle_websocket_upgrade(self) -> None:
@@ -217,7 +230,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         """The headers are in: no more deadline (the body has its own).  When the
         process is full, idle connections make room before uvicorn would answer 503."""
         self._disarm()
-        self.share.make_room(
+        self.connections_share.make_room(
             self.connections, self.limit_concurrency, lambda c: c is not self and _idle(c)
         )
         super().on_headers_complete()
@@ -226,7 +239,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         """Between requests, uvicorn's keep-alive timeout watches the connection (1 s
         while the process holds half its cap of connections or more)."""
         self._disarm()
-        self.timeout_keep_alive = self.share.keep_alive(
+        self.timeout_keep_alive = self.connections_share.keep_alive(
             self._configured_keep_alive, len(self.connections), self.limit_concurrency
         )
         super().on_response_complete()
