@@ -4,6 +4,7 @@ game state, the published optimal scores come out, the cache and the advice work
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -278,6 +279,34 @@ def test_a_table_found_missing_is_found_once_stored(
     memo.mark("yatzy+forced")
     monkeypatch.setenv("XDG_CACHE_HOME", str(_private_cache.parent / "elsewhere"))
     assert not memo.known_missing("yatzy+forced")
+
+
+def test_threads_of_one_process_store_the_same_table_at_once(_private_cache: Path) -> None:
+    """A server builds one table for its hints and its live chances at the same time;
+    the two used one temporary file (named by the process), so one failed with "No
+    such file" and the server gave up on those rules (issue 25)."""
+    key = cache.table_key("yatzy", "", "float32", "threads")
+    table = np.arange(1 << 20, dtype=np.float32)
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def store() -> None:
+        start.wait()
+        try:
+            for _ in range(5):
+                cache.save(key, table, 0.0)
+        except BaseException as exc:  # every one is reported
+            errors.append(exc)
+
+    threads = [threading.Thread(target=store) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    loaded = cache.load(key, table.shape)
+    assert loaded is not None and np.array_equal(loaded, table)
+    assert not list((_private_cache / "yatzy" / "solver").glob(".*.tmp"))
 
 
 def test_cache_key_changes_with_the_rules() -> None:

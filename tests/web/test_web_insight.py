@@ -303,6 +303,26 @@ def test_score_pad_analysis_says_what_the_data_allows(client: TestClient) -> Non
     assert report["scope"] == "none" and "saved" in report["explanation"]
 
 
+def test_a_game_without_turns_has_no_analysis_whether_the_strategy_is_ready_or_not(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer does not depend on what this process prepared before: it was
+    ``{"pending": true}`` (200) in a fresh process and 422 once another game had
+    warmed the rules' strategy, so a test passed alone and failed in a full run."""
+    from yatzy.web import hints
+
+    gid = create(client)  # yatzy, one person, no turn yet
+    for ready in (set(), {"yatzy"}):
+        monkeypatch.setattr(hints, "_ready", ready)
+        monkeypatch.setattr(hints, "_building", {"yatzy"})  # no warm-up starts here
+        r = client.get(f"/api/games/{gid}/analysis")
+        assert r.status_code == 422, (ready, r.text)
+        assert r.json()["error"] == "RecordError" and "no turns" in r.json()["detail"]
+    act(client, gid, {"roll": []})  # one turn begun: an answer, pending or not
+    monkeypatch.setattr(hints, "_ready", set())
+    assert client.get(f"/api/games/{gid}/analysis").json() == {"pending": True}
+
+
 # -- history and statistics ----------------------------------------------------------------
 
 

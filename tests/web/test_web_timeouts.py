@@ -53,14 +53,16 @@ def test_silent_and_half_sent_connections_are_closed(
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 3 * CONNECTIONS:  # the server inherits it
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 3 * CONNECTIONS), hard))
+    # every connection counts here, not only a client's share of them
     args = ["--header-timeout", "2", "--keep-alive-timeout", "1", "--body-timeout", "2"]
+    args += ["--max-connections-per-client", "0"]
     server = serve(f"sqlite:///{tmp_path / 't.db'}", log=tmp_path / "s.log", args=args)
     socks = []
     try:
         for i in range(CONNECTIONS):
             s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
             if i % 2:  # half of them start a request and stop mid-header
-                s.sendall(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                s.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             socks.append(s)
         opened = time.monotonic()
         closed, last = _wait_closed(socks, timeout=scaled(120))
@@ -82,7 +84,7 @@ def test_a_body_that_does_not_come_gets_408(tmp_path: Path, serve: Callable[...,
         socket.create_connection(("127.0.0.1", server.port), timeout=scaled(60)) as s,
     ):
         s.sendall(
-            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100\r\n\r\n{"rules":'
         )
         started = time.monotonic()
@@ -109,6 +111,7 @@ def test_sockets_live_per_game_cap_and_idle_close(
         server.url + "/api/games", json={"seats": [{"name": "A", "here": True}]}
     ).json()["id"]
     url = server.url.replace("http", "ws") + f"/api/games/{gid}/ws"
+    opened = time.monotonic()  # the idle time counts from the socket's opening
     with connect(url, open_timeout=5) as a, connect(url, open_timeout=5) as b:
         a.recv(timeout=5)
         b.recv(timeout=5)
@@ -118,12 +121,11 @@ def test_sockets_live_per_game_cap_and_idle_close(
         except InvalidStatus as exc:
             assert exc.response.status_code == 429
             assert b"2 live sockets" in exc.response.body
-        started = time.monotonic()
         try:
             a.recv(timeout=scaled(60))
             raise AssertionError("the idle socket got a message")
         except ConnectionClosed as exc:
             assert exc.rcvd is not None and exc.rcvd.code == 4408
-        idle_closed = time.monotonic() - started
-        print(f"\nan idle socket was closed after {idle_closed:.2f} s (timeout 1 s)")
-        assert idle_closed > 0.8  # not before its idle time
+        idle_closed = time.monotonic() - opened
+        print(f"\nan idle socket was closed {idle_closed:.2f} s after it opened (timeout 1 s)")
+        assert idle_closed > 0.9  # not before its idle time

@@ -89,7 +89,12 @@ def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
     global _stored
     data_path, meta_path = _paths(key)
     data_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = data_path.with_name(f".{data_path.name}.{os.getpid()}.tmp")
+    # One name per thread, not only per process: a server builds the same table for
+    # its hints and its live chances at once, and two writers of one temporary file
+    # made one of them fail ("No such file") and the server give up on the rules.
+    # The pid stays second to last (yatzy.table_cache.temporaries reads it there).
+    writer = f"{threading.get_ident()}.{os.getpid()}"
+    tmp = data_path.with_name(f".{data_path.name}.{writer}.tmp")
     try:
         with open(tmp, "wb") as fh:
             np.save(fh, table, allow_pickle=False)
@@ -98,7 +103,7 @@ def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
     meta = {"key": key, "shape": list(table.shape), "solve_seconds": round(seconds, 3)}
-    tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
+    tmp_meta = meta_path.with_name(f".{meta_path.name}.{writer}.tmp")
     tmp_meta.write_text(json.dumps(meta, indent=1))
     os.replace(tmp_meta, meta_path)
     _stored += 1

@@ -41,7 +41,7 @@ from yatzy.web.limits import (
 )
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
-from yatzy.web.security import BodyTimeout, SecurityHeaders
+from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
@@ -55,11 +55,12 @@ HERE = Path(__file__).parent
 class _App(FastAPI):
     """FastAPI with :class:`ActionFastPath` in front of its whole middleware stack
     (FastAPI's own error, telemetry and body-size layers included), and before
-    that the security headers, the client's address, the body's deadline and
-    size, and the rate limits (see :mod:`yatzy.web.limits`)."""
+    that the security headers, the allowed hosts, the client's address, the body's
+    deadline and size, and the rate limits (see :mod:`yatzy.web.limits`)."""
 
     limits: Limits = Limits.off()
     limiter: RateLimiter | None = None
+    allowed_hosts: tuple[str, ...] = ()
 
     def build_middleware_stack(self) -> Any:
         """The usual stack behind the outer layers (those switched off are left out)."""
@@ -71,6 +72,8 @@ class _App(FastAPI):
             stack = BodyTimeout(stack, self.limits.body_timeout)
         if self.limits.trusted_proxies:
             stack = ClientAddress(stack, self.limits.trusted_proxies)
+        if self.allowed_hosts and "*" not in self.allowed_hosts:
+            stack = AllowedHosts(stack, self.allowed_hosts)
         return SecurityHeaders(stack)
 
 
@@ -95,6 +98,8 @@ def create_app(
     limits: Limits | None = None,
     win_chances: bool = True,
     win_budget: float = 0.2,
+    public_url: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -109,6 +114,12 @@ def create_app(
     post-game analysis in win chance ``win_budget`` CPU seconds per position
     (:class:`WinAnalyses`; both off without ``win_chances``).
 
+    ``public_url`` (scheme, host and path prefix, as players reach the app) is the
+    base of the links the app hands out (a new game's invite URL); without it they
+    are built from the request.  ``allowed_hosts`` are the ``Host`` names answered
+    (:class:`yatzy.web.security.AllowedHosts`; empty or ``*``: any).  Trailing
+    slashes are not redirected (such a redirect would name the request's host).
+
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
     """
@@ -120,6 +131,8 @@ def create_app(
         limits=limits or Limits.off(),
         win_chances=win_chances,
         win_budget=win_budget,
+        public_url=public_url,
+        allowed_hosts=allowed_hosts,
     )
     app = _App(
         title="yatzy",
@@ -133,9 +146,13 @@ def create_app(
         # pages load their scripts from a CDN, which the CSP blocks.
         docs_url=None,
         redoc_url=None,
+        # Starlette's redirect of "/path/" to "/path" is an absolute URL built from
+        # the Host header: no such redirect (the pages link without the slash).
+        redirect_slashes=False,
         **_no_telemetry(),
     )
     app.limits = settings.limits
+    app.allowed_hosts = allowed_hosts
     app.limiter = RateLimiter(settings.limits)
     app.state.settings = settings
     app.state.limiter = app.limiter
@@ -162,7 +179,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     chances = LiveChances(budget=settings.win_budget, enabled=settings.win_chances)
     analyses = WinAnalyses(budget=settings.win_budget, enabled=settings.win_chances)
     service = GameService(repo, chances=chances, win_analyses=analyses)
-    hub = Hub(service)
+    hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
 
     def notify(game_id: str, version: int, answer: dict[str, Any]) -> None:
@@ -233,9 +250,10 @@ def _tune_gc() -> None:
 
 def app_from_env() -> FastAPI:
     """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY``,
-    ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults) and
+    ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults),
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
-    off; default 0.2), for uvicorn."""
+    off; default 0.2), ``YATZY_PUBLIC_URL`` and ``YATZY_ALLOWED_HOSTS``
+    (comma-separated; default: any), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -247,4 +265,6 @@ def app_from_env() -> FastAPI:
         limits=Limits.from_json(limits) if limits else Limits(),
         win_chances=budget > 0,
         win_budget=budget,
+        public_url=os.environ.get("YATZY_PUBLIC_URL") or None,
+        allowed_hosts=parse_hosts(os.environ.get("YATZY_ALLOWED_HOSTS", "")),
     )

@@ -18,7 +18,7 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from yatzy.web.hub import BotRunner, Hub
-from yatzy.web.limits import Limits, OpenGames
+from yatzy.web.limits import Limits, OpenGames, RateLimiter
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
 
@@ -39,6 +39,12 @@ class WebSettings:
     limits: Limits = field(default_factory=Limits.off)
     win_chances: bool = True
     win_budget: float = 0.2
+    public_url: str | None = None
+    """The app's address as its players reach it (scheme, host, path prefix), for
+    the links it hands out; None: the request's own (its ``Host`` header)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """The ``Host`` names the app answers (see :class:`yatzy.web.security.AllowedHosts`);
+    empty: any."""
 
 
 def get_settings(conn: HTTPConnection) -> WebSettings:
@@ -71,6 +77,22 @@ def get_open_games(conn: HTTPConnection) -> OpenGames:
     return open_games
 
 
+def get_limiter(conn: HTTPConnection) -> RateLimiter:
+    """The rate limits' buckets (the guesses a route counts itself among them)."""
+    limiter: RateLimiter = conn.app.state.limiter
+    return limiter
+
+
+def public_base(request: Request) -> str:
+    """The base of the links the app hands out (no trailing slash): the configured
+    public URL, else the request's own base URL (which the ``Host`` header names,
+    checked against the allowed hosts where those are set)."""
+    settings: WebSettings = request.app.state.settings
+    if settings.public_url:
+        return settings.public_url.rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
 def owner_of(conn: HTTPConnection) -> str | None:
     """The browser's owner token (the ``yz_owner`` cookie), if it has one."""
     return conn.cookies.get(OWNER_COOKIE)
@@ -94,6 +116,7 @@ Service = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]
 OpenGamesDep = Annotated[OpenGames, Depends(get_open_games)]
+Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 Owner = Annotated[str | None, Depends(owner_of)]
 SeatTokens = Annotated[dict[int, str], Depends(seat_tokens)]
 Secure = Annotated[bool, Depends(secure_cookies)]

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from types import ModuleType
 from typing import Any
 
-from yatzy.errors import YatzyError
+from yatzy.errors import RecordError, YatzyError
 from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
@@ -227,6 +227,11 @@ def analysis(
     why_not = unrated(state, lang)
     if why_not is not None:
         return why_not
+    if not state.log:
+        # Known without the strategy: the same answer whether it is ready or not (a
+        # game without turns got {"pending": true} while the strategy was being
+        # prepared and 422 once this process had it).
+        raise RecordError("the game has no turns to analyse yet", field="turns")
     waiting = _status(state.rules)
     if waiting is not None:
         if "unavailable" in waiting:

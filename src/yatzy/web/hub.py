@@ -23,21 +23,183 @@ from starlette.websockets import WebSocket
 
 from yatzy.store import ConflictError
 from yatzy.store.pg_writer import NOTIFY_CHANNEL
+from yatzy.web.limits import Limits, TooManySocketsError
 from yatzy.web.service import GameService
 
 log = logging.getLogger("yatzy.web")
 
 
-class Hub:
-    """The WebSocket clients of this process, grouped by game."""
+IDLE_CLOSE = 4408
+"""The close code of a WebSocket closed for being idle (see :class:`Outbox`)."""
 
-    def __init__(self, service: GameService) -> None:
+ABORT = "yatzy.abort"
+"""The ASGI extension by which a server lets the app cut a connection at once:
+``scope["extensions"][ABORT]["abort"]()`` (``yatzy serve``'s
+:class:`yatzy.web.transport.SocketProtocol`)."""
+
+EVICT_IDLE = 60.0
+"""Seconds a socket must have been idle before a newcomer to a full server may close
+it (see :meth:`Hub.admit`)."""
+
+
+class Outbox:
+    """One socket's way out: a bounded queue of messages drained by its own writer task.
+
+    Nothing that sends to a socket waits for it (an action is answered however slowly
+    other clients read): :meth:`put` queues a message, or closes the socket when
+    ``size`` messages wait already.  The writer sends them one at a time; one that
+    does not go out within ``drain`` seconds closes the socket as well.  Such a
+    socket is cut at once where the server can (the :data:`ABORT` extension) and its
+    session ends.  A socket that sent nothing for ``idle`` seconds while its game did
+    not change either is closed with code 4408 (reason ``idle``) after the messages
+    queued before.
+
+    Made in the socket's session task (the route's), which is ended by cancelling it
+    while it waits for the next message (:attr:`busy` is false then): a message is
+    never cut off half answered.
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        ws: WebSocket,
+        game_id: str,
+        *,
+        client: str = "",
+        chances: bool = False,
+    ) -> None:
+        limits = hub.limits
+        task = asyncio.current_task()
+        assert task is not None
+        self.hub = hub
+        self.ws = ws
+        self.game_id = game_id
+        self.client = client
+        self.chances = chances
+        self.session = task
+        self.loop = task.get_loop()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limits.socket_queue)
+        self.drain = limits.socket_drain
+        self.heard = self.loop.time()
+        """When the socket last sent a message (the event loop's clock)."""
+        self.busy = False
+        """Whether the session is answering a message (then it is not cancelled)."""
+        self.ended = False
+        """Whether the outbox ended the session (the session then returns quietly)."""
+        self.closing: tuple[int, str] | None = None
+        self.idle = limits.socket_idle
+        self.timer = None if self.idle is None else self.loop.call_later(self.idle, self._check)
+        self.since: float | None = None
+        """When the message on its way now was handed to the socket."""
+        self.deadline: asyncio.TimerHandle | None = None
+        self.writer = self.loop.create_task(self._write())
+
+    def put(self, text: str) -> None:
+        """Queue ``text`` for the socket; a socket that lets too many wait is dropped."""
+        if self.closing is not None:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(f"{self.queue.maxsize} messages waiting")
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the socket after the messages queued already."""
+        if self.closing is not None:
+            return
+        self.closing = (code, reason)
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop(f"{self.queue.maxsize} messages waiting")
+
+    def drop(self, why: str) -> None:
+        """Cut the socket at once, sending nothing more (it does not read)."""
+        self.closing = self.closing or (1008, why)
+        log.debug("socket of game %s from %s dropped: %s", self.game_id, self.client, why)
+        abort = self.ws.scope.get("extensions", {}).get(ABORT)
+        if abort is not None:
+            abort["abort"]()
+        if self.writer is not asyncio.current_task():
+            self.writer.cancel()
+        self._end()
+
+    def stop(self) -> None:
+        """The session ended: no more sending or idle checks."""
+        self.writer.cancel()
+        for timer in (self.timer, self.deadline):
+            if timer is not None:
+                timer.cancel()
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            self.since = self.loop.time()
+            if self.deadline is None:
+                self.deadline = self.loop.call_at(self.since + self.drain, self._late)
+            try:
+                if text is not None:
+                    await self.ws.send_text(text)
+                else:
+                    code, reason = self.closing or (1000, "")
+                    await self.ws.close(code=code, reason=reason)
+            except Exception:  # closed by the client: its session sees it
+                self._end()
+                return
+            self.since = None
+            if text is None:
+                self._end()
+                return
+
+    def _late(self) -> None:
+        """The drain deadline: one timer per socket while it sends, not one per
+        message (every action sends one to each of its game's sockets)."""
+        self.deadline = None
+        if self.since is None:
+            return  # nothing on its way now
+        due = self.since + self.drain
+        if self.loop.time() >= due:
+            self.drop(f"a message did not go out in {self.drain:g} s")
+        else:
+            self.deadline = self.loop.call_at(due, self._late)
+
+    def _end(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        if not self.busy and self.session is not asyncio.current_task():
+            self.session.cancel()
+
+    def _check(self) -> None:
+        assert self.idle is not None
+        due = self.quiet_since() + self.idle
+        if self.loop.time() >= due:
+            self.close(IDLE_CLOSE, "idle")
+        else:
+            self.timer = self.loop.call_at(due, self._check)
+
+    def quiet_since(self) -> float:
+        """When the socket or its game last did something (the event loop's clock)."""
+        return max(self.heard, self.hub.changed_at(self.game_id))
+
+
+class Hub:
+    """The WebSocket clients of this process, grouped by game, each with its
+    :class:`Outbox`."""
+
+    def __init__(self, service: GameService, limits: Limits | None = None) -> None:
         self.service = service
-        self.sockets: dict[str, set[WebSocket]] = defaultdict(set)
+        self.limits = limits or Limits.off()
+        self.sockets: dict[str, set[Outbox]] = defaultdict(set)
         self.sent: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._changed: dict[str, float] = {}
-        self._chances: set[WebSocket] = set()  # sockets that take {"type": "chances"}
+        self.clients: dict[str, int] = defaultdict(int)
+        """Open sockets per client key."""
+        self.total = 0
+        """Open sockets of this process."""
+        self.evict_idle = EVICT_IDLE
+        """Seconds of quiet that make a socket give way to a newcomer when full."""
 
     def count(self, game_id: str) -> int:
         """How many sockets of this process follow the game."""
@@ -49,77 +211,120 @@ class Hub:
         update; 0 if never."""
         return self._changed.get(game_id, 0.0)
 
-    def subscribe(self, game_id: str, ws: WebSocket, *, chances: bool = False) -> None:
-        """Send the game's updates to ``ws`` from now on (with ``chances``, also the
-        live win chances as they are computed: see :meth:`send_chances`)."""
-        self.sockets[game_id].add(ws)
-        if chances:
-            self._chances.add(ws)
+    def admit(self, game_id: str, client: str) -> None:
+        """Make room for one more socket of ``client`` on ``game_id``, or refuse it
+        with :class:`TooManySocketsError`.
 
-    def unsubscribe(self, game_id: str, ws: WebSocket) -> None:
-        """Stop sending to ``ws``."""
-        self._chances.discard(ws)
-        group = self.sockets.get(game_id)
-        if group is not None:
-            group.discard(ws)
-            if not group:
-                del self.sockets[game_id]
-                self.sent.pop(game_id, None)
-                self._locks.pop(game_id, None)
-                self._changed.pop(game_id, None)
+        A game takes :attr:`Limits.sockets_per_game` sockets, a client
+        :attr:`Limits.sockets_per_client` (well below the process's cap, so no one
+        address fills the server).  When the process holds
+        :attr:`Limits.sockets_total`, the socket idle longest (itself and its game
+        quiet for :attr:`evict_idle` s at least) is closed for the newcomer (code
+        4408); only when none is idle is the newcomer refused.
+        """
+        most = self.limits.sockets_per_game
+        if most is not None and self.count(game_id) >= most:
+            raise TooManySocketsError(f"game {game_id} has {most} live sockets, the most it may")
+        most = self.limits.sockets_per_client
+        if most is not None and self.clients.get(client, 0) >= most:
+            raise TooManySocketsError(
+                f"{client} has {most} live sockets, the most one client may have"
+            )
+        most = self.limits.sockets_total
+        if most is None or self.total < most:
+            return
+        boxes = (box for group in self.sockets.values() for box in group if box.closing is None)
+        oldest = min(boxes, key=Outbox.quiet_since, default=None)
+        now = asyncio.get_running_loop().time()
+        if oldest is None or now - oldest.quiet_since() < self.evict_idle:
+            raise TooManySocketsError(
+                f"the server has {most} live sockets and none idle; try again later"
+            )
+        oldest.close(IDLE_CLOSE, "idle")
+        self._forget(oldest)  # its room is the newcomer's now
+
+    def subscribe(
+        self, game_id: str, ws: WebSocket, *, client: str = "", chances: bool = False
+    ) -> Outbox:
+        """Send the game's updates to ``ws`` from now on, through its new outbox (with
+        ``chances``, also the live win chances as they are computed: see
+        :meth:`send_chances`).  Called by the socket's session task."""
+        box = Outbox(self, ws, game_id, client=client, chances=chances)
+        self.sockets[game_id].add(box)
+        self.clients[client] += 1
+        self.total += 1
+        return box
+
+    def unsubscribe(self, box: Outbox) -> None:
+        """Stop sending to the outbox's socket (its session ended)."""
+        box.stop()
+        self._forget(box)
+
+    def _forget(self, box: Outbox) -> None:
+        group = self.sockets.get(box.game_id)
+        if group is None or box not in group:
+            return
+        group.discard(box)
+        self.total -= 1
+        self.clients[box.client] -= 1
+        if not self.clients[box.client]:
+            del self.clients[box.client]
+        if not group:
+            del self.sockets[box.game_id]
+            self.sent.pop(box.game_id, None)
+            self._locks.pop(box.game_id, None)
+            self._changed.pop(box.game_id, None)
 
     async def announce(
         self,
         game_id: str,
         version: int,
         view_json: bytes | None = None,
-        skip: WebSocket | None = None,
+        skip: Outbox | None = None,
     ) -> None:
         """Send the game's view to its subscribers unless they have this version already.
 
-        ``view_json`` is the public view of ``version`` as JSON when the caller has it;
-        ``skip`` is a subscriber that gets this version by other means (the socket an
-        action came by, which is answered with it).
+        ``view_json`` is the public view of ``version`` as JSON when the caller has it
+        (then nothing is awaited); ``skip`` is a subscriber that gets this version by
+        other means (the socket an action came by, which is answered with it).  Each
+        socket's message is queued on its :class:`Outbox`: no socket is waited for.
         """
         if not self.sockets.get(game_id) or self.sent.get(game_id, -1) >= version:
             return
-        async with self._locks[game_id]:
-            if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
-                return
-            if view_json is None:
+        if view_json is None:
+            async with self._locks[game_id]:
+                if self.sent.get(game_id, -1) >= version or not self.sockets.get(game_id):
+                    return
                 view = await self.service.public_view(game_id)
-                version, view_json = view["version"], orjson.dumps(view)
-            self.sent[game_id] = version
-            self._changed[game_id] = asyncio.get_running_loop().time()
-            # {"type": "state", "game": view}, around the view's JSON as it is
-            text = (b'{"type":"state","game":' + view_json + b"}").decode()
-            for ws in list(self.sockets.get(game_id, ())):
-                if ws is skip:
-                    continue
-                try:
-                    await ws.send_text(text)
-                except Exception:  # a closed socket: forget it
-                    self.unsubscribe(game_id, ws)
+                self._send_state(game_id, view["version"], orjson.dumps(view), skip)
+        else:
+            self._send_state(game_id, version, view_json, skip)
+
+    def _send_state(
+        self, game_id: str, version: int, view_json: bytes, skip: Outbox | None
+    ) -> None:
+        if self.sent.get(game_id, -1) >= version:
+            return
+        self.sent[game_id] = version
+        self._changed[game_id] = asyncio.get_running_loop().time()
+        # {"type": "state", "game": view}, around the view's JSON as it is
+        text = (b'{"type":"state","game":' + view_json + b"}").decode()
+        for box in list(self.sockets.get(game_id, ())):
+            if box is not skip:
+                box.put(text)
 
     def send_chances(self, game_id: str, version: int, answer: dict[str, Any]) -> None:
         """Send the game's subscribers that asked for them (``?chances=1``) its live win
         chances of ``version`` as ``{"type": "chances", "version": v, "win_chances":
         {...}}`` (pages show the newest they have for the version they show; see
         :mod:`yatzy.web.chances`).  Other clients read them in the next view."""
-        if not any(ws in self._chances for ws in self.sockets.get(game_id, ())):
+        boxes = [box for box in self.sockets.get(game_id, ()) if box.chances]
+        if not boxes:
             return
         text = orjson.dumps({"type": "chances", "version": version, "win_chances": answer})
-        asyncio.get_running_loop().create_task(self._send_all(game_id, text.decode()))
-
-    async def _send_all(self, game_id: str, text: str) -> None:
-        async with self._locks[game_id]:  # one message at a time, as announce sends
-            for ws in list(self.sockets.get(game_id, ())):
-                if ws not in self._chances:
-                    continue
-                try:
-                    await ws.send_text(text)
-                except Exception:  # a closed socket: forget it
-                    self.unsubscribe(game_id, ws)
+        message = text.decode()
+        for box in boxes:
+            box.put(message)
 
     async def listen_postgres(self, dsn: str) -> None:
         """Forward PostgreSQL notifications of commits by any process (runs forever).

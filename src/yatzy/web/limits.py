@@ -7,10 +7,14 @@
   ``yatzy serve`` so that no second mechanism trusts those headers.  IPv6 clients
   count by their /64 network, which one subscriber usually holds whole.
 * **Rates** (:class:`RateLimiter`): token buckets per client and kind — games
-  created, seats joined, actions, WebSocket openings, and failed seat-token or
-  invite guesses — answered with 429 and ``Retry-After``.
+  created, seats joined, actions, WebSocket openings, downloads (protocols, QR
+  codes, analyses), and failed seat-token, invite or owner-link guesses — answered
+  with 429 and ``Retry-After``.
 * **Caps**: unfinished games created per client (:class:`OpenGames`), sockets per
-  game (the hub), connections (uvicorn's ``limit_concurrency``).
+  game, per client and per process (:meth:`yatzy.web.hub.Hub.admit`: when the
+  process is full the socket idle longest makes room), connections (uvicorn's
+  ``limit_concurrency``).  Every 429, of a rate or of a cap, carries
+  ``Retry-After`` (:class:`RateLimitedError`).
 
 The buckets and counts live in the process: with several server processes each
 keeps its own, so a client gets up to that many times the rate (see the README).
@@ -35,19 +39,31 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class RateLimitedError(YatzyError):
-    """Too many requests of one kind from one client: try again after ``retry_after`` s."""
+    """Too many requests or held things of one kind: try again after ``retry_after`` s.
 
-    def __init__(self, message: str, retry_after: float) -> None:
+    The base of every 429: its answer carries ``Retry-After`` (see :func:`retry_after`).
+    """
+
+    default_retry: float = 1.0
+    """The wait a subclass suggests when the raiser names none."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
-        self.retry_after = retry_after
+        self.retry_after = self.default_retry if retry_after is None else retry_after
 
 
-class TooManyGamesError(YatzyError):
+class TooManyGamesError(RateLimitedError):
     """A client holds as many unfinished games as it may (finish or leave some first)."""
 
+    # A game ends by play or by pruning: a minute is an honest first guess.
+    default_retry = 60.0
 
-class TooManySocketsError(YatzyError):
+
+class TooManySocketsError(RateLimitedError):
     """A game has as many live sockets as it may."""
+
+    # A socket frees up when a page closes, which is soon on a busy game.
+    default_retry = 10.0
 
 
 @dataclass(frozen=True)
@@ -77,17 +93,37 @@ class Limits:
     act: Rate | None = Rate(1200, 200)
     """Actions per client (HTTP and WebSocket together)."""
     guess: Rate | None = Rate(10, 20)
-    """Refused seat tokens and invite codes per client; once spent, every request
-    that presents a token or an invite is refused until the bucket refills."""
+    """Refused seat tokens, invite codes and owner links per client (by ``POST``, over
+    the WebSocket, in a game's view or ``/owner``); once spent, every request that
+    presents a token, an invite or an owner link is refused until the bucket refills."""
     socket: Rate | None = Rate(120, 60)
     """WebSocket openings per client."""
+    download: Rate | None = Rate(120, 30)
+    """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
+    rendering or starts a computation.  A game page polls its analyses every 2 s
+    while they are prepared, well within."""
     open_games: int | None = 100
     """Unfinished games per client (created by it through this process)."""
     sockets_per_game: int | None = 64
     """Live WebSockets per game in this process."""
+    sockets_per_client: int | None = 50
+    """Live WebSockets per client in this process (well below :attr:`sockets_total`:
+    no one address fills the server)."""
+    sockets_total: int | None = 1500
+    """Live WebSockets of this process; a newcomer past it closes the socket idle
+    longest instead (see :meth:`yatzy.web.hub.Hub.admit`).  Below the connection cap
+    of ``yatzy serve --limit-concurrency`` (2,000), so plain requests still get in."""
+    connections_per_client: int | None = 100
+    """Open HTTP connections per client in this process (``yatzy serve``; see
+    :class:`ConnectionShare`)."""
+    socket_queue: int = 64
+    """Messages that may wait for one socket; a socket with more is dropped (it does
+    not read).  Not switched off by :meth:`off`: nothing ever waits on a socket."""
+    socket_drain: float = 5.0
+    """Seconds one message may take to go out to a socket before it is dropped."""
     trusted_proxies: tuple[Network, ...] = ()
     """Peers whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed."""
-    socket_idle: float | None = 1800.0
+    socket_idle: float | None = 600.0
     """Seconds after which a socket that sent nothing, and whose game did not
     change, is closed."""
     body_timeout: float | None = 10.0
@@ -104,8 +140,12 @@ class Limits:
             act=None,
             guess=None,
             socket=None,
+            download=None,
             open_games=None,
             sockets_per_game=None,
+            sockets_per_client=None,
+            sockets_total=None,
+            connections_per_client=None,
             socket_idle=None,
             body_timeout=None,
             retention_days=None,
@@ -129,7 +169,7 @@ class Limits:
         data = orjson.loads(text)
         values: dict[str, Any] = {}
         for name, value in data.items():
-            if name in ("create", "join", "act", "guess", "socket"):
+            if name in _WHAT:
                 values[name] = None if value is None else Rate(value[0], int(value[1]))
             elif name == "trusted_proxies":
                 values[name] = parse_networks(value)
@@ -288,6 +328,7 @@ _WHAT = {
     "act": "actions",
     "guess": "refused seat tokens or invite codes",
     "socket": "WebSocket connections",
+    "download": "downloads (protocols, QR codes, analyses)",
 }
 
 
@@ -375,16 +416,129 @@ class OpenGames:
                 del self.games[next(iter(self.games))]
 
 
+# -- connections ----------------------------------------------------------------------------
+
+_TOO_MANY_BODY = (
+    b'{"detail":"too many open connections from this client","error":"TooManyConnections"}'
+)
+TOO_MANY_CONNECTIONS = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+    b"retry-after: 1\r\nconnection: close\r\ncontent-length: "
+    + str(len(_TOO_MANY_BODY)).encode()
+    + b"\r\n\r\n"
+    + _TOO_MANY_BODY
+)
+"""The answer to a connection over its client's share (see :class:`ConnectionShare`)."""
+
+
+class ConnectionShare:
+    """Each client's share of a server process's connections, kept by ``yatzy serve``'s
+    HTTP protocol (:class:`yatzy.web.security.HeaderTimeoutProtocol`) through
+    :meth:`admit`, :meth:`release`, :meth:`keep_alive` and :meth:`make_room`.
+
+    uvicorn's ``limit_concurrency`` is one cap for everyone, and idle connections
+    count: one address could hold them all and every other client got 503.  Here
+
+    * a client (its peer address, IPv6 by /64) holds at most ``per_client``
+      connections at once; one more is answered 429 and closed at once.  Trusted
+      proxies are not capped (every client behind one shares its address: cap per
+      address there, e.g. nginx's ``limit_conn``);
+    * past half the process's cap, a connection idle between requests is closed
+      after 1 s instead of the keep-alive timeout;
+    * a request that would get 503 because the process is full first closes the
+      connections that are idle (between requests, or silent since they opened).
+
+    WebSockets leave the count when they upgrade: the hub caps them
+    (:meth:`yatzy.web.hub.Hub.admit`).
+    """
+
+    def __init__(self, per_client: int | None, proxies: tuple[Network, ...] = ()) -> None:
+        self.per_client = per_client
+        self.proxies = proxies
+        self.open: dict[str, int] = {}
+        """Open connections per client key."""
+
+    @classmethod
+    def from_env(cls, text: str | None) -> ConnectionShare:
+        """The share the limits of ``YATZY_LIMITS`` (``yatzy serve``) ask for."""
+        limits = Limits.from_json(text) if text else Limits()
+        return cls(limits.connections_per_client, limits.trusted_proxies)
+
+    def admit(self, peer: tuple[str, int] | None) -> str | None:
+        """Count a new connection of ``peer``: its client key (give it to
+        :meth:`release`), or None when it is over its share (and not counted)."""
+        if self.per_client is None or peer is None or _trusted(peer[0], self.proxies):
+            return ""
+        key = client_key(peer[0])
+        held = self.open.get(key, 0)
+        if held >= self.per_client:
+            return None
+        self.open[key] = held + 1
+        return key
+
+    def release(self, key: str) -> None:
+        """A connection :meth:`admit` counted under ``key`` closed (or upgraded)."""
+        if key:
+            held = self.open.get(key, 0) - 1
+            if held > 0:
+                self.open[key] = held
+            else:
+                self.open.pop(key, None)
+
+    @staticmethod
+    def keep_alive(configured: int, open_now: int, cap: int | None) -> int:
+        """The keep-alive timeout for a connection that just answered a request."""
+        return 1 if cap is not None and open_now * 2 >= cap else configured
+
+    @staticmethod
+    def make_room(connections: set[Any], cap: int | None, idle: Callable[[Any], bool]) -> int:
+        """When there are ``cap`` ``connections`` (uvicorn's protocols) already, close
+        ``idle`` ones until a tenth of the cap is free; how many were closed."""
+        if cap is None or len(connections) < cap:
+            return 0
+        need = len(connections) - cap + 1 + cap // 10
+        closed = 0
+        for conn in list(connections):
+            if closed >= need:
+                break
+            if idle(conn):
+                conn.transport.close()
+                connections.discard(conn)  # now: the caller counts them next
+                closed += 1
+        return closed
+
+
 # -- the ASGI layer ---------------------------------------------------------------------------
 
 GAME_ROUTE = re.compile(r"/api/games/([0-9a-f]{32})/(join|actions|ws)")
+DOWNLOAD_ROUTE = re.compile(
+    r"/qr\.svg|/api/games/[0-9a-f]{32}/(protocol\.pdf|protocol\.xlsx|analysis|win-analysis)"
+)
+GUARDED = ("join", "act", "owner")
+"""The kinds of request that carry a secret (seat token, invite code, owner link):
+refused while the client is out of guesses, and each 403 spends one."""
+
+
+def app_path(scope: Scope) -> str:
+    """The request's path within the app: the ASGI path includes the app's prefix
+    (``root_path``, behind a reverse proxy), the routes do not."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        return path[len(root) :] or "/"
+    return path
 
 
 def _kind(scope: Scope) -> str | None:
-    """Which rate a request counts against (None: none)."""
-    path = scope["path"]
+    """Which rate a request counts against (None: none); ``owner`` has no rate of
+    its own, only guesses."""
+    path = app_path(scope)
     if scope["type"] == "websocket":
         return "socket" if path.startswith("/api/games/") else None
+    if scope["method"] in ("GET", "HEAD"):
+        if path == "/owner":
+            return "owner"
+        return "download" if DOWNLOAD_ROUTE.fullmatch(path) else None
     if scope["method"] != "POST" or not path.startswith("/api/games"):
         return None
     if path == "/api/games":
@@ -395,7 +549,12 @@ def _kind(scope: Scope) -> str | None:
     return "join" if match.group(2) == "join" else "act"
 
 
-def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[bytes, bytes]]) -> Any:
+def refusal_answer(
+    scope: Scope, status: int, exc: YatzyError, headers: list[tuple[bytes, bytes]]
+) -> Any:
+    """An ASGI answer refusing the request or WebSocket opening of ``scope`` with
+    ``status``, ``headers`` and the refusal's JSON body (a layer's own refusal,
+    before any route runs)."""
     body = orjson.dumps({"detail": str(exc), "error": type(exc).__name__})
 
     async def answer(receive: Receive, send: Send) -> None:
@@ -434,11 +593,13 @@ def _refusal(scope: Scope, status: int, exc: YatzyError, headers: list[tuple[byt
 class RateLimits:
     """ASGI middleware: 429 with ``Retry-After`` for a client over one of its rates.
 
-    Games created, seats joined, actions by ``POST`` and WebSocket openings are
-    counted here (WebSocket actions by :func:`yatzy.web.sockets.socket_session`).
-    Joins and actions carry seat tokens or invite codes: each one refused (403)
-    spends a guess, and a client out of guesses is refused before its token is
-    even looked at, so secrets cannot be tried at speed.
+    Games created, seats joined, actions by ``POST``, WebSocket openings and
+    downloads are counted here (WebSocket actions by
+    :func:`yatzy.web.sockets.socket_session`).  Joins, actions and the owner link
+    (``/owner?token=``) carry seat tokens, invite codes or the owner's secret: each
+    one refused (403) spends a guess, and a client out of guesses is refused before
+    its secret is even looked at, so secrets cannot be tried at speed (the seat
+    tokens of a game's view and of a socket's actions are counted by their routes).
     """
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
@@ -453,14 +614,14 @@ class RateLimits:
             return
         key = client_of(scope)
         try:
-            if kind in ("join", "act"):
+            if kind in GUARDED:
                 self.limiter.check("guess", key, spend=False)
             self.limiter.check(kind, key)
         except RateLimitedError as exc:
             headers = [(b"retry-after", retry_after(exc).encode())]
-            await _refusal(scope, 429, exc, headers)(receive, send)
+            await refusal_answer(scope, 429, exc, headers)(receive, send)
             return
-        if kind not in ("join", "act"):
+        if kind not in GUARDED:
             await self.app(scope, receive, send)
             return
         limiter = self.limiter

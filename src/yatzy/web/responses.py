@@ -24,6 +24,12 @@ from yatzy.web.service import InviteError, SeatError
 
 OWNER_COOKIE = "yz_owner"
 COOKIE_AGE = 400 * 24 * 3600
+SEAT_DIGITS = 2
+"""The most digits a seat number may have where a client names one (seats are 0-7)."""
+
+
+class SeatTokenError(YatzyError):
+    """An ``X-Seat-Token`` header that is not ``<seat>:<token>[, ...]`` with seat numbers."""
 
 
 class FastJSONResponse(JSONResponse):
@@ -42,8 +48,11 @@ def refusal(exc: Exception) -> dict[str, str]:
 
 
 def error_response(status: int, exc: Exception) -> JSONResponse:
-    """The refusal of ``exc`` with ``status`` (and ``Retry-After`` when rate limited)."""
-    headers = {"Retry-After": retry_after(exc)} if isinstance(exc, RateLimitedError) else None
+    """The refusal of ``exc`` with ``status`` (and ``Retry-After`` with every 429)."""
+    headers = None
+    if status == 429:
+        wait = retry_after(exc) if isinstance(exc, RateLimitedError) else "1"
+        headers = {"Retry-After": wait}
     return FastJSONResponse(refusal(exc), status_code=status, headers=headers)
 
 
@@ -67,19 +76,44 @@ def tokens_of(request: HTTPConnection, game_id: str) -> dict[int, str]:
     return seat_tokens(request.cookies, request.headers.get("x-seat-token"), game_id)
 
 
+def seat_number(text: str) -> int | None:
+    """``text`` as a seat number if it is 1 to :data:`SEAT_DIGITS` ASCII digits, else None."""
+    # str.isdigit() alone takes "²" and "١" (which int() refuses or reads) and any
+    # number of digits (int() refuses 4,300 and more): ASCII and short only.
+    if 0 < len(text) <= SEAT_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def seat_tokens(cookies: Mapping[str, str], header: str | None, game_id: str) -> dict[int, str]:
     """The seat tokens a request holds: cookies ``yz_<game>_<seat>`` and the
-    ``X-Seat-Token: <seat>:<token>[, ...]`` header."""
+    ``X-Seat-Token: <seat>:<token>[, ...]`` header.
+
+    A cookie whose name does not end in a seat number is not one of ours and is
+    ignored; a header part whose seat is not a number of up to :data:`SEAT_DIGITS`
+    ASCII digits is refused (:class:`SeatTokenError`, 422), quoting the seat."""
     prefix = f"yz_{game_id}_"
     out: dict[int, str] = {}
     for name, value in cookies.items():
-        if name.startswith(prefix) and name[len(prefix) :].isdigit():
-            out[int(name[len(prefix) :])] = value
+        if name.startswith(prefix):
+            seat = seat_number(name[len(prefix) :])
+            if seat is not None:
+                out[seat] = value
     if header:
         for part in header.split(","):
-            seat, _, token = part.strip().partition(":")
-            if seat.isdigit() and token:
-                out[int(seat)] = token
+            text, _, token = part.strip().partition(":")
+            if not text and not token:
+                continue  # an empty part: "0:a," or ", 1:b"
+            seat = seat_number(text)
+            if seat is None:
+                # the seat quoted, not the token (a secret, maybe someone else's)
+                shown = text if len(text) <= 20 else text[:20] + "..."
+                raise SeatTokenError(
+                    f"X-Seat-Token seat {shown!r} is not a seat number (1-{SEAT_DIGITS} "
+                    "digits 0-9); the header is <seat>:<token>[, <seat>:<token>...]"
+                )
+            if token:
+                out[seat] = token
     return out
 
 

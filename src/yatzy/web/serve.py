@@ -10,6 +10,7 @@ FastAPI is imported only when the server starts.
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -47,6 +48,24 @@ def add_parser(sub: Any) -> None:
         default="",
         help="path prefix the app is served under behind a reverse proxy that strips "
         "it, e.g. /yatzy (default: none)",
+    )
+    p.add_argument(
+        "--public-url",
+        default=os.environ.get("YATZY_PUBLIC_URL") or None,
+        metavar="URL",
+        help="the app's address as players reach it, e.g. https://yatzy.example.org/yatzy: "
+        "the base of invite and game links, and its host the one allowed host unless "
+        "--allowed-hosts says more (default $YATZY_PUBLIC_URL; none: links name the "
+        "request's host)",
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        default=os.environ.get("YATZY_ALLOWED_HOSTS") or None,
+        metavar="HOST[,HOST...]",
+        help="Host header names answered, others get 400: names, addresses, *.domain or * "
+        "(default $YATZY_ALLOWED_HOSTS, else the --public-url host, else localhost, "
+        "127.0.0.1 and ::1 when listening on loopback, the --host address beside them "
+        "when it is another, and * when listening on every interface)",
     )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.add_argument(
@@ -109,7 +128,7 @@ def add_limit_options(p: Any) -> None:
         type=number,
         default=10,
         metavar="N",
-        help="refused seat tokens and invite codes (default 10, bursts of 20)",
+        help="refused seat tokens, invite codes and owner links (default 10, bursts of 20)",
     )
     g.add_argument(
         "--limit-sockets",
@@ -117,6 +136,13 @@ def add_limit_options(p: Any) -> None:
         default=120,
         metavar="N",
         help="WebSocket connections opened (default 120, bursts of 60)",
+    )
+    g.add_argument(
+        "--limit-downloads",
+        type=number,
+        default=120,
+        metavar="N",
+        help="protocols (PDF, Excel), QR codes and analyses fetched (default 120, bursts of 30)",
     )
     g.add_argument(
         "--max-open-games",
@@ -131,6 +157,30 @@ def add_limit_options(p: Any) -> None:
         default=64,
         metavar="N",
         help="live WebSockets per game (default 64)",
+    )
+    g.add_argument(
+        "--max-sockets-per-client",
+        type=int,
+        default=50,
+        metavar="N",
+        help="live WebSockets per client (default 50)",
+    )
+    g.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=100,
+        metavar="N",
+        help="open HTTP connections per client; one more gets 429 and is closed "
+        "(default 100; trusted proxies are not capped)",
+    )
+    g.add_argument(
+        "--max-sockets",
+        type=int,
+        default=1500,
+        metavar="N",
+        help="live WebSockets per process; past it a newcomer closes the socket idle "
+        "longest (idle a minute at least) or is refused (default 1500, below "
+        "--limit-concurrency)",
     )
     g.add_argument(
         "--trusted-proxies",
@@ -173,10 +223,24 @@ def add_limit_options(p: Any) -> None:
     t.add_argument(
         "--ws-idle-timeout",
         type=number,
-        default=1800,
+        default=600,
         metavar="S",
         help="a WebSocket that sends nothing while its game does not change is closed "
-        "(code 4408; default 1800)",
+        "(code 4408; default 600)",
+    )
+    t.add_argument(
+        "--ws-drain-timeout",
+        type=number,
+        default=5,
+        metavar="S",
+        help="a WebSocket that takes longer to take one message is dropped (default 5)",
+    )
+    t.add_argument(
+        "--ws-send-queue",
+        type=int,
+        default=64,
+        metavar="N",
+        help="messages that may wait for one WebSocket; more drop it (default 64)",
     )
     t.add_argument(
         "--ws-ping-interval",
@@ -206,11 +270,23 @@ def limits_of(args: argparse.Namespace) -> Any:
     from yatzy.web.limits import Limits, Rate, parse_networks
 
     proxies = parse_networks(p for p in args.trusted_proxies.split(",") if p.strip())
-    if args.max_open_games < 0 or args.max_sockets_per_game < 0:
-        raise YatzyError("--max-open-games and --max-sockets-per-game may not be negative")
+    caps = (
+        "max_open_games",
+        "max_sockets_per_game",
+        "max_sockets_per_client",
+        "max_sockets",
+        "max_connections_per_client",
+    )
+    for cap in caps:
+        if getattr(args, cap) < 0:
+            raise YatzyError(f"--{cap.replace('_', '-')} {getattr(args, cap)} is negative")
+    if args.ws_send_queue < 1 or not args.ws_drain_timeout > 0:
+        raise YatzyError("--ws-send-queue and --ws-drain-timeout must be > 0")
     body = args.body_timeout or None
+    # Back-pressure stays with --no-limits: no action may ever wait on a socket.
+    queue = {"socket_queue": args.ws_send_queue, "socket_drain": args.ws_drain_timeout}
     if args.no_limits:
-        return replace(Limits.off(), trusted_proxies=proxies, body_timeout=body)
+        return replace(Limits.off(), trusted_proxies=proxies, body_timeout=body, **queue)
 
     def rate(per_minute: float, burst: int) -> Rate | None:
         return Rate(per_minute, max(burst, 1)) if per_minute else None
@@ -221,22 +297,59 @@ def limits_of(args: argparse.Namespace) -> Any:
         act=rate(args.limit_actions, 200),
         guess=rate(args.limit_guesses, 20),
         socket=rate(args.limit_sockets, 60),
+        download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,
         sockets_per_game=args.max_sockets_per_game or None,
+        sockets_per_client=args.max_sockets_per_client or None,
+        sockets_total=args.max_sockets or None,
+        connections_per_client=args.max_connections_per_client or None,
         trusted_proxies=proxies,
         socket_idle=args.ws_idle_timeout or None,
         body_timeout=body,
         retention_days=args.retention_days or None,
+        **queue,
     )
+
+
+def public_url_of(text: str | None) -> str | None:
+    """``--public-url`` checked: an http(s) URL with a host and no query or fragment,
+    without its trailing slash."""
+    if not text:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise YatzyError(
+            f"public URL {text!r} is not an http(s) URL such as https://yatzy.example.org/yatzy"
+        )
+    return text.strip().rstrip("/")
+
+
+def allowed_hosts_of(args: argparse.Namespace, public_url: str | None) -> tuple[str, ...]:
+    """The ``Host`` names the server answers: ``--allowed-hosts``, else the public
+    URL's host, else this computer's names when listening on loopback (with the
+    listening address when it is another one), else any (``*``) on a wildcard address."""
+    from urllib.parse import urlsplit
+
+    from yatzy.web.security import LOCAL_HOSTS, parse_hosts
+
+    if args.allowed_hosts:
+        return parse_hosts(args.allowed_hosts)
+    if public_url:
+        return parse_hosts(urlsplit(public_url).hostname or "")
+    host = args.host.strip().strip("[]").lower()
+    if host in ("0.0.0.0", "::", ""):
+        return ("*",)
+    return LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with the app (imports FastAPI only here, so other commands stay fast)."""
-    import os
-
     import uvicorn
 
     from yatzy.store.db import database_url
+    from yatzy.web.logs import logging_config
 
     if not 0 < args.port < 65536:
         raise YatzyError(f"port {args.port} is not in 1-65535")
@@ -250,6 +363,8 @@ def run(args: argparse.Namespace) -> int:
     root = args.root_path.rstrip("/")
     if root and (not root.startswith("/") or any(c in root for c in "?#\"' <>")):
         raise YatzyError(f"root path {args.root_path!r} is not a path such as /yatzy")
+    public_url = public_url_of(args.public_url)
+    hosts = allowed_hosts_of(args, public_url)
     url = database_url(args.database_url)
     if args.workers > 1 and not url.startswith("postgresql"):
         # Live updates cross processes through PostgreSQL LISTEN/NOTIFY only.
@@ -259,10 +374,18 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_LIMITS"] = limits.to_json()
     os.environ["YATZY_HEADER_TIMEOUT"] = str(args.header_timeout)
     os.environ["YATZY_WIN_BUDGET"] = str(args.win_budget)
+    os.environ["YATZY_PUBLIC_URL"] = public_url or ""
+    os.environ["YATZY_ALLOWED_HOSTS"] = ",".join(hosts)
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
     )
+    if "*" in hosts and not public_url:
+        print(
+            "yatzy: any Host header is answered and links name it; --public-url or "
+            "--allowed-hosts names this server's own",
+            flush=True,
+        )
     if args.database_url is None:
         from yatzy.store.local import existing_local_owner
 
@@ -282,11 +405,15 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        # secrets (owner link, invite codes) redacted from the access log, refusals
+        # (429, 503, refused handshakes) sampled: see yatzy.web.logs
+        log_config=logging_config(),
         root_path=root,
         # Below "info" the access log prints nothing, but uvicorn would still format
         # each line's fields for it.
         access_log=args.log_level.lower() in ("trace", "debug", "info"),
-        ws="websockets-sansio",
+        # websockets-sansio, able to cut a connection that does not read
+        ws="yatzy.web.transport:SocketProtocol",
         # The request line and headers get a deadline (uvicorn has none for them).
         http="yatzy.web.security:HeaderTimeoutProtocol",
         # The client's address is decided by the app (yatzy.web.limits.ClientAddress,

@@ -12,18 +12,18 @@ from pydantic import ValidationError
 
 from yatzy.errors import YatzyError
 from yatzy.web.bodies import MAX_REF, SocketActIn
-from yatzy.web.hub import Hub
+from yatzy.web.hub import Outbox
 from yatzy.web.inputs import reasons
-from yatzy.web.limits import RateLimitedError, client_of
-from yatzy.web.responses import OWNER_COOKIE, refusal, status_of, tokens_of
+from yatzy.web.limits import RateLimitedError, client_of, retry_after
+from yatzy.web.responses import OWNER_COOKIE, SeatTokenError, refusal, status_of, tokens_of
 from yatzy.web.service import SeatError
 from yatzy.web.transport import act_json
 
-IDLE_CLOSE = 4408
-"""The close code of a WebSocket closed for being idle (see :func:`socket_session`)."""
+BAD_TOKENS_CLOSE = 4422
+"""The close code of a WebSocket whose ``X-Seat-Token`` is not one (the reason says why)."""
 
 
-async def socket_session(ws: WebSocket, game_id: str) -> None:
+async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[int, str]) -> None:
     """Answer the actions that come over a game's WebSocket until it closes.
 
     Every change of the game comes as ``{"type": "state", "game": view}``.  A client
@@ -31,71 +31,37 @@ async def socket_session(ws: WebSocket, game_id: str) -> None:
     click: it sends ``{"type": "act", "ref": n, "action": ..., "seat": ...,
     "version": ...}`` and gets ``{"type": "state", "ref": n, "game": view}`` (with
     ``you``, the action's answer, instead of the plain update) or ``{"type":
-    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}``, after
-    which nothing changed.  The seats it acts for are those of the cookies and
-    ``X-Seat-Token`` of the socket's opening request; a page of another origin may
-    watch but not act (its browser would send the player's cookies along).
+    "error", "ref": n, "status": 4xx, "error": name, "detail": reason}`` (a 429
+    with ``retry_after``, its seconds to wait), after which nothing changed.  The
+    seats it acts for are ``tokens``, those of the cookies and ``X-Seat-Token`` of
+    the socket's opening request (read by the route, which refuses a malformed
+    header before anything is sent: see :func:`refuse_bad_tokens`); a page of another
+    origin may watch but not act (its browser would send the player's cookies along).
 
-    A socket that sent nothing for :attr:`Limits.socket_idle` seconds while its
-    game did not change either is closed with code 4408 (reason ``idle``; see
-    :class:`_IdleWatch`).
+    Everything goes out through the socket's :class:`Outbox` (``box``), answers
+    included, so they keep their order with the updates and nothing here waits for
+    the client to read.  A socket that sent nothing for :attr:`Limits.socket_idle`
+    seconds while its game did not change either is closed with code 4408 (reason
+    ``idle``); one that does not read is dropped; either ends this session.
     """
-    tokens = tokens_of(ws, game_id)
     owner = ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
-    idle: float | None = ws.app.state.limits.socket_idle
-    watch = None if idle is None else _IdleWatch(ws.app.state.hub, game_id, idle)
     try:
-        while True:
-            message = await ws.receive()
+        while not box.ended:
+            message = await ws.receive()  # the outbox cancels the session here only
             if message["type"] == "websocket.disconnect":
                 return
-            if watch is not None:
-                watch.heard = watch.loop.time()
+            box.busy = True
+            box.heard = box.loop.time()
             raw = message.get("text") or message.get("bytes") or b""
-            answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign)
-            await ws.send_text(answer.decode())
+            answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign, box)
+            box.put(answer.decode())
+            box.busy = False
     except asyncio.CancelledError:
-        if watch is None or not watch.fired:
+        if not box.ended:
             raise
-        watch.task.uncancel()
-        await ws.close(code=IDLE_CLOSE, reason="idle")
-    finally:
-        if watch is not None:
-            watch.stop()
-
-
-class _IdleWatch:
-    """Closes an idle socket: one timer per socket, not one per message (the socket
-    is the action path).  When neither the socket (``heard``) nor its game (the
-    hub's last update) did anything for ``idle`` seconds, it cancels the session's
-    task, which is then waiting for the socket's next message: a message is
-    answered within milliseconds, far inside any idle timeout."""
-
-    def __init__(self, hub: Hub, game_id: str, idle: float) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self.task = task
-        self.loop = task.get_loop()
-        self.hub = hub
-        self.game_id = game_id
-        self.idle = idle
-        self.heard = self.loop.time()
-        self.fired = False
-        self.timer = self.loop.call_later(idle, self._check)
-
-    def _check(self) -> None:
-        due = max(self.heard, self.hub.changed_at(self.game_id)) + self.idle
-        if self.loop.time() >= due:
-            self.fired = True
-            self.task.cancel()
-        else:
-            self.timer = self.loop.call_at(due, self._check)
-
-    def stop(self) -> None:
-        """No more checks (the session ended)."""
-        self.timer.cancel()
+        asyncio.current_task().uncancel()  # type: ignore[union-attr]
 
 
 async def _socket_answer(
@@ -105,13 +71,18 @@ async def _socket_answer(
     tokens: dict[int, str],
     owner: str | None,
     foreign: bool,
+    box: Outbox,
 ) -> bytes:
     """The answer (JSON) to one message of :func:`socket_session`."""
+    limiter = ws.app.state.limiter
+    client = client_of(ws.scope)
     try:
-        # every message counts, as every POST does: garbage is no way around the rate
-        ws.app.state.limiter.check("act", client_of(ws.scope))
+        # every message counts, as every POST does: garbage is no way around the rate;
+        # and a client out of guesses may not try its tokens here either
+        limiter.check("act", client)
+        limiter.check("guess", client, spend=False)
     except RateLimitedError as exc:
-        return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc))
+        return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc), exc)
     try:
         parsed = SocketActIn.model_validate_json(raw)
     except ValidationError as exc:
@@ -121,14 +92,41 @@ async def _socket_answer(
         denied = SeatError("a page of another origin may not act on this game")
         return _socket_error(parsed.ref, status_of(denied), refusal(denied))
     try:
-        game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=ws)
+        game = await act_json(ws.app.state, game_id, parsed, tokens, owner, answered=box)
     except YatzyError as exc:
-        return _socket_error(parsed.ref, status_of(exc), refusal(exc))
+        status = status_of(exc)
+        if status == 403:
+            limiter.spend("guess", client)  # a refused seat token, as by POST
+        return _socket_error(parsed.ref, status, refusal(exc), exc)
     return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
 
 
-def _socket_error(ref: int | None, status: int, body: dict[str, str]) -> bytes:
-    return orjson.dumps({"type": "error", "ref": ref, "status": status, **body})
+async def refuse_bad_tokens(ws: WebSocket, game_id: str) -> dict[int, str] | None:
+    """The seat tokens of a socket's opening request, or None after refusing it.
+
+    A socket opened with an ``X-Seat-Token`` header that is not one
+    (:class:`SeatTokenError`) is accepted and closed at once with code 4422 and the
+    reason: the close is the only thing it gets, no view before it.  This runs before
+    the socket has an :class:`Outbox`, so nothing else can be on its way to it (a
+    close sent beside the outbox's writer raced the queued first view).
+    """
+    try:
+        return tokens_of(ws, game_id)
+    except SeatTokenError as exc:
+        await ws.accept()
+        await ws.close(code=BAD_TOKENS_CLOSE, reason=str(exc)[:120])
+        return None
+
+
+def _socket_error(
+    ref: int | None, status: int, body: dict[str, str], exc: Exception | None = None
+) -> bytes:
+    """An error message; a 429 says in ``retry_after`` how many seconds to wait, as
+    the ``Retry-After`` of an HTTP 429 does."""
+    message: dict[str, object] = {"type": "error", "ref": ref, "status": status, **body}
+    if isinstance(exc, RateLimitedError):
+        message["retry_after"] = int(retry_after(exc))
+    return orjson.dumps(message)
 
 
 def _quoted_ref(raw: str | bytes) -> int | None:

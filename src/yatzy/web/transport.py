@@ -1,22 +1,27 @@
 """ASGI layers in front of FastAPI: the request body's size limit and the fast path
 of the one hot route (a game's actions), which ends in :func:`act_json` as the
-documented route and the WebSocket do."""
+documented route and the WebSocket do; and the WebSocket protocol ``yatzy serve``
+runs, which can cut a connection that does not read (:class:`SocketProtocol`)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
+import socket
 from typing import Any
 
 import orjson
-from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.requests import cookie_parser
 from starlette.types import Receive, Scope, Send
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from yatzy.errors import YatzyError
 from yatzy.web.bodies import ActIn
+from yatzy.web.hub import ABORT, Outbox
+from yatzy.web.limits import RateLimitedError, retry_after
 from yatzy.web.responses import OWNER_COOKIE, action_json, refusal, seat_tokens, status_of
 
 MAX_BODY = 16 * 1024
@@ -76,7 +81,11 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        # bytes.isdigit() is ASCII only; the length bound keeps int() from refusing
+        # (it raises on 4,300 digits and more)
+        if length is not None and (
+            not length.isdigit() or len(length) > 18 or int(length) > self.limit
+        ):
             await self._refuse(scope, receive, send)
             return
         body = await read_body(receive, self.limit)
@@ -146,22 +155,29 @@ class ActionFastPath:
         cookie = headers.get(b"cookie")
         cookies = cookie_parser(cookie.decode("latin-1")) if cookie else {}
         seat_header = headers.get(b"x-seat-token")
-        tokens = seat_tokens(
-            cookies, seat_header.decode("latin-1") if seat_header else None, match.group(1)
-        )
         status = 200
+        extra: list[tuple[bytes, bytes]] = []
         try:
+            tokens = seat_tokens(
+                cookies, seat_header.decode("latin-1") if seat_header else None, match.group(1)
+            )
             answer = await act_json(
                 scope["app"].state, match.group(1), parsed, tokens, cookies.get(OWNER_COOKIE)
             )
         except YatzyError as exc:
             status = status_of(exc)
             answer = orjson.dumps(refusal(exc))
+            if isinstance(exc, RateLimitedError):
+                extra.append((b"retry-after", retry_after(exc).encode()))
         await send(
             {
                 "type": "http.response.start",
                 "status": status,
-                "headers": [*JSON_HEADERS, (b"content-length", str(len(answer)).encode())],
+                "headers": [
+                    *JSON_HEADERS,
+                    (b"content-length", str(len(answer)).encode()),
+                    *extra,
+                ],
             }
         )
         await send({"type": "http.response.body", "body": answer})
@@ -173,7 +189,7 @@ async def act_json(
     body: ActIn,
     tokens: dict[int, str],
     owner: str | None,
-    answered: WebSocket | None = None,
+    answered: Outbox | None = None,
 ) -> bytes:
     """Apply an action for the seats of ``tokens``; the game as JSON for this viewer.
 
@@ -190,3 +206,56 @@ async def act_json(
         app_state.bots.kick(game_id)
     # {**public, "you": you} without encoding the view a second time
     return public_json[:-1] + b',"you":' + orjson.dumps(you) + b"}"
+
+
+class SocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (``websockets-sansio``) that can cut a connection.
+
+    uvicorn closes a connection gracefully, after its buffered output is written: for
+    a peer that stopped reading that is never, so the connection, its buffer and any
+    task waiting to send on it stayed for good (an unanswered keepalive ping closed it
+    the same graceful way, which freed nothing).  Here (``yatzy serve`` uses it):
+
+    * the app may cut the connection at once through the :data:`ABORT` extension
+      (:class:`yatzy.web.hub.Outbox` does for a socket that does not drain);
+    * a ping not answered in time cuts a connection that has output waiting;
+    * a connection still open :attr:`linger` seconds after its app ended is cut;
+    * the kernel's send buffer of a socket is capped at :attr:`send_buffer` bytes:
+      on its own it grows to megabytes for a peer that does not read (4 MiB on
+      loopback, measured), which a few thousand such peers turn into gigabytes, and
+      the back-pressure of :class:`yatzy.web.hub.Outbox` would only start after that.
+    """
+
+    linger = 10.0
+    """Seconds a connection may take to close after its app ended."""
+    send_buffer = 128 * 1024
+    """``SO_SNDBUF`` of a WebSocket (Linux doubles it): some 25 game views of 8 players."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Take over the upgraded connection; cap its kernel send buffer."""
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
+
+    async def run_asgi(self) -> None:
+        """Run the app with the :data:`ABORT` extension; cut the connection if it
+        lingers afterwards."""
+        self.scope["extensions"][ABORT] = {"abort": self.abort}
+        try:
+            await super().run_asgi()
+        finally:
+            if not self.disconnected:
+                self.loop.call_later(self.linger, self.abort)
+
+    def abort(self) -> None:
+        """Cut the connection now, dropping what waits to be sent."""
+        if not self.disconnected and self.transport is not None:
+            self.transport.abort()
+
+    def keepalive_timeout(self) -> None:
+        """The peer did not answer a ping: close, and cut what cannot be flushed."""
+        super().keepalive_timeout()
+        if self.transport.get_write_buffer_size():
+            self.abort()

@@ -9,7 +9,18 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from yatzy.web.bodies import CreateGameIn, JoinIn
-from yatzy.web.deps import Bots, GameId, HubDep, OpenGamesDep, Owner, SeatTokens, Secure, Service
+from yatzy.web.deps import (
+    Bots,
+    GameId,
+    HubDep,
+    Limiter,
+    OpenGamesDep,
+    Owner,
+    SeatTokens,
+    Secure,
+    Service,
+    public_base,
+)
 from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
 from yatzy.web.models import CreatedView, GameView, MoveView
@@ -53,7 +64,7 @@ async def create_game(
     gid = created.game_id
     open_games.created(client, gid)
     view = await service.created_view(created)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     payload: CreatedView = {
         "id": gid,
         "url": f"{base}/g/{gid}",
@@ -75,10 +86,27 @@ async def create_game(
 
 @router.get("/api/games/{game_id}", response_model=GameView, responses=refusals(404, 503))
 async def get_game(
-    game_id: GameId, service: Service, bots: Bots, tokens: SeatTokens, owner: Owner
+    request: Request,
+    game_id: GameId,
+    service: Service,
+    bots: Bots,
+    tokens: SeatTokens,
+    owner: Owner,
+    limiter: Limiter,
 ) -> FastJSONResponse:
-    """The game as this viewer sees it (spectators: ``you.seats`` is empty)."""
+    """The game as this viewer sees it (spectators: ``you.seats`` is empty).
+
+    Seat tokens that hold no seat are ignored, but each spends one of the client's
+    guesses (``you.seats`` would tell a guesser which token is right); a client out
+    of guesses that presents tokens gets 429."""
+    client = client_of(request.scope)
+    if tokens:
+        limiter.check("guess", client, spend=False)
     view = await service.view(game_id, tokens, owner)
+    held = view["you"]["seats"]
+    for seat in tokens:
+        if seat not in held:
+            limiter.spend("guess", client)
     if bot_to_act(view):
         bots.kick(game_id)
     return FastJSONResponse(view)

@@ -8,10 +8,10 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from yatzy.store import NotFoundError
-from yatzy.web.deps import GAME_ID, Bots, HubDep, Service, Settings
-from yatzy.web.limits import TooManySocketsError
+from yatzy.web.deps import GAME_ID, Bots, HubDep, Service
+from yatzy.web.limits import TooManySocketsError, client_of
 from yatzy.web.responses import error_response, status_of
-from yatzy.web.sockets import socket_session
+from yatzy.web.sockets import refuse_bad_tokens, socket_session
 from yatzy.web.views import bot_to_act
 
 router = APIRouter()
@@ -19,13 +19,15 @@ router = APIRouter()
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(
-    ws: WebSocket, game_id: str, service: Service, hub: HubDep, bots: Bots, settings: Settings
+    ws: WebSocket, game_id: str, service: Service, hub: HubDep, bots: Bots
 ) -> None:
     """Live views of the game, and its actions: see :func:`socket_session`.
 
-    An id that is not a game's closes the socket with 4404; a game with as many live
-    sockets as it may have refuses with 429 (or closes with 1013 where the server
-    cannot send a denial response)."""
+    An id that is not a game's closes the socket with 4404; a socket the hub has no
+    room for (the game's, the client's or the process's sockets: see
+    :meth:`yatzy.web.hub.Hub.admit`) is refused with 429 (or closed with 1013 where
+    the server cannot send a denial response); one whose ``X-Seat-Token`` is not one
+    is closed with 4422 before any view (see :func:`refuse_bad_tokens`)."""
     # The id is checked here, not by a path pattern: a refused socket closes with 4404.
     if not re.fullmatch(GAME_ID, game_id):
         await ws.close(code=4404)
@@ -35,9 +37,15 @@ async def game_socket(
     except NotFoundError:
         await ws.close(code=4404)
         return
-    most = settings.limits.sockets_per_game
-    if most is not None and hub.count(game_id) >= most:
-        full = TooManySocketsError(f"game {game_id} has {most} live sockets, the most it may")
+    # A malformed X-Seat-Token is refused (4422) before the socket takes a place or
+    # has anything queued: its close is the one frame it gets.
+    tokens = await refuse_bad_tokens(ws, game_id)
+    if tokens is None:
+        return
+    client = client_of(ws.scope)
+    try:
+        hub.admit(game_id, client)
+    except TooManySocketsError as full:
         if "websocket.http.response" in ws.scope.get("extensions", {}):
             await ws.send_denial_response(error_response(status_of(full), full))
         else:
@@ -45,13 +53,13 @@ async def game_socket(
         return
     await ws.accept()
     # ?chances=1: this client also takes {"type": "chances"} messages (the game page).
-    hub.subscribe(game_id, ws, chances=ws.query_params.get("chances") == "1")
+    box = hub.subscribe(game_id, ws, client=client, chances=ws.query_params.get("chances") == "1")
     try:
-        await ws.send_text(orjson.dumps({"type": "state", "game": view}).decode())
+        box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)
-        await socket_session(ws, game_id)
+        await socket_session(ws, game_id, box, tokens)
     except WebSocketDisconnect:
         pass
     finally:
-        hub.unsubscribe(game_id, ws)
+        hub.unsubscribe(box)
