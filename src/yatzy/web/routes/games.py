@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from yatzy.web.bodies import CreateGameIn, JoinIn
 from yatzy.web.deps import Bots, GameId, HubDep, OpenGamesDep, Owner, SeatTokens, Secure, Service
-from yatzy.web.inputs import StrictJSONRoute, refusals
+from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
 from yatzy.web.models import CreatedView, GameView, MoveView
 from yatzy.web.responses import (
@@ -26,7 +26,9 @@ from yatzy.web.views import bot_to_act
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
-@router.post("/api/games", status_code=201, response_model=CreatedView, responses=refusals(503))
+@router.post(
+    "/api/games", status_code=201, response_model=CreatedView, responses=refusals(*BODY, 503)
+)
 async def create_game(
     request: Request,
     body: CreateGameIn,
@@ -85,7 +87,9 @@ async def get_game(
 
 
 @router.post(
-    "/api/games/{game_id}/join", response_model=GameView, responses=refusals(403, 404, 503)
+    "/api/games/{game_id}/join",
+    response_model=GameView,
+    responses=refusals(*BODY, 403, 404, 503),
 )
 async def join_game(
     request: Request,
