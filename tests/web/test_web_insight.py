@@ -23,11 +23,13 @@ with warnings.catch_warnings():
 
 from tests.e2e.support import next_action
 from tests.helpers import eventually
+from tests.web.helpers import conforms
 from yatzy.game import Game
 from yatzy.rules import CATEGORIES
 from yatzy.strategy.advice_words import _DICE, _DIE
 from yatzy.strategy.advisor import advise
 from yatzy.web.app import create_app
+from yatzy.web.models import AnalysisView, HintView, PendingView
 
 # Words that must not show in Swedish or Finnish text (whole words, any case).
 ENGLISH = re.compile(
@@ -97,6 +99,7 @@ def ready_hint(client: TestClient, gid: str) -> dict[str, Any]:
 
     def hint() -> dict[str, Any]:
         h: dict[str, Any] = view(client, gid)["turn"]["hint"]
+        conforms(HintView, h)
         if h["pending"]:
             assert h["options"] == [] and h["note"] is None
         return h
@@ -112,6 +115,7 @@ def ready_analysis(client: TestClient, gid: str, **params: str) -> dict[str, Any
         r = client.get(f"/api/games/{gid}/analysis", params=params)
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
+        conforms(AnalysisView | PendingView, data)  # what the OpenAPI document says
         return data
 
     return eventually(
@@ -300,6 +304,7 @@ def test_score_pad_analysis_says_what_the_data_allows(client: TestClient) -> Non
     # saved rolls are not tracked by a pad
     saved = create(client, rules="maxi+saved_rolls", pad=True)
     report = client.get(f"/api/games/{saved}/analysis").json()
+    conforms(AnalysisView, report)
     assert report["scope"] == "none" and "saved" in report["explanation"]
 
 

@@ -18,8 +18,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.helpers import eventually
+from tests.web.helpers import conforms
 from tests.web.test_web_insight import ENGLISH, create, play_out
 from yatzy.web.app import create_app
+from yatzy.web.models import PendingView, WinAnalysisView, WinUnavailableView
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +45,8 @@ def ready(client: TestClient, gid: str, **params: str) -> tuple[dict[str, Any], 
     def answer() -> dict[str, Any]:
         r = client.get(f"/api/games/{gid}/win-analysis", params=params)
         assert r.status_code == 200, r.text
+        # what the OpenAPI document says
+        conforms(WinAnalysisView | WinUnavailableView | PendingView, r.json())
         answers.append(r.json())
         return answers[-1]
 

@@ -10,12 +10,13 @@ rating at all.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from yatzy.game import State
 from yatzy.rules import Language
 from yatzy.strategy import advice_words as words
 from yatzy.strategy.advice_words import loss_words, number, word
+from yatzy.web.models import AnalysisView, CostlyChoice, ExpectedPoint, PlayerAnalysis
 
 if TYPE_CHECKING:
     from yatzy.strategy.analyze import Analysis, Decision, PlayerSummary
@@ -24,7 +25,7 @@ COSTLIEST = 5
 """How many of a player's costliest choices the analysis lists."""
 
 
-def _base(state: State, lang: Language) -> dict[str, Any]:
+def _base(state: State, lang: Language) -> AnalysisView:
     return {
         "pending": False,
         "lang": lang,
@@ -39,20 +40,26 @@ def _base(state: State, lang: Language) -> dict[str, Any]:
     }
 
 
-def unrated(state: State, lang: Language) -> dict[str, Any] | None:
+def unrated(state: State, lang: Language) -> AnalysisView | None:
     """The answer for a score pad game whose data allows no rating (else ``None``)."""
     if not state.game.pad:
         return None
     from yatzy.strategy.analyze import pad_has_dice
 
     if state.rules.saves_rolls:
-        return _base(state, lang) | {"explanation": word("pad_saved", lang)}
+        return _explained(state, lang, "pad_saved")
     if not any(pad_has_dice(t) for t in state.log):
-        return _base(state, lang) | {"explanation": word("pad_points", lang)}
+        return _explained(state, lang, "pad_points")
     return None
 
 
-def _costly(d: Decision, lang: Language, pad: bool) -> dict[str, Any]:
+def _explained(state: State, lang: Language, key: str) -> AnalysisView:
+    view = _base(state, lang)
+    view["explanation"] = word(key, lang)
+    return view
+
+
+def _costly(d: Decision, lang: Language, pad: bool) -> CostlyChoice:
     fields = {
         "turn": d.own_turn,
         "roll": d.roll,
@@ -74,10 +81,12 @@ def _costly(d: Decision, lang: Language, pad: bool) -> dict[str, Any]:
 
 def _player(
     p: PlayerSummary, decisions: list[Decision], state: State, lang: Language, pad: bool
-) -> dict[str, Any]:
+) -> PlayerAnalysis:
     mine = sorted((d for d in decisions if d.player == p.player), key=lambda d: -d.loss)
     costly = [d for d in mine if d.loss >= 0.05][:COSTLIEST]
-    trajectory = [{"turn": i, "expected": round(v, 1)} for i, v in enumerate(p.expected, 1)]
+    trajectory: list[ExpectedPoint] = [
+        {"turn": i, "expected": round(v, 1)} for i, v in enumerate(p.expected, 1)
+    ]
     if not p.complete:
         summary = word("pad_incomplete", lang, name=p.name)
     else:
@@ -120,17 +129,17 @@ def _player(
 
 def analysis_view(
     analysis: Analysis, state: State, lang: Language, seats: set[int]
-) -> dict[str, Any]:
+) -> AnalysisView:
     """The analysis of ``state``'s game for the people in ``seats``, in ``lang``."""
     pad = analysis.scope == "boxes"
     decisions = list(analysis.decisions)
-    return _base(state, lang) | {
-        "scope": analysis.scope,
-        "explanation": word("pad_boxes", lang) if pad else None,
-        "exact": analysis.exact,
-        "approximate": not analysis.exact,
-        "note": None if analysis.exact else words.approximate_note(state.rules, lang),
-        "players": [
-            _player(p, decisions, state, lang, pad) for p in analysis.players if p.player in seats
-        ],
-    }
+    view = _base(state, lang)
+    view["scope"] = analysis.scope
+    view["explanation"] = word("pad_boxes", lang) if pad else None
+    view["exact"] = analysis.exact
+    view["approximate"] = not analysis.exact
+    view["note"] = None if analysis.exact else words.approximate_note(state.rules, lang)
+    view["players"] = [
+        _player(p, decisions, state, lang, pad) for p in analysis.players if p.player in seats
+    ]
+    return view

@@ -18,12 +18,20 @@ import logging
 import threading
 from collections import OrderedDict
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from yatzy.errors import RecordError, YatzyError
 from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
+from yatzy.web.models import (
+    AnalysisView,
+    HintOption,
+    HintView,
+    PendingView,
+    WinAnalysisView,
+    WinUnavailableView,
+)
 from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
@@ -100,7 +108,7 @@ def _status(rules: RuleSet) -> dict[str, Any] | None:
     return {"pending": True}
 
 
-def _option(state: State, option: Any, lang: Language) -> dict[str, Any]:
+def _option(state: State, option: Any, lang: Language) -> HintOption:
     action = option.action
     keep = list(action.keep) if isinstance(action, Roll) else None
     box = action.box if isinstance(action, (Score, Scratch)) else None
@@ -117,11 +125,14 @@ def _option(state: State, option: Any, lang: Language) -> dict[str, Any]:
     }
 
 
+PENDING: PendingView = {"pending": True}
+"""The answer while the strategy or the analysis is being prepared."""
+
 HINT_OPTIONS = 4
 """How many options a hint shows: the best and the next ones by points lost."""
 
 
-def hint(state: State, lang: Language = "en") -> dict[str, Any] | None:
+def hint(state: State, lang: Language = "en") -> HintView | None:
     """The best options for the player to act, in plain words in ``lang``.
 
     ``{"pending", "approximate", "note", "options"}``: each option has its words
@@ -134,7 +145,7 @@ def hint(state: State, lang: Language = "en") -> dict[str, Any] | None:
     if advisor is None or state.is_terminal() or state.is_chance_node():
         return None
     waiting = _status(state.rules)
-    none: dict[str, Any] = {"pending": False, "approximate": False, "note": None, "options": []}
+    none: HintView = {"pending": False, "approximate": False, "note": None, "options": []}
     if waiting is not None:
         if "unavailable" in waiting:
             return none | {"note": words.word("unavailable", lang)}
@@ -153,7 +164,7 @@ def hint(state: State, lang: Language = "en") -> dict[str, Any] | None:
     }
 
 
-def record_hint(state: State, target_total: int, lang: Language = "en") -> dict[str, Any] | None:
+def record_hint(state: State, target_total: int, lang: Language = "en") -> HintView | None:
     """Solo: the best options for reaching ``target_total`` (the record plus one).
 
     As :func:`hint`, with ``"aim": "record"`` and ``target``; each option's ``value``
@@ -199,13 +210,13 @@ def _percent(p: float) -> float:
     return value
 
 
-_ANALYSES: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+_ANALYSES: OrderedDict[tuple[str, str], AnalysisView] = OrderedDict()
 _KEPT_ANALYSES = 64
 
 
 def analysis(
     state: State, lang: Language = "en", *, people: set[int] | None = None, key: str = ""
-) -> dict[str, Any]:
+) -> AnalysisView | PendingView:
     """The game's decisions against the best ones, per person, in ``lang``.
 
     ``people`` are the seats to report (default: all).  ``{"pending": true}``
@@ -236,7 +247,7 @@ def analysis(
     if waiting is not None:
         if "unavailable" in waiting:
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
-        return waiting
+        return PENDING
     result = analysis_view(analyze.analyze(state, lang), state, lang, seats)
     if key:
         with _lock:
@@ -254,7 +265,7 @@ def win_analysis(
     people: set[int] | None = None,
     record: int | None = None,
     key: str = "",
-) -> dict[str, Any]:
+) -> WinAnalysisView | WinUnavailableView | PendingView:
     """A finished game's analysis in win chance for the ``people`` (default: all), in
     ``lang`` (see :mod:`yatzy.web.win_view`), computed by ``jobs`` in the background:
     ``{"pending": true}`` until it is done.  A solo game is rated by the chance of
@@ -275,7 +286,7 @@ def win_analysis(
     if waiting is not None:
         if "unavailable" in waiting:
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
-        return waiting
+        return PENDING
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
 
@@ -285,6 +296,9 @@ def win_analysis(
         result = analyze_wins(
             frozen, record=record, budget=jobs.budget, lang=lang, progress=jobs.pace
         )
-        return win_view(result, frozen, lang, seats)
+        return cast("dict[str, Any]", win_view(result, frozen, lang, seats))
 
-    return jobs.get((key or id(frozen), lang, record), compute)
+    # the jobs keep plain dicts: the view computed above, or PENDING meanwhile
+    return cast(
+        "WinAnalysisView | PendingView", jobs.get((key or id(frozen), lang, record), compute)
+    )

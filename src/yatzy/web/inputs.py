@@ -38,14 +38,21 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 _REASONS = {
     403: "A seat this request does not hold, or a wrong invite code: the reason",
     404: "No such game: the reason",
+    408: "The request body did not arrive in time",
     409: "Not this seat's turn, the game is over, or another action got in first",
+    413: "The request body is over the size limit",
     503: "The database is unavailable for now: the reason",
 }
+
+BODY = (408, 413)
+"""The refusals of a route that reads a body: the body too slow
+(:class:`yatzy.web.security.BodyTimeout`) or too large
+(:class:`yatzy.web.transport.BodyLimit`), answered before the route runs."""
 
 
 def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a route that may also refuse with ``codes``
-    (403, 404, 409, 503), each a :class:`Refusal`."""
+    (403, 404, 408, 409, 413, 503), each a :class:`Refusal`."""
     return {code: {"model": Refusal, "description": _REASONS[code]} for code in codes}
 
 

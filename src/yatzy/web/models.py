@@ -12,9 +12,8 @@ types (``test_web_models``), so the document cannot drift from what is sent.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Literal, NotRequired
 
-from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 
@@ -73,6 +72,58 @@ class UndoView(TypedDict):
     boxes: list[str]
 
 
+class HintOption(TypedDict):
+    """One option of a hint: its words, the points (or percentage points) it gives up
+    against the best, its value, and the die positions it keeps or the box(es) it fills."""
+
+    text: str
+    loss: float
+    value: float
+    keep: list[int] | None
+    box: str | None
+    inner: str | None
+    outer: str | None
+
+
+class HintView(TypedDict):
+    """The best options for the player to act (``pending`` while the strategy is
+    prepared; ``note`` says why there are none or that they are approximate).  The
+    solo record's hint has ``aim`` ``"record"`` and the ``target`` total, and its
+    options' ``value`` is the chance of reaching it in percent."""
+
+    pending: bool
+    approximate: bool
+    note: str | None
+    options: list[HintOption]
+    aim: NotRequired[Literal["record"]]
+    target: NotRequired[int]
+
+
+class SeatChanceView(TypedDict):
+    """A seat's chance of finishing first, with the half-width of its 95 % interval
+    (0 when exact), how it was found and over how many games where simulated."""
+
+    seat: int
+    level: str | None
+    chance: float
+    margin: float
+    method: str
+    games: int
+
+
+class WinChancesView(TypedDict):
+    """The live chances to win of a game version: ``pending`` while computed,
+    ``unavailable`` (the reason) where they cannot be, else every seat's chance."""
+
+    version: int
+    pending: NotRequired[bool]
+    unavailable: NotRequired[str]
+    exact: NotRequired[bool]
+    method: NotRequired[str]
+    margin: NotRequired[float]
+    seats: NotRequired[list[SeatChanceView]]
+
+
 class TurnView(TypedDict):
     """The turn in play: the dice, the rolls, the boxes allowed and what each scores."""
 
@@ -87,7 +138,7 @@ class TurnView(TypedDict):
     preview: dict[str, int | list[int]] | None
     kept: list[int]
     joker: bool
-    hint: NotRequired[dict[str, Any] | None]
+    hint: NotRequired[HintView | None]
     preparing: NotRequired[bool]
 
 
@@ -98,7 +149,7 @@ class YouView(TypedDict):
     solo_record: NotRequired[int | None]
     beats_record: NotRequired[bool]
     record_chance: NotRequired[float | None]
-    record_hint: NotRequired[dict[str, Any] | None]
+    record_hint: NotRequired[HintView | None]
 
 
 class GameView(TypedDict):
@@ -131,7 +182,7 @@ class GameView(TypedDict):
     totals: list[int]
     winners: list[int]
     turn: TurnView | None
-    win_chances: NotRequired[dict[str, Any] | None]
+    win_chances: NotRequired[WinChancesView | None]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 
@@ -151,10 +202,10 @@ class OptionInfo(TypedDict):
     """A house rule of a variant."""
 
     name: str
-    kind: str
-    choices: list[Any]
+    kind: Literal["flag", "choice", "int"]
+    choices: list[str]
     help: str
-    default: Any
+    default: bool | int | str | None
 
 
 class VariantInfo(TypedDict):
@@ -174,12 +225,40 @@ class RulesInfo(TypedDict):
     hints: bool
 
 
+class FillJSON(TypedDict, total=False):
+    """One of DubbelYatzy's two fills: ``score`` (with ``drop``) or ``scratch``."""
+
+    score: str
+    drop: int
+    scratch: str
+
+
+class ActionJSON(TypedDict, total=False):
+    """An action as JSON (:func:`yatzy.game.action_to_json`), one shape per kind:
+    ``roll`` (the positions kept), ``score`` (``drop``: DubbelYatzy's dropped
+    face), ``scratch``, ``write`` with ``points`` (and ``yatzy_bonus``) on a score
+    pad, ``dice`` set on a score pad, ``inner`` with ``outer`` (DubbelYatzy's two
+    fills) or ``undo``."""
+
+    roll: list[int]
+    score: str
+    drop: int
+    scratch: str
+    write: str
+    points: int
+    yatzy_bonus: bool
+    dice: list[int | list[int]]
+    inner: FillJSON
+    outer: FillJSON
+    undo: bool
+
+
 class MoveView(TypedDict):
     """A stored action: the version it made, the seat (None: the server's roll-off)."""
 
     version: int
     seat: int | None
-    action: dict[str, Any]
+    action: ActionJSON
 
 
 class HistoryEntry(TypedDict):
@@ -226,33 +305,174 @@ class StatsView(TypedDict):
     games: int
 
 
+class PendingView(TypedDict):
+    """The answer while an analysis is being prepared: ask again shortly."""
+
+    pending: Literal[True]
+
+
+class CostlyChoice(TypedDict):
+    """One of a person's costliest choices: where (own turn, roll), the dice, what
+    was chosen and what was better, the expected points it cost, and in words."""
+
+    turn: int
+    roll: int
+    dice: list[int | list[int]]
+    chosen: str
+    better: str
+    loss: float
+    text: str
+
+
+class ExpectedPoint(TypedDict):
+    """The expected final score before one of a person's own turns (the chart)."""
+
+    turn: int
+    expected: float
+
+
+class PlayerAnalysis(TypedDict):
+    """A person's decisions against the best play: counts, points lost, the
+    costliest choices, the expected final score turn by turn, all in words too."""
+
+    seat: int
+    name: str
+    bot: bool
+    complete: bool
+    final: int
+    turns: int
+    decisions: int
+    best_decisions: int
+    total_loss: float
+    mean_loss: float
+    summary: str
+    costliest: list[CostlyChoice]
+    trajectory: list[ExpectedPoint]
+    chart_label: str | None
+
+
 class AnalysisView(TypedDict):
-    """A game's analysis (``pending`` while it is prepared); the rest of its keys
-    are described by :func:`yatzy.web.hints.analysis` and
-    :func:`yatzy.web.hints.win_analysis`."""
+    """A game's analysis in points (:mod:`yatzy.web.analysis_view`): ``scope`` is
+    ``"decisions"`` (every roll and fill), ``"boxes"`` (a score pad with dice: the
+    fills only) or ``"none"`` (a score pad game its data allows no rating of, with
+    the ``explanation``); ``approximate`` with its ``note`` where the strategy is
+    not exact."""
 
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
+    pending: bool
+    lang: str
+    rules: str
+    turns: int
+    scope: str
+    explanation: str | None
+    exact: bool
+    approximate: bool
+    note: str | None
+    players: list[PlayerAnalysis]
 
-    pending: NotRequired[bool]
+
+class ChanceLine(TypedDict):
+    """A seat's chance in percent before each turn of the chart and at the end."""
+
+    seat: int
+    name: str
+    chances: list[float]
+
+
+class WinDecisionView(TypedDict):
+    """One decision in win chance: the chance (percent) before, after the choice,
+    what it cost and its margin; the better choice for the chance (``None``: it was
+    the best) and for the points, and the points it cost."""
+
+    turn: int
+    roll: int
+    kind: str
+    dice: str
+    chosen: str
+    better: str | None
+    better_points: str | None
+    points: float
+    before: float
+    after: float
+    cost: float
+    margin: float
+
+
+class WinPlayerView(TypedDict):
+    """A person's decisions in win chance: a summary and the costliest in words,
+    every decision in a table."""
+
+    seat: int
+    name: str
+    summary: str
+    costliest: list[str]
+    decisions: list[WinDecisionView]
+
+
+class WinAnalysisView(TypedDict):
+    """A finished game's analysis in win chance (:mod:`yatzy.web.win_view`): the
+    chart (``turns``, one line per seat, ``label`` for screen readers) and the
+    people's decisions; ``goal`` ``"record"`` rates a solo game by the chance of
+    beating ``record``.  ``margin`` (percentage points) and ``note`` where partly
+    simulated; ``seconds`` the time it took."""
+
+    pending: bool
+    lang: str
+    goal: str
+    record: int | None
+    exact: bool
+    margin: float
+    note: str | None
+    people_note: str | None
+    title: str
+    label: str
+    turns: list[int]
+    lines: list[ChanceLine]
+    players: list[WinPlayerView]
+    seconds: float
+
+
+class WinUnavailableView(TypedDict):
+    """No analysis in win chance to give, and why in words (chances switched off,
+    a score pad game, no solo record to beat yet)."""
+
+    pending: bool
+    unavailable: Literal[True]
+    goal: str
+    explanation: str
 
 
 __all__ = [
+    "ActionJSON",
     "AnalysisView",
     "BoxView",
+    "ChanceLine",
+    "CostlyChoice",
     "CreatedView",
     "EntryView",
+    "ExpectedPoint",
+    "FillJSON",
     "GameView",
+    "HintOption",
+    "HintView",
     "HistoryEntry",
     "MoveView",
     "OptionInfo",
+    "PendingView",
+    "PlayerAnalysis",
     "PlayerView",
     "RolloffDie",
     "RulesInfo",
+    "SeatChanceView",
     "SheetView",
     "StatsView",
     "TurnView",
     "UndoView",
     "VariantInfo",
     "VariantStats",
+    "WinAnalysisView",
+    "WinChancesView",
+    "WinDecisionView",
+    "WinPlayerView",
+    "WinUnavailableView",
     "YouView",
 ]

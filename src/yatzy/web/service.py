@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import orjson
 
@@ -46,7 +46,19 @@ from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
-from yatzy.web.models import GameView, HistoryEntry, MoveView, StatsView, YouView
+from yatzy.web.models import (
+    AnalysisView,
+    GameView,
+    HintView,
+    HistoryEntry,
+    MoveView,
+    PendingView,
+    StatsView,
+    WinAnalysisView,
+    WinChancesView,
+    WinUnavailableView,
+    YouView,
+)
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -244,7 +256,12 @@ class GameService:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
-        view["win_chances"] = None if self.chances is None else self.chances.for_view(stored, state)
+        if self.chances is None:
+            view["win_chances"] = None
+        else:  # the live chances keep plain dicts of this shape (WinChancesView)
+            view["win_chances"] = cast(
+                "WinChancesView | None", self.chances.for_view(stored, state)
+            )
         return view
 
     async def view(
@@ -544,7 +561,7 @@ class GameService:
         action = await asyncio.to_thread(make_bot(level).choose, state, self.rng)
         return (await self._store(self._apply(stored, state, action, seat)))[0].version
 
-    async def analysis(self, game_id: str, lang: str | None = None) -> dict[str, Any]:
+    async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or
         ``lang`` (see :func:`yatzy.web.hints.analysis`)."""
         from yatzy.web.hints import analysis
@@ -553,14 +570,11 @@ class GameService:
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
         key = f"{stored.id}:{stored.version}"
-        result: dict[str, Any] = await asyncio.to_thread(
-            analysis, state, words, people=people, key=key
-        )
-        return result
+        return await asyncio.to_thread(analysis, state, words, people=people, key=key)
 
     async def win_analysis(
         self, game_id: str, lang: str | None = None, owner: str | None = None
-    ) -> dict[str, Any]:
+    ) -> WinAnalysisView | WinUnavailableView | PendingView:
         """A finished game's analysis in win chance (solo: the chance of beating the
         owner's record before this game), in the game's language or ``lang`` (see
         :func:`yatzy.web.hints.win_analysis`); ``{"pending": true}`` while computed."""
@@ -572,7 +586,7 @@ class GameService:
         record = None
         if len(stored.seats) == 1 and owner and state.is_terminal():
             record = await self.solo_record(owner, stored.rules, exclude=stored.id)
-        result: dict[str, Any] = await asyncio.to_thread(
+        return await asyncio.to_thread(
             win_analysis,
             self.win_analyses,
             state,
@@ -581,7 +595,6 @@ class GameService:
             record=record,
             key=f"{stored.id}:{stored.version}",
         )
-        return result
 
     # -- history and records ---------------------------------------------------------------
 
@@ -626,7 +639,7 @@ class RecordExtras(TypedDict, total=False):
     """The live parts of a solo game's :class:`YouView` (see :func:`record_extras`)."""
 
     record_chance: float | None
-    record_hint: dict[str, Any] | None
+    record_hint: HintView | None
 
 
 def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordExtras:

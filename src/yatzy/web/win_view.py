@@ -16,6 +16,13 @@ from yatzy.game import State
 from yatzy.i18n import N_, Message, messages
 from yatzy.rules import Language
 from yatzy.strategy.advice_words import dice_words, number
+from yatzy.web.models import (
+    ChanceLine,
+    WinAnalysisView,
+    WinDecisionView,
+    WinPlayerView,
+    WinUnavailableView,
+)
 
 if TYPE_CHECKING:
     from yatzy.strategy.win_analysis import WinAnalysis, WinDecision
@@ -67,7 +74,7 @@ def _pct(x: float, lang: Language) -> str:
     return f"{number(100 * x, lang)} %"
 
 
-def _decision(w: WinDecision, lang: Language) -> dict[str, Any]:
+def _decision(w: WinDecision, lang: Language) -> WinDecisionView:
     d = w.decision
     return {
         "turn": d.own_turn,
@@ -85,7 +92,7 @@ def _decision(w: WinDecision, lang: Language) -> dict[str, Any]:
     }
 
 
-def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int]) -> dict[str, Any]:
+def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int]) -> WinAnalysisView:
     """The analysis in chance of ``state``'s game for the people in ``seats``."""
     from yatzy.strategy.win_analysis import COSTLY
 
@@ -95,7 +102,7 @@ def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int])
         if result.goal == "record"
         else win_word("title_win", lang)
     )
-    lines = []
+    lines: list[ChanceLine] = []
     summary = []
     for seat, name in enumerate(names):
         chances = [round(100 * p.chances[seat], 1) for p in result.points]
@@ -104,7 +111,7 @@ def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int])
             first = _pct(result.points[0].chances[seat], lang)
             last = _pct(result.points[-1].chances[seat], lang)
             summary.append(win_word("line", lang, name=name, first=first, last=last))
-    players = []
+    players: list[WinPlayerView] = []
     for s in result.players:
         if s.player not in seats:
             continue
@@ -165,7 +172,7 @@ def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int])
     }
 
 
-def win_unavailable(key: str, lang: Language, goal: str = "win") -> dict[str, Any]:
+def win_unavailable(key: str, lang: Language, goal: str = "win") -> WinUnavailableView:
     """The answer when there is no analysis in chance to give: ``key`` says why
     (``"no_record"``, ``"off"``, ``"pad"``); ``goal`` names the page's heading."""
     return {"pending": False, "unavailable": True, "goal": goal, "explanation": win_word(key, lang)}

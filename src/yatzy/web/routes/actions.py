@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from yatzy.web.bodies import ActIn
 from yatzy.web.deps import GameId, Owner, SeatTokens
-from yatzy.web.inputs import StrictJSONRoute, refusals
+from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.models import GameView
 from yatzy.web.transport import act_json
 
@@ -20,7 +20,7 @@ router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 @router.post(
     "/api/games/{game_id}/actions",
     response_model=GameView,
-    responses=refusals(403, 404, 409, 503),
+    responses=refusals(*BODY, 403, 404, 409, 503),
 )
 async def act(
     request: Request, game_id: GameId, body: ActIn, tokens: SeatTokens, owner: Owner

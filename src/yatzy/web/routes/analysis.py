@@ -8,14 +8,16 @@ from fastapi import APIRouter
 from yatzy.rules import Language
 from yatzy.web.deps import GameId, Owner, Service
 from yatzy.web.inputs import StrictJSONRoute, refusals
-from yatzy.web.models import AnalysisView
+from yatzy.web.models import AnalysisView, PendingView, WinAnalysisView, WinUnavailableView
 from yatzy.web.responses import FastJSONResponse
 
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.get(
-    "/api/games/{game_id}/analysis", response_model=AnalysisView, responses=refusals(404, 503)
+    "/api/games/{game_id}/analysis",
+    response_model=AnalysisView | PendingView,
+    responses=refusals(404, 503),
 )
 async def game_analysis(
     game_id: GameId, service: Service, lang: Language | None = None
@@ -29,7 +31,7 @@ async def game_analysis(
 
 @router.get(
     "/api/games/{game_id}/win-analysis",
-    response_model=AnalysisView,
+    response_model=WinAnalysisView | WinUnavailableView | PendingView,
     responses=refusals(404, 503),
 )
 async def game_win_analysis(
@@ -38,5 +40,6 @@ async def game_win_analysis(
     """A finished game's analysis in win chance: every player's chance turn by turn
     (the chart) and each person's decisions with the change in chance they caused
     beside the points (solo: the chance of beating the owner's earlier record),
-    ``{"pending": true}`` while it is computed in the background."""
+    ``{"pending": true}`` while it is computed in the background, or why there is
+    none (``unavailable``)."""
     return FastJSONResponse(await service.win_analysis(game_id, lang, owner))

@@ -21,7 +21,7 @@ from yatzy.web.deps import (
     Service,
     public_base,
 )
-from yatzy.web.inputs import StrictJSONRoute, refusals
+from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
 from yatzy.web.models import CreatedView, GameView, MoveView
 from yatzy.web.responses import (
@@ -37,7 +37,9 @@ from yatzy.web.views import bot_to_act
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
-@router.post("/api/games", status_code=201, response_model=CreatedView, responses=refusals(503))
+@router.post(
+    "/api/games", status_code=201, response_model=CreatedView, responses=refusals(*BODY, 503)
+)
 async def create_game(
     request: Request,
     body: CreateGameIn,
@@ -113,7 +115,9 @@ async def get_game(
 
 
 @router.post(
-    "/api/games/{game_id}/join", response_model=GameView, responses=refusals(403, 404, 503)
+    "/api/games/{game_id}/join",
+    response_model=GameView,
+    responses=refusals(*BODY, 403, 404, 503),
 )
 async def join_game(
     request: Request,
