@@ -218,7 +218,7 @@ def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPa
         state.apply(Score(box))
     state.apply(Roll())
     state.apply_roll([6, 6, 6, 2, 3, 1])
-    monkeypatch.setattr(prepare, "_ready", {state.rules.spec})
+    monkeypatch.setattr(prepare, "_ready", {prepare.strategy_job(state.rules).key})
     for lang, word in (("sv", "sparade slag"), ("fi", "säästettyjen"), ("en", "saved rolls")):
         hint = hints.hint(state, lang)  # type: ignore[arg-type]
         assert hint is not None and hint["approximate"] and word in hint["note"]

@@ -206,6 +206,7 @@ def test_a_bot_plays_greedily_while_its_tables_are_prepared(
     """The job is held back (the test's gate) so the table stays missing."""
     monkeypatch.setenv(PREPARE_ENV, "presets")
     monkeypatch.setattr(prepare, "TABLE_JOBS", Jobs(name="test"))
+    monkeypatch.setattr(prepare, "_ready", set())
     held = prepare.TABLE_JOBS
     register("strategy", lambda args: gate.wait(scaled(60)))
     request_finalizer = prepare._strategy
@@ -233,6 +234,7 @@ def test_once_the_tables_are_built_the_bot_plays_its_own_strategy(
 ) -> None:
     monkeypatch.setenv(PREPARE_ENV, "presets")
     monkeypatch.setattr(prepare, "TABLE_JOBS", Jobs(name="test"))
+    monkeypatch.setattr(prepare, "_ready", set())
     rules = RuleSet.parse("yatzy+lenient+yatzy_pip_bonus+last_resort")
     bot, _ = prepare.bot_for("optimal", rules)
     assert isinstance(bot, GreedyBot)

@@ -163,7 +163,7 @@ def _winner(args: dict[str, Any]) -> None:
 register("strategy", _strategy)
 register("winner", _winner)
 
-_ready: set[str] = set()
+_ready: set[str] = set()  # the keys of the jobs done: their tables are loaded here
 _ready_lock = threading.Lock()
 
 
@@ -181,44 +181,63 @@ def strategy_status(rules: RuleSet, client: str | None = None) -> dict[str, Any]
         return {"unavailable": "not prepared on this server", "not_prepared": True}
     job = strategy_job(rules)
     with _ready_lock:
-        if rules.spec in _ready:
+        if job.key in _ready:
             return None
     state, reason = TABLE_JOBS.status(job)
     if state == "failed":
         return {"unavailable": reason}
     if state is None:
         try:
-            TABLE_JOBS.submit(job, client=client, then=_mark_ready(rules.spec))
+            TABLE_JOBS.submit(job, client=client, then=_mark_ready(job.key))
         except Busy as exc:
             return {"busy": str(exc)}
     return {"pending": True}
 
 
-def _mark_ready(spec: str) -> Any:
+def _mark_ready(key: str) -> Any:
+    """The job's ending: its tables are ready in this process (unless it failed)."""
+
     def then(_: Any, error: BaseException | None) -> None:
         if error is None:
             with _ready_lock:
-                _ready.add(spec)
+                _ready.add(key)
 
     return then
 
 
+STAND_IN_AFTER = 1.0
+"""Seconds a bot's move waits for its tables' job (loading them from disk takes
+milliseconds) before the greedy strategy stands in for it."""
+
+
+def bot_job(level: str, rules: RuleSet) -> JobSpec:
+    """The job that prepares the tables a bot of ``level`` plays ``rules`` with."""
+    return JobSpec("winner" if level in WINNER_LEVELS else "strategy", {"spec": rules.spec})
+
+
 def bot_for(level: str, rules: RuleSet) -> tuple[Bot, bool]:
     """The bot that acts now for a seat of ``level``, and whether it stands in for the
-    level's own (the greedy strategy: the rules are not prepared on this server, or
-    the level's tables are being prepared — their job is queued here)."""
+    level's own: the greedy strategy, where the server does not prepare the rules, or
+    while the level's tables are being prepared (their job, queued here: once they are
+    on disk it loads them within :data:`STAND_IN_AFTER` seconds, and the level plays).
+    Never waits longer, so a game never waits for a table."""
     if level in QUICK_BOTS:
         return make_bot(level), False
     if not policy().allows(rules):
         return GreedyBot(), True
-    if preparing(level, rules):
-        kind = "winner" if level in WINNER_LEVELS else "strategy"
-        job = JobSpec(kind, {"spec": rules.spec})
-        if TABLE_JOBS.status(job)[0] is None:  # neither under way nor failed lately
-            try:
-                TABLE_JOBS.submit(job)
-            except Busy as exc:
-                log.info("no table job for %s now: %s", rules.spec, exc)
+    job = bot_job(level, rules)
+    with _ready_lock:
+        if job.key in _ready:
+            return make_bot(level), False
+    if TABLE_JOBS.status(job)[0] == "failed":
+        return GreedyBot(), True
+    try:
+        future = TABLE_JOBS.submit(job, then=_mark_ready(job.key))
+        future.result(STAND_IN_AFTER)
+    except Busy as exc:
+        log.info("no table job for %s now: %s", rules.spec, exc)
+        return GreedyBot(), True
+    except Exception:  # still running (a timeout), or failed: greedy meanwhile
         return GreedyBot(), True
     return make_bot(level), False
 
@@ -231,6 +250,12 @@ def bot_plan(level: str | None, rules: RuleSet) -> Literal["own", "preparing", "
         return "own"
     if not policy().allows(rules):
         return "not_prepared"
+    job = bot_job(level, rules)
+    with _ready_lock:
+        if job.key in _ready:
+            return "own"
+    if TABLE_JOBS.status(job)[0] in ("queued", "running"):
+        return "preparing"
     try:
         return "preparing" if preparing(level, rules) else "own"
     except YatzyError:
