@@ -21,11 +21,12 @@ next one builds it again.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def tables(directory: Path | None = None) -> list[CachedTable]:
 
 def temporaries(directory: Path | None = None) -> list[Path]:
     """Half-written tables left behind by a process that was killed while storing
-    (``.<name>.<pid>.tmp`` of a process that is gone, or older than a day)."""
+    (``.<name>.<random>.<pid>.tmp`` of a process that is gone, or older than a day)."""
     folder = directory or cache_dir()
     try:
         found = list(folder.glob(".*.tmp"))
@@ -195,6 +196,89 @@ def remove(table: CachedTable) -> int:
     return freed
 
 
+BUILD_WAIT = 6 * 3600.0
+"""Seconds a process waits for another's build of the same table before giving up
+(Maxi with saved rolls, the longest build, takes tens of minutes)."""
+
+
+class TableBusyError(YatzyError):
+    """Another process has been building the same table for longer than the wait."""
+
+
+def lock_path(data_file: Path) -> Path:
+    """The build lock of the table whose data file is ``data_file`` (hidden, beside it)."""
+    return data_file.with_name(f".{data_file.stem}.lock")
+
+
+@contextlib.contextmanager
+def build_lock(data_file: Path, timeout: float = BUILD_WAIT) -> Iterator[None]:
+    """Hold the build lock of the table stored as ``data_file`` (see the module
+    docstring): at most one thread or process of this computer builds it at a time;
+    the others wait here.  Raises :class:`TableBusyError` after ``timeout`` seconds."""
+    import filelock
+
+    data_file.parent.mkdir(parents=True, exist_ok=True)
+    # thread_local=False: every thread opens its own lock file (flock excludes them).
+    lock = filelock.FileLock(str(lock_path(data_file)), timeout=timeout)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise TableBusyError(
+            f"{data_file.name} has been built by another process for over {timeout:.0f} s"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def hold(data_file: Path) -> int | None:
+    """Mark the table stored as ``data_file`` in use by this process: a shared lock on
+    the file, kept until the descriptor returned is closed (``None``: the file is
+    gone).  The budget and ``yatzy cache clear`` never delete a held table."""
+    try:
+        fd = os.open(data_file, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def in_use(table: CachedTable) -> bool:
+    """Whether some process (this one included) holds a file of ``table`` (:func:`hold`)."""
+    with _unused(table) as free:
+        return not free
+
+
+@contextlib.contextmanager
+def _unused(table: CachedTable) -> Iterator[bool]:
+    """Whether nobody holds ``table``; while True, nobody can start to (its data files
+    are locked exclusively until the block ends), so it can be deleted safely."""
+    fds = []
+    try:
+        for path in table.files:
+            if path.suffix != ".npy":
+                continue
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except OSError:
+                continue
+            fds.append(fd)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                yield False
+                return
+        yield True
+    finally:
+        for fd in fds:
+            os.close(fd)  # closing releases the lock
+
+
 def touch(meta: Path) -> None:
     """Mark the table described by ``meta`` as used now (its last use, for the budget)."""
     with contextlib.suppress(OSError):
@@ -205,8 +289,8 @@ def enforce_budget(
     keep: Iterable[Path] = (), limit: int | None = None, directory: Path | None = None
 ) -> list[CachedTable]:
     """Delete the tables used least recently until the cache fits ``limit`` bytes
-    (default :func:`budget`); never the table holding a file of ``keep``.  The tables
-    deleted."""
+    (default :func:`budget`); never the table holding a file of ``keep``, nor one in
+    use by a process (:func:`in_use`).  The tables deleted."""
     if limit is None:
         limit, _ = budget()
         if limit is None:
@@ -220,7 +304,10 @@ def enforce_budget(
             break
         if any(f.resolve() in kept for f in table.files):
             continue
+        with _unused(table) as free:
+            if not free:  # loaded by a running process: it stays
+                continue
+            remove(table)
         total -= table.size
-        remove(table)
         removed.append(table)
     return removed

@@ -420,6 +420,10 @@ def test_the_web_view_says_when_a_bot_prepares_its_tables(
         return game_view(stored, state)["turn"]
 
     assert view_with("winner")["preparing"] is True
+    # Meanwhile it plays the greedy strategy, and the view says so in words.
+    from yatzy.web.prepare import preparing_words
+
+    assert view_with("winner")["bot_note"] == preparing_words("en")
     assert "preparing" not in view_with(None)
     assert "preparing" not in view_with("greedy")
     assert "{player}" in ui_strings("sv")["bot_preparing"]

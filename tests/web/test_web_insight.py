@@ -212,7 +212,7 @@ def test_dubbel_hints_are_words_and_labelled_approximate(client: TestClient) -> 
 def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPatch) -> None:
     """Maxi with saved rolls, late in a game (a small sub-game: quick to prepare)."""
     from yatzy.game import Game, Roll, Score
-    from yatzy.web import hints
+    from yatzy.web import hints, prepare
 
     state = Game("maxi+saved_rolls", ["Ann"]).new_initial_state(starter=0)
     boxes = list(state.rules.boxes)
@@ -222,7 +222,7 @@ def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPa
         state.apply(Score(box))
     state.apply(Roll())
     state.apply_roll([6, 6, 6, 2, 3, 1])
-    monkeypatch.setattr(hints, "_ready", {state.rules.spec})
+    monkeypatch.setattr(prepare, "_ready", {prepare.strategy_job(state.rules).key})
     for lang, word in (("sv", "sparade slag"), ("fi", "säästettyjen"), ("en", "saved rolls")):
         hint = hints.hint(state, lang)  # type: ignore[arg-type]
         assert hint is not None and hint["approximate"] and word in hint["note"]

@@ -151,13 +151,18 @@ class Solver:
         self.from_cache = table is not None
         if table is None and cached_only:
             raise LookupError(f"no cached table for {self.spec}")
-        if table is None:
+        if table is None and use_cache:
+            # One builder per table per computer: another thread or process building
+            # it now is waited for, then its file is loaded.
+            with cache.building(key):
+                table = cache.load(key, self.shape)
+                self.from_cache = table is not None
+                if table is None:
+                    table = self._solve(progress)
+                    cache.save(key, table, time.perf_counter() - start)
+        elif table is None:
             table = self._solve(progress)
-            self.seconds = time.perf_counter() - start
-            if use_cache:
-                cache.save(key, table, self.seconds)
-        else:
-            self.seconds = time.perf_counter() - start
+        self.seconds = time.perf_counter() - start
         self.table: npt.NDArray[Any] = table
 
     # -- solving ---------------------------------------------------------------------------

@@ -10,7 +10,10 @@ Maxi's hundreds of megabytes.
 
 The cache has a disk budget (:mod:`yatzy.table_cache`, which lists and clears the
 tables without numpy for ``yatzy cache``): storing a table deletes the tables used
-least recently until the cache fits it; loading one marks it used.
+least recently until the cache fits it, sparing the tables that running processes
+hold; loading one marks it used and holds it while the array lives.  Building goes
+through :func:`building`: one builder per table per computer, the others wait and
+load its file.
 """
 
 from __future__ import annotations
@@ -20,8 +23,11 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 import threading
 import time
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +81,33 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
         meta = json.loads(meta_path.read_text())
         if meta.get("key") != key or tuple(meta.get("shape", ())) != shape:
             return None
-        table: npt.NDArray[Any] = np.load(data_path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError):
         return None
-    if table.shape != shape or table.dtype != np.dtype(key["dtype"]):
+    # Held before it is mapped: the budget never deletes a table a process reads.
+    held = table_cache.hold(data_path)
+    if held is None:
         return None
+    try:
+        table: npt.NDArray[Any] = np.load(data_path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        os.close(held)
+        return None
+    if table.shape != shape or table.dtype != np.dtype(key["dtype"]):
+        os.close(held)
+        return None
+    weakref.finalize(table, os.close, held)  # let go with the array (views keep it)
     table_cache.touch(meta_path)  # used now: the budget deletes the least recently used
     return table
+
+
+@contextlib.contextmanager
+def building(key: dict[str, Any]) -> Iterator[None]:
+    """Hold the build lock of the table stored under ``key``: a thread or process that
+    builds it while another does waits here, then should :func:`load` (see
+    :func:`yatzy.table_cache.build_lock`)."""
+    data_path, _ = _paths(key)
+    with table_cache.build_lock(data_path):
+        yield
 
 
 def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
@@ -89,28 +115,31 @@ def save(key: dict[str, Any], table: npt.NDArray[Any], seconds: float) -> Path:
     global _stored
     data_path, meta_path = _paths(key)
     data_path.parent.mkdir(parents=True, exist_ok=True)
-    # One name per thread, not only per process: a server builds the same table for
-    # its hints and its live chances at once, and two writers of one temporary file
-    # made one of them fail ("No such file") and the server give up on the rules.
-    # The pid stays second to last (yatzy.table_cache.temporaries reads it there).
-    writer = f"{threading.get_ident()}.{os.getpid()}"
-    tmp = data_path.with_name(f".{data_path.name}.{writer}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            np.save(fh, table, allow_pickle=False)
-        os.replace(tmp, data_path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
     meta = {"key": key, "shape": list(table.shape), "solve_seconds": round(seconds, 3)}
-    tmp_meta = meta_path.with_name(f".{meta_path.name}.{writer}.tmp")
-    tmp_meta.write_text(json.dumps(meta, indent=1))
-    os.replace(tmp_meta, meta_path)
+    # The description goes last: a table without one is not a table (tables(), load).
+    _replace(data_path, lambda fh: np.save(fh, table, allow_pickle=False))
+    _replace(meta_path, lambda fh: fh.write(json.dumps(meta, indent=1).encode()))
     _stored += 1
     # A bad budget setting is reported by `yatzy cache`; it never stops a table's store.
     with contextlib.suppress(table_cache.CacheBudgetError):
         table_cache.enforce_budget(keep=[data_path])
     return data_path
+
+
+def _replace(path: Path, write: Any) -> None:
+    """Write ``path`` atomically: to a temporary file of its own in the same folder
+    (``.<name>.<random>.<pid>.tmp``, unique even between two threads of one process),
+    then renamed over ``path``."""
+    fd, name = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=f".{os.getpid()}.tmp"
+    )
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(name, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
 
 
 class MissingMemo:

@@ -101,13 +101,16 @@ class SavedSolver(Solver, handles=accumulates):
         start = time.perf_counter()
         table = cache.load(key, self.shape) if use_cache else None
         self.from_cache = table is not None
-        if table is None:
+        if table is None and use_cache:
+            with cache.building(key):  # one builder per table per computer
+                table = cache.load(key, self.shape)
+                self.from_cache = table is not None
+                if table is None:
+                    table = self._solve(progress)
+                    cache.save(key, table, time.perf_counter() - start)
+        elif table is None:
             table = self._solve(progress)
-            self.seconds = time.perf_counter() - start
-            if use_cache:
-                cache.save(key, table, self.seconds)
-        else:
-            self.seconds = time.perf_counter() - start
+        self.seconds = time.perf_counter() - start
         self.table: npt.NDArray[Any] = table
 
     def _setup(self, rules: RuleSet | str, open_boxes: Any, dtype: DType) -> str:

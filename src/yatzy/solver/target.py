@@ -112,12 +112,19 @@ class TargetTable:
         self.from_cache = loaded is not None
         if loaded is None and cached_only:
             raise LookupError(f"no cached target table for {rules.spec}")
-        if loaded is None:
+        if loaded is None and use_cache:
+            with cache.building(keys["vals"]):  # one builder per table per computer
+                loaded = self._load(keys, shape)
+                self.from_cache = loaded is not None
+                if loaded is None:
+                    loaded = self._solve(shape, progress)
+                    self.seconds = time.perf_counter() - start
+                    self.vals, self.off, self.lo, self.hi = loaded
+                    self.store()
+        elif loaded is None:
             loaded = self._solve(shape, progress)
         self.seconds = time.perf_counter() - start
         self.vals, self.off, self.lo, self.hi = loaded
-        if use_cache and not self.from_cache:
-            self.store()
 
     def store(self) -> None:
         """Put the table into the disk cache (done on solving unless ``use_cache=False``)."""

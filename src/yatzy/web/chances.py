@@ -10,12 +10,14 @@ is remembered per game version and handed to ``notify`` (the app sends it to the
 game's WebSocket clients as ``{"type": "chances", ...}``).
 
 Nothing here waits for a table: a 5-dice rule set's table that is not in the disk
-cache is built by a thread of its own (seconds), meanwhile the game's chances stay
+cache is built by a job of the bounded table pool (:data:`yatzy.web.prepare.TABLE_JOBS`;
+seconds), meanwhile the game's chances stay
 pending, and the games that waited for it are queued again once it is built.
 Maxi's whole table takes minutes and is never built here (``yatzy solve maxi``, or
 hints, build it): until it is cached a Maxi game's chances are
 ``{"version": v, "unavailable": reason}``, except late in the game, where the
-sub-games of the open boxes solve within the budget.  Solo games have none (their
+sub-games of the open boxes solve within the budget.  Rules this server prepares no
+tables for (:func:`yatzy.web.prepare.policy`) have none.  Solo games have none (their
 live chance is the record's).
 """
 
@@ -31,6 +33,8 @@ from typing import Any
 from yatzy.game import Game, State
 from yatzy.rules import RuleSet
 from yatzy.store import StoredGame
+from yatzy.web.jobs import Busy, JobSpec, register
+from yatzy.web.prepare import TABLE_JOBS, policy
 
 log = logging.getLogger("yatzy.web")
 
@@ -148,6 +152,8 @@ class LiveChances:
     ) -> dict[str, Any] | None:
         from yatzy.strategy.win_chance import TablesNotReady, win_chances
 
+        if not policy().allows(state.rules):
+            return {"version": version, "unavailable": "not prepared on this server"}
         try:
             result = win_chances(state, levels, budget=self.budget, build=False)
         except TablesNotReady as exc:
@@ -174,9 +180,13 @@ class LiveChances:
             if spec in self._building:
                 return
             self._building.add(spec)
-        threading.Thread(
-            target=self._build, args=(state.rules,), name=f"win-tables-{spec}", daemon=True
-        ).start()
+        try:
+            TABLE_JOBS.submit(
+                JobSpec("win_chances", {"spec": spec}),
+                then=lambda _, error: self._built(state.rules, error),
+            )
+        except Busy as exc:
+            self._built(state.rules, exc)
 
     def _recent_failure(self, spec: str) -> str | None:
         """Why the tables of ``spec`` could not be built, if that was lately."""
@@ -186,19 +196,15 @@ class LiveChances:
             return None
         return failed[0]
 
-    def _build(self, rules: RuleSet) -> None:
-        """Build what a whole game of ``rules`` needs, then queue the games waiting
-        (a failed build answers them "unavailable" until :data:`RETRY_FAILED_BUILD`
+    def _built(self, rules: RuleSet, error: BaseException | None) -> None:
+        """The tables of a whole game of ``rules`` are built (a job of
+        :data:`yatzy.web.prepare.TABLE_JOBS`): queue the games waiting (a failed or
+        refused build answers them "unavailable" until :data:`RETRY_FAILED_BUILD`
         seconds have passed, rather than building again and again)."""
-        from yatzy.strategy.win_chance import win_chances
-
-        try:
-            start = Game(rules, ["a", "b"]).new_initial_state(starter=0)
-            win_chances(start, budget=0.0, build=True)
-        except Exception as exc:
-            log.warning("no win chances for %s: %s", rules.spec, exc)
+        if error is not None:
+            log.warning("no win chances for %s: %s", rules.spec, error)
             with self._cond:
-                self._build_failed[rules.spec] = (str(exc), time.monotonic())
+                self._build_failed[rules.spec] = (str(error), time.monotonic())
         with self._cond:
             self._building.discard(rules.spec)
             waiting = self._waiting_for_tables.pop(rules.spec, {})
@@ -208,6 +214,18 @@ class LiveChances:
             if waiting:
                 self._start()
                 self._cond.notify()
+
+
+def _build_win_tables(args: dict[str, Any]) -> None:
+    """The job that builds what the live chances of a whole game of ``args["spec"]``
+    need."""
+    from yatzy.strategy.win_chance import win_chances
+
+    start = Game(RuleSet.parse(args["spec"]), ["a", "b"]).new_initial_state(starter=0)
+    win_chances(start, budget=0.0, build=True)
+
+
+register("win_chances", _build_win_tables)
 
 
 def _available() -> bool:

@@ -24,6 +24,7 @@ from yatzy.errors import RecordError, YatzyError
 from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
+from yatzy.web.jobs import Busy
 from yatzy.web.models import (
     AnalysisView,
     HintOption,
@@ -32,13 +33,11 @@ from yatzy.web.models import (
     WinAnalysisView,
     WinUnavailableView,
 )
+from yatzy.web.prepare import busy_words, not_prepared_words, strategy_status
 from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
 
-_ready: set[str] = set()
-_failed: dict[str, str] = {}
-_building: set[str] = set()
 _lock = threading.Lock()
 
 
@@ -68,44 +67,17 @@ def hints_unsupported(rules: RuleSet, pad: bool = False) -> str | None:
     return None
 
 
-def _warm(rules: RuleSet) -> None:
-    advisor = _advisor()
-    try:
-        assert advisor is not None
-        state = Game(rules, ["warm-up"]).new_initial_state()
-        advisor.advise(state)  # loads or solves the whole game's strategy once
-    except Exception as exc:  # no hints for these rules; say why once
-        log.warning("no hints for %s: %s", rules.spec, exc)
-        with _lock:
-            _failed[rules.spec] = str(exc)
-            _building.discard(rules.spec)
-        return
-    with _lock:
-        _ready.add(rules.spec)
-        _building.discard(rules.spec)
-
-
 def prepare(rules: RuleSet) -> None:
-    """Start warming the strategy of ``rules`` unless that is done or under way."""
-    spec = rules.spec
-    with _lock:
-        if spec in _ready or spec in _building or spec in _failed:
-            return
-        _building.add(spec)
-    threading.Thread(target=_warm, args=(rules,), name=f"strategy-{spec}", daemon=True).start()
+    """Start preparing the strategy of ``rules`` (a job of
+    :data:`yatzy.web.prepare.TABLE_JOBS`) unless that is done, under way, or not
+    allowed on this server."""
+    strategy_status(rules)
 
 
 def _status(rules: RuleSet) -> dict[str, Any] | None:
-    """``None`` when the strategy is ready, else the answer to give meanwhile."""
-    with _lock:
-        ready = rules.spec in _ready
-        failed = _failed.get(rules.spec)
-    if ready:
-        return None
-    if failed is not None:
-        return {"unavailable": failed}
-    prepare(rules)
-    return {"pending": True}
+    """``None`` when the strategy is ready, else the answer to give meanwhile (see
+    :func:`yatzy.web.prepare.strategy_status`)."""
+    return strategy_status(rules)
 
 
 def _option(state: State, option: Any, lang: Language) -> HintOption:
@@ -147,8 +119,12 @@ def hint(state: State, lang: Language = "en") -> HintView | None:
     waiting = _status(state.rules)
     none: HintView = {"pending": False, "approximate": False, "note": None, "options": []}
     if waiting is not None:
+        if waiting.get("not_prepared"):
+            return none | {"note": not_prepared_words(lang)}
         if "unavailable" in waiting:
             return none | {"note": words.word("unavailable", lang)}
+        if "busy" in waiting:
+            return none | {"note": busy_words(lang)}
         return none | {"pending": True}
     try:
         advice = advisor.advise(state)
@@ -245,8 +221,12 @@ def analysis(
         raise RecordError("the game has no turns to analyse yet", field="turns")
     waiting = _status(state.rules)
     if waiting is not None:
+        if waiting.get("not_prepared"):
+            raise YatzyError(not_prepared_words(lang))
         if "unavailable" in waiting:
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
+        if "busy" in waiting:
+            raise Busy(busy_words(lang))
         return PENDING
     result = analysis_view(analyze.analyze(state, lang), state, lang, seats)
     if key:
@@ -265,6 +245,7 @@ def win_analysis(
     people: set[int] | None = None,
     record: int | None = None,
     key: str = "",
+    client: str | None = None,
 ) -> WinAnalysisView | WinUnavailableView | PendingView:
     """A finished game's analysis in win chance for the ``people`` (default: all), in
     ``lang`` (see :mod:`yatzy.web.win_view`), computed by ``jobs`` in the background:
@@ -284,8 +265,15 @@ def win_analysis(
         raise YatzyError("no analysis: the strategy package is not installed")
     waiting = _status(state.rules)
     if waiting is not None:
+        if waiting.get("not_prepared"):
+            goal = "record" if len(state.players) == 1 else "win"
+            return win_unavailable("off", lang, goal=goal) | {
+                "explanation": not_prepared_words(lang)
+            }
         if "unavailable" in waiting:
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
+        if "busy" in waiting:
+            raise Busy(busy_words(lang))
         return PENDING
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
@@ -299,6 +287,8 @@ def win_analysis(
         return cast("dict[str, Any]", win_view(result, frozen, lang, seats))
 
     # the jobs keep plain dicts: the view computed above, or PENDING meanwhile
-    return cast(
-        "WinAnalysisView | PendingView", jobs.get((key or id(frozen), lang, record), compute)
-    )
+    try:
+        found = jobs.get((key or id(frozen), lang, record), compute, client=client)
+    except Busy:
+        raise Busy(busy_words(lang)) from None
+    return cast("WinAnalysisView | PendingView", found)

@@ -193,7 +193,8 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.waiting_for", "Waiting for {player} …"),
     N_(
         "web.bot_preparing",
-        "{player} prepares its strategy tables first (once on this computer; may take minutes)",
+        "{player} plays a simple strategy while its strategy tables are prepared "
+        "(once on this computer)",
     ),
     N_("web.pass_device", "{player}'s turn – pass the device"),
     N_("web.i_am", "I am {player}, go"),

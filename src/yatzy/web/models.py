@@ -140,6 +140,9 @@ class TurnView(TypedDict):
     joker: bool
     hint: NotRequired[HintView | None]
     preparing: NotRequired[bool]
+    bot_note: NotRequired[str]
+    """Words on how the bot to act plays now when not by its level's own strategy
+    (its tables are being prepared, or this server prepares none for the rules)."""
 
 
 class YouView(TypedDict):

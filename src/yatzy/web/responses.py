@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
 from yatzy.web.bodies import ActionIn
+from yatzy.web.jobs import Busy
 from yatzy.web.limits import (
     RateLimitedError,
     TooManyGamesError,
@@ -62,7 +63,7 @@ def status_of(exc: YatzyError) -> int:
         return 404
     if isinstance(exc, SeatError | InviteError):
         return 403
-    if isinstance(exc, UnavailableError):
+    if isinstance(exc, UnavailableError | Busy):
         return 503
     if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
         return 429

@@ -76,6 +76,15 @@ def add_parser(sub: Any) -> None:
         help="CPU seconds one update of a game's live win chances may take (default 0.2; "
         "0 switches them off)",
     )
+    p.add_argument(
+        "--prepare-specs",
+        default="presets",
+        metavar="SPECS",
+        help="rule sets whose strategy tables this server builds (on disk, once): "
+        "presets (default: the start page's, with any on/off house rule), all, none, "
+        "or specs besides (presets,yatzy+bonus_points=40); other rule sets are played "
+        "greedily with no hints, analyses or win chances",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -360,6 +369,9 @@ def run(args: argparse.Namespace) -> int:
     if args.limit_concurrency < 1 or args.keep_alive_timeout < 1 or args.header_timeout <= 0:
         raise YatzyError("--limit-concurrency, --keep-alive-timeout, --header-timeout must be > 0")
     limits = limits_of(args)
+    from yatzy.web.prepare import PREPARE_ENV, PreparePolicy
+
+    prepare = PreparePolicy(args.prepare_specs)  # a bad setting: one line, nothing started
     root = args.root_path.rstrip("/")
     if root and (not root.startswith("/") or any(c in root for c in "?#\"' <>")):
         raise YatzyError(f"root path {args.root_path!r} is not a path such as /yatzy")
@@ -376,6 +388,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_WIN_BUDGET"] = str(args.win_budget)
     os.environ["YATZY_PUBLIC_URL"] = public_url or ""
     os.environ["YATZY_ALLOWED_HOSTS"] = ",".join(hosts)
+    os.environ[PREPARE_ENV] = prepare.setting
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,

@@ -59,6 +59,7 @@ from yatzy.web.models import (
     WinUnavailableView,
     YouView,
 )
+from yatzy.web.prepare import bot_for
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -558,8 +559,15 @@ class GameService:
         level = stored.seats[seat].bot
         assert level is not None
         # A bot may think for a while (tables to read, positions to weigh): off the loop.
-        action = await asyncio.to_thread(make_bot(level).choose, state, self.rng)
+        action = await asyncio.to_thread(self._bot_choice, level, state)
         return (await self._store(self._apply(stored, state, action, seat)))[0].version
+
+    def _bot_choice(self, level: str, state: State) -> Action:
+        """The bot's action; the greedy strategy stands in while the level's tables
+        are prepared (a job), or where this server prepares none for the rules, so
+        the game never waits for a table (:func:`yatzy.web.prepare.bot_for`)."""
+        bot, _ = bot_for(level, state.rules)
+        return bot.choose(state, self.rng)
 
     async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or
@@ -594,6 +602,7 @@ class GameService:
             people=people,
             record=record,
             key=f"{stored.id}:{stored.version}",
+            client=token_hash(owner) if owner else None,
         )
 
     # -- history and records ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from yatzy.bots import QUICK_BOTS, preparing
+from yatzy.bots import QUICK_BOTS
 from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
@@ -27,6 +27,7 @@ from yatzy.web.models import (
     TurnView,
     UndoView,
 )
+from yatzy.web.prepare import bot_plan, plan_words
 
 ROW_KEYS = ("sum", "bonus", "yatzy_bonus", "total", "final", "par")
 
@@ -168,9 +169,14 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
             turn["hint"] = hint(state, lang)
         level = stored.seats[seat].bot
         if level is not None and level not in QUICK_BOTS:
-            # The bot first builds its strategy tables (once; minutes for some): the
-            # page says so rather than only "waiting".
-            turn["preparing"] = preparing(level, rules)
+            # The bot's strategy tables are being built (once; minutes for some), or
+            # this server builds none for these rules: it plays the greedy strategy
+            # meanwhile, and the page says so in words.
+            plan = bot_plan(level, rules)
+            turn["preparing"] = plan == "preparing"
+            note = plan_words(plan, lang)
+            if note is not None:
+                turn["bot_note"] = note
         view["turn"] = turn
     if words:
         view["ui"] = ui_strings(lang)

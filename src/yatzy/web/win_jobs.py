@@ -7,7 +7,9 @@ position), so a request never waits for it: :meth:`WinAnalyses.get` answers
 again until the answer is there.  Answers are remembered per key (game, version,
 language, record).  A failure is remembered as ``{"error": reason}``.  Like the live
 chances, the thread rests between the game's turns so that it takes at most ``share``
-of a core from a busy server's actions (:meth:`WinAnalyses.pace`).
+of a core from a busy server's actions (:meth:`WinAnalyses.pace`).  The queue is
+bounded (``queue_limit`` analyses under way, ``per_client`` per client): past it the
+answer is "busy" (:class:`yatzy.web.jobs.Busy`, a 503 with the reason in words).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
+
+from yatzy.web.jobs import Busy
 
 log = logging.getLogger("yatzy.web")
 
@@ -32,8 +36,19 @@ class WinAnalyses:
     made (the page says so); ``share`` the most of a core the thread takes.
     """
 
-    def __init__(self, *, budget: float = 0.2, enabled: bool = True, share: float = 0.5) -> None:
+    def __init__(
+        self,
+        *,
+        budget: float = 0.2,
+        enabled: bool = True,
+        share: float = 0.5,
+        queue_limit: int = 16,
+        per_client: int = 2,
+    ) -> None:
         self.budget = budget
+        self.queue_limit = queue_limit
+        self.per_client = per_client
+        self._clients: dict[Hashable, str | None] = {}
         self.share = min(1.0, max(0.05, share))
         self.enabled = enabled and budget > 0
         self._cpu = threading.local()
@@ -42,15 +57,25 @@ class WinAnalyses:
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
 
-    def get(self, key: Hashable, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def get(
+        self, key: Hashable, compute: Callable[[], dict[str, Any]], client: str | None = None
+    ) -> dict[str, Any]:
         """The answer for ``key``, or ``{"pending": true}`` while ``compute`` runs (it is
-        queued on the first ask)."""
+        queued on the first ask).  Past ``queue_limit`` analyses under way, or
+        ``per_client`` of ``client``'s, raises :class:`yatzy.web.jobs.Busy`."""
         with self._lock:
             found = self._done.get(key)
             if found is not None:
                 self._done.move_to_end(key)
                 return found
             if key not in self._running:
+                if len(self._running) >= self.queue_limit:
+                    raise Busy(f"{len(self._running)} win analyses under way: try again later")
+                if client is not None:
+                    mine = sum(1 for c in self._clients.values() if c == client)
+                    if mine >= self.per_client:
+                        raise Busy(f"{mine} of your win analyses are under way already")
+                self._clients[key] = client
                 if self._pool is None:
                     self._pool = ThreadPoolExecutor(1, thread_name_prefix="win-analysis")
                 self._running[key] = self._pool.submit(self._run, key, compute)
@@ -67,6 +92,7 @@ class WinAnalyses:
             while len(self._done) > _KEPT:
                 self._done.popitem(last=False)
             self._running.pop(key, None)
+            self._clients.pop(key, None)
 
     def pace(self, done: int, total: int) -> None:
         """Called after each turn of a game analysed (``analyze_wins``' ``progress``):

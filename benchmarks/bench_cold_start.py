@@ -1,0 +1,145 @@
+"""The waits of a fresh install: the computer's first move, the analysis and the win
+analysis with empty table and kernel caches (issue 24, "No waiting").
+
+Every measurement runs in a new Python process whose solver tables
+(``XDG_CACHE_HOME``) and compiled kernels (``YATZY_KERNEL_CACHE``) live in a fresh
+temporary folder, as on a computer that never ran yatzy.  It prints, per rule set:
+
+- ``import``: importing the web server's strategy modules (``yatzy.web.prepare``);
+- ``first move (greedy stand-in)``: the optimal bot's first move as the server makes it
+  now (:func:`yatzy.web.prepare.bot_for`: the greedy strategy while the table is built);
+- ``first move (exact, cold)``: the same move from the exact solver, as before, which
+  waits for the table: numba compiling the kernels plus the solve;
+- ``... kernels warm``: the same once the kernels are compiled (the solve alone);
+- ``analysis``: from a solo game's last box until its analysis is there;
+- ``win analysis``: from a two-player game's last box until its analysis in win chance
+  is there (the server's defaults: 0.2 CPU seconds per position).
+
+Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+_CHILD = r"""
+import json, random, sys, time
+t0 = time.perf_counter()
+from yatzy.web import prepare
+from yatzy.game import Game
+from yatzy.rules import RuleSet
+out = {"import": time.perf_counter() - t0}
+spec, what = sys.argv[1], sys.argv[2]
+rules = RuleSet.parse(spec)
+rng = random.Random(1)
+
+def rolled(players):
+    state = Game(rules, players).new_initial_state(starter=0)
+    from yatzy.game import Roll
+    state.apply(Roll())
+    state.apply_roll([rng.randint(1, 6) for _ in range(rules.num_dice)])
+    return state
+
+def finished(players):
+    from yatzy.bots import GreedyBot, play_turn
+    state = Game(rules, players).new_initial_state(starter=0)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    return state
+
+def until(probe, limit=3600.0):
+    start = time.perf_counter()
+    while True:
+        answer = probe()
+        if not answer.get("pending"):
+            return time.perf_counter() - start, answer
+        if time.perf_counter() - start > limit:
+            return float("nan"), answer
+        time.sleep(0.05)
+
+if what == "standin":
+    state = rolled(["Ann", "Bot"])
+    t = time.perf_counter()
+    bot, stands_in = prepare.bot_for("optimal", rules)
+    bot.choose(state, rng)
+    out["first move (greedy stand-in)"] = time.perf_counter() - t
+    out["stands in"] = stands_in
+    t = time.perf_counter()
+    prepare.TABLE_JOBS.wait_idle(3600)
+    out["exact strategy ready after"] = time.perf_counter() - t
+elif what == "exact":
+    from yatzy.bots import make_bot
+    state = rolled(["Ann", "Bot"])
+    t = time.perf_counter()
+    make_bot("optimal").choose(state, rng)
+    out["first move (exact)"] = time.perf_counter() - t
+elif what == "analysis":
+    from yatzy.web import hints
+    state = finished(["Ann"])
+    out["analysis"], answer = until(lambda: hints.analysis(state, "en", key="bench"))
+elif what == "win":
+    from yatzy.web import hints
+    from yatzy.web.win_jobs import WinAnalyses
+    state = finished(["Ann", "Bo"])
+    jobs = WinAnalyses(budget=0.2)
+    out["win analysis"], answer = until(
+        lambda: hints.win_analysis(jobs, state, "en", key="bench")
+    )
+    out["win analysis answered"] = sorted(answer)[:4]
+print(json.dumps(out))
+"""
+
+
+def _child(spec: str, what: str, home: Path, kernels: Path) -> dict[str, object]:
+    env = {
+        **os.environ,
+        "XDG_CACHE_HOME": str(home),
+        "YATZY_KERNEL_CACHE": str(kernels),
+        "YATZY_PREPARE_SPECS": "all",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, spec, what],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{spec} {what} failed:\n{done.stderr}")
+    answer: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return answer
+
+
+def main() -> None:
+    """Measure and print the waits of a fresh install."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--specs", default="yatzy,yahtzee", help="rule sets (comma-separated)")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f}; seconds:")
+    for spec in args.specs.split(","):
+        with tempfile.TemporaryDirectory(prefix="yatzy-cold-") as tmp:
+            root = Path(tmp)
+            figures: dict[str, object] = {}
+            # Each on empty caches: a fresh computer.
+            figures |= _child(spec, "standin", root / "a", root / "ka")
+            exact = _child(spec, "exact", root / "b", root / "kb")
+            figures["first move (exact, cold)"] = exact["first move (exact)"]
+            # Kernels compiled (by the run before), tables missing: the solve alone.
+            warm = _child(spec, "exact", root / "c", root / "kb")
+            figures["first move (exact, kernels warm)"] = warm["first move (exact)"]
+            figures |= _child(spec, "analysis", root / "d", root / "kd")
+            figures |= _child(spec, "win", root / "e", root / "ke")
+        print(f"{spec}:")
+        for name, value in figures.items():
+            shown = f"{value:8.2f}" if isinstance(value, float) else f"{value!s:>8}"
+            print(f"  {name:<36} {shown}")
+
+
+if __name__ == "__main__":
+    main()
