@@ -90,6 +90,7 @@ def create_app(
     database_url: str | None = None,
     *,
     bot_delay: float = 0.6,
+    undo_grace: float = 0.0,
     secure_cookies: bool = False,
     server_gc: bool = False,
     limits: Limits | None = None,
@@ -107,7 +108,10 @@ def create_app(
     every multi-seat game's live win chances in its views, each computed in the
     background within ``win_budget`` CPU seconds (:class:`LiveChances`), and its
     post-game analysis in win chance ``win_budget`` CPU seconds per position
-    (:class:`WinAnalyses`; both off without ``win_chances``).
+    (:class:`WinAnalyses`; both off without ``win_chances``).  A computer whose move
+    would follow a write that its person may still take back waits until they go on,
+    at most ``undo_grace`` seconds (0: it moves after ``bot_delay``, as tests and
+    embedders may want; ``yatzy serve`` waits 5 s).
 
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
@@ -115,6 +119,7 @@ def create_app(
     settings = WebSettings(
         normalise_url(database_url),
         bot_delay=bot_delay,
+        undo_grace=undo_grace,
         secure_cookies=secure_cookies,
         server_gc=server_gc,
         limits=limits or Limits.off(),
@@ -170,7 +175,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop.call_soon_threadsafe(hub.send_chances, game_id, version, answer)
 
     chances.notify = notify
-    bots = BotRunner(service, hub, settings.bot_delay)
+    bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     listener = None
     if repo.asyncpg_dsn is not None:
@@ -233,6 +238,7 @@ def _tune_gc() -> None:
 
 def app_from_env() -> FastAPI:
     """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY``,
+    ``YATZY_UNDO_GRACE`` (seconds; default 5),
     ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults) and
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
     off; default 0.2), for uvicorn."""
@@ -243,6 +249,7 @@ def app_from_env() -> FastAPI:
     return create_app(
         os.environ.get("YATZY_DATABASE_URL") or None,
         bot_delay=float(os.environ.get("YATZY_BOT_DELAY", "0.6")),
+        undo_grace=float(os.environ.get("YATZY_UNDO_GRACE", "5")),
         server_gc=True,
         limits=Limits.from_json(limits) if limits else Limits(),
         win_chances=budget > 0,

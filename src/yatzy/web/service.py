@@ -59,6 +59,10 @@ class SeatError(YatzyError):
     """A request for a seat that its token does not hold (or that is not a person's)."""
 
 
+class NothingWaitsError(YatzyError):
+    """A "go on" when no computer waits on the asker's write."""
+
+
 class InviteError(YatzyError):
     """A wrong invite code, or a seat that cannot be claimed."""
 
@@ -544,6 +548,27 @@ class GameService:
         action = await asyncio.to_thread(make_bot(level).choose, state, self.rng)
         return (await self._store(self._apply(stored, state, action, seat)))[0].version
 
+    async def undo_window(self, game_id: str) -> int | None:
+        """The game's version while a person may still take back a write that a bot's
+        move would follow (see :func:`waits_for_undo`), else None."""
+        stored, state = await self.load(game_id)
+        return stored.version if waits_for_undo(stored, state) else None
+
+    async def go_on(self, game_id: str, tokens: Mapping[int, str]) -> int:
+        """Check that ``tokens`` hold the seat whose write a bot's move waits on (the
+        person says "go on": the write stands); :class:`NothingWaitsError` when no bot
+        waits, :class:`SeatError` for another seat.  Nothing is stored: the game's
+        version is returned, and the bots are released by the caller
+        (:meth:`yatzy.web.hub.BotRunner.release`)."""
+        stored, state = await self.load(game_id)
+        if not waits_for_undo(stored, state):
+            raise NothingWaitsError("no computer waits on a write of yours")
+        seat = state.undo_seat()
+        assert seat is not None
+        if not self._holds(stored, seat, tokens.get(seat, "")):
+            raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
+        return stored.version
+
     async def analysis(self, game_id: str, lang: str | None = None) -> dict[str, Any]:
         """Every person's decisions against the best ones, in the game's language or
         ``lang`` (see :func:`yatzy.web.hints.analysis`)."""
@@ -649,6 +674,17 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
     return out
 
 
+def waits_for_undo(stored: StoredGame, state: State) -> bool:
+    """Whether a bot is to act while a person may still take back the write before it.
+
+    The bot's move begins with a roll, and a roll ends the undo (the core's rule:
+    nobody sees new dice for a decision that can still be taken back), so the bots
+    wait here until the person goes on or a grace passes (:class:`BotRunner`).
+    """
+    seat = state.undo_seat()
+    return seat is not None and stored.seats[seat].bot is None and bot_is_next(stored, state)
+
+
 def bot_is_next(stored: StoredGame, state: State) -> bool:
     """Whether a bot seat is to act in ``state``."""
     seat = state.current_player()
@@ -668,11 +704,13 @@ __all__ = [
     "Created",
     "GameService",
     "InviteError",
+    "NothingWaitsError",
     "SeatError",
     "SeatRequest",
     "bot_levels",
     "new_token",
     "token_hash",
+    "waits_for_undo",
 ]
 
 

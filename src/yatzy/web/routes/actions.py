@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from yatzy.web.bodies import ActIn
-from yatzy.web.deps import GameId, Owner, SeatTokens
+from yatzy.web.deps import Bots, GameId, Owner, SeatTokens, Service
 from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import GameView
 from yatzy.web.transport import act_json
@@ -32,3 +32,21 @@ async def act(
     """
     answer = await act_json(request.app.state, game_id, body, tokens, owner)
     return Response(answer, media_type="application/json")
+
+
+@router.post(
+    "/api/games/{game_id}/go-on",
+    status_code=204,
+    responses=refusals(403, 404, 409, 503),
+)
+async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bots) -> Response:
+    """The person whose write a computer's move waits on goes on: the computer moves
+    now, and the write can no longer be taken back.
+
+    A computer waits (at most ``yatzy serve --undo-grace`` seconds) while the write
+    before its move may be undone, as its move begins with a roll.  409 when no
+    computer waits on a write of this browser's seats, 403 for another seat's.
+    """
+    version = await service.go_on(game_id, tokens)
+    bots.release(game_id, version)
+    return Response(status_code=204)
