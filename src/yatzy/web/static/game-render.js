@@ -8,7 +8,10 @@ import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandov
 // found again by its data-focus key, or play's next step gets the focus.
 export function keepFocus(before) {
   const active = document.activeElement;
-  if (active && active !== document.body && document.contains(active)) return;
+  // A focused control that was just hidden or switched off (Undo once used) has
+  // lost the focus in all but name: play gets it back.
+  const lost = !active || active === document.body || !document.contains(active) || active.disabled || active.closest("[hidden]");
+  if (!lost) return;
   if ($("confirm").open) return;
   const again = before && document.querySelector(`[data-focus="${before}"]`);
   if (again && !again.disabled) { again.focus(); return; }

@@ -1,7 +1,7 @@
 // The dice on the table and the sheet (the protocol): what the player picks and writes.
 import { drawChances } from "./chances.js";
 import { confirmAsk, el } from "./widgets.js";
-import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine } from "./game-state.js";
+import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine, tapConfirm } from "./game-state.js";
 import { act } from "./game-net.js";
 import { saveKept } from "./game-kept.js";
 import { handingOver, labelRoll } from "./game-panels.js";
@@ -77,11 +77,13 @@ export function chooseCell(box, seat, key) {
   if (points === undefined) return null;
   if (!state.view.double) {
     const label = state.scratching ? t("scratch_box", { box: box.name }) : t("score_box", { points, box: box.name });
+    const action = state.scratching ? { scratch: box.id } : { score: box.id };
+    const armed = state.armed === armKey(box, action);
     return el("button", {
-      class: "choose" + (state.scratching ? " scratch" : "") + (points === 0 && !state.scratching ? " zero" : ""),
+      class: "choose" + (state.scratching ? " scratch" : "") + (points === 0 && !state.scratching ? " zero" : "") + (armed ? " armed" : ""),
       "aria-label": label, "aria-describedby": `help-${box.id}`, "data-box": box.id,
       "data-focus": `box-${box.id}`, "aria-keyshortcuts": key ? key.toUpperCase() : null,
-      onclick: () => writeBox(box, state.scratching ? { scratch: box.id } : { score: box.id }, points),
+      onclick: (e) => tapThenWrite(e, box, action, points),
     }, state.scratching ? "✕" : String(points));
   }
   const wrap = el("span", { class: "pair" });
@@ -97,6 +99,25 @@ export function chooseCell(box, seat, key) {
     }, (layer === "inner" ? "◦ " : "● ") + value));
   });
   return wrap;
+}
+
+function armKey(box, action) {
+  return `${state.view.version}:${box.id}:${"scratch" in action ? "x" : ""}`;
+}
+
+// Tap-to-confirm (when switched on): a tap or click on a box first chooses it and
+// says what it would write; a second tap on it writes.  Keys write at once (moving
+// the focus to the box was their first step).
+function tapThenWrite(e, box, action, points) {
+  const key = armKey(box, action);
+  if (tapConfirm() && e.detail > 0 && state.armed !== key) {
+    state.armed = key;
+    state.armedText = "scratch" in action ? t("tap_again_scratch", { box: box.name }) : t("tap_again", { box: box.name, points });
+    render();
+    return;
+  }
+  state.armed = null;
+  writeBox(box, action, points);
 }
 
 // A zero or a scratch where the dice would score something asks first.
