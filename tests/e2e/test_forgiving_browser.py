@@ -1,7 +1,8 @@
 """Forgiving play in a real browser (issue 24): a write is taken back until the
 player acts again, against the computer (whose move, a roll, waits) and on
 pass-and-play's hand-over card; tap-to-confirm on touch screens; no enabled button
-that the server would refuse; the focus stays in play after every key."""
+that the server would refuse; the focus stays in play after every key; hints
+switched on and off during the game."""
 
 from __future__ import annotations
 
@@ -193,5 +194,34 @@ def test_keeping_every_die_leaves_no_roll_to_refuse(
     page.keyboard.press("5")  # one die let go: it can be rolled again
     assert button.is_enabled()
     assert focus_is_in_play(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS_PHONE_FIRST)
+def test_hints_switched_during_the_game(browser: Any, server: Server, lang: str, size: str) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    switch = page.locator("#hints-switch")
+    label = page.locator("#hints-switch-wrap label")
+    assert label.is_visible() and label.inner_text().strip() == words(lang, "hints")
+    assert not switch.is_checked()
+    roll(page)
+    assert page.locator("#hint").is_hidden()
+    seen = version(page)
+    switch.check()
+    wait_change(page, seen)
+    page.wait_for_selector("#hint:not([hidden])")
+    assert page.locator("#hint").inner_text().strip() != ""
+    assert focus_is_in_play(page)
+    assert_accessible(page)
+    seen = version(page)
+    switch.uncheck()
+    wait_change(page, seen)
+    page.wait_for_selector("#hint", state="hidden")
+    page.reload()  # the switch is the game's, not the page's
+    page.wait_for_selector(".die")
+    assert not page.locator("#hints-switch").is_checked() and page.locator("#hint").is_hidden()
     w.assert_clean()
     context.close()

@@ -90,3 +90,38 @@ def test_the_grace_passes_without_going_on(sqlite_url: str) -> None:
             what="the computer's move after the grace",
         )
         assert moved["undo"] is None or moved["undo"]["seat"] == 1
+
+
+# -- hints switched during the game -----------------------------------------------------------
+
+
+@pytest.mark.slow  # the first hint warms the strategy
+def test_a_player_switches_hints_on_and_off_during_the_game(client: TestClient) -> None:
+    gid = create(client, [{"name": "Ann", "here": True}])["id"]
+    before = view(client, gid)
+    assert before["hints"] is False and before["hints_switch"] is True
+    on = client.post(f"/api/games/{gid}/hints", json={"on": True})
+    assert on.status_code == 200, on.text
+    assert on.json()["hints"] is True and on.json()["version"] == before["version"] + 1
+    assert act(client, gid, {"roll": []}).status_code == 200
+    assert "hint" in view(client, gid)["turn"]
+    off = client.post(f"/api/games/{gid}/hints", json={"on": False})
+    assert off.status_code == 200 and off.json()["hints"] is False
+    assert "hint" not in view(client, gid)["turn"]
+    moves = client.get(f"/api/games/{gid}/moves").json()
+    assert [m["action"] for m in moves if m["seat"] is None][-2:] == [
+        {"hints": True},
+        {"hints": False},
+    ]
+
+
+def test_hints_switch_refusals(client: TestClient) -> None:
+    pad = create(client, [{"name": "Ann", "here": True}], pad=True)["id"]
+    assert view(client, pad)["hints_switch"] is False
+    refused = client.post(f"/api/games/{pad}/hints", json={"on": True})
+    assert refused.status_code == 422 and refused.json()["error"] == "HintsUnavailableError"
+    gid = create(client, [{"name": "Ann", "here": True}])["id"]
+    client.cookies.clear()
+    spectator = client.post(f"/api/games/{gid}/hints", json={"on": True})
+    assert spectator.status_code == 403 and spectator.json()["error"] == "SeatError"
+    assert view(client, gid)["hints"] is False

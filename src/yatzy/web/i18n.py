@@ -118,6 +118,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.tap_again", "Tap {box} again to write {points}."),
     N_("web.tap_again_scratch", "Tap {box} again to scratch it (0)."),
     N_("web.all_kept", "All dice kept"),
+    N_(
+        "web.hints_unavailable",
+        "This game cannot have hints (in a score pad game the server has no dice to advise on).",
+    ),
+    N_("web.nothing_waits", "The computer has already moved: that write stands."),
     N_("web.confirm_zero", "Write 0 in {box}? The dice would score {points} in {other}."),
     N_("web.confirm_scratch_self", "Scratch {box}? The dice would score {points} there."),
     N_("web.confirm_yes", "Yes, write it"),

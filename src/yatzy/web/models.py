@@ -132,6 +132,7 @@ class GameView(TypedDict):
     winners: list[int]
     turn: TurnView | None
     win_chances: NotRequired[dict[str, Any] | None]
+    hints_switch: NotRequired[bool]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 

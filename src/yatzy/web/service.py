@@ -59,6 +59,10 @@ class SeatError(YatzyError):
     """A request for a seat that its token does not hold (or that is not a person's)."""
 
 
+class HintsUnavailableError(YatzyError):
+    """Hints asked for in a game that cannot have them (a score pad, no advisor)."""
+
+
 class NothingWaitsError(YatzyError):
     """A "go on" when no computer waits on the asker's write."""
 
@@ -248,6 +252,8 @@ class GameService:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
+        # whether the players may switch hints on during the game (see set_hints)
+        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None
         view["win_chances"] = None if self.chances is None else self.chances.for_view(stored, state)
         return view
 
@@ -548,6 +554,28 @@ class GameService:
         action = await asyncio.to_thread(make_bot(level).choose, state, self.rng)
         return (await self._store(self._apply(stored, state, action, seat)))[0].version
 
+    async def set_hints(
+        self, game_id: str, on: bool, tokens: Mapping[int, str]
+    ) -> tuple[StoredGame, State]:
+        """Switch the game's hints on or off during the game, for a player of it
+        (:class:`SeatError` for anyone else, :class:`HintsUnavailableError` where the
+        game cannot have them); the game as stored now.  The switch is stored as a
+        move of its own, so every viewer's page follows it."""
+        stored, state = await self.load(game_id)
+        if not self.seats_held(stored, tokens):
+            raise SeatError("only a player of this game may switch its hints")
+        if state.is_terminal():
+            raise GameOverError("the game is over; its hints can no longer be switched")
+        if on:
+            reason = hints_unsupported(state.rules, stored.pad)
+            if reason is not None:
+                raise HintsUnavailableError(f"no hints for {stored.rules}: {reason}")
+            prepare_hints(state.rules)
+        if stored.hints == on:
+            return stored, state
+        await asyncio.to_thread(self.repo.set_hints, game_id, on)
+        return await self.load(game_id)
+
     async def undo_window(self, game_id: str) -> int | None:
         """The game's version while a person may still take back a write that a bot's
         move would follow (see :func:`waits_for_undo`), else None."""
@@ -703,6 +731,7 @@ def bot_levels() -> list[str]:
 __all__ = [
     "Created",
     "GameService",
+    "HintsUnavailableError",
     "InviteError",
     "NothingWaitsError",
     "SeatError",

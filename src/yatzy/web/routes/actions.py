@@ -8,8 +8,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from yatzy.web.bodies import ActIn
-from yatzy.web.deps import Bots, GameId, Owner, SeatTokens, Service
+from yatzy.web.bodies import ActIn, HintsIn
+from yatzy.web.deps import Bots, GameId, HubDep, Owner, SeatTokens, Service
 from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import GameView
 from yatzy.web.transport import act_json
@@ -50,3 +50,23 @@ async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bot
     version = await service.go_on(game_id, tokens)
     bots.release(game_id, version)
     return Response(status_code=204)
+
+
+@router.post(
+    "/api/games/{game_id}/hints",
+    response_model=GameView,
+    responses=refusals(403, 404, 409, 503),
+)
+async def switch_hints(
+    game_id: GameId,
+    body: HintsIn,
+    tokens: SeatTokens,
+    owner: Owner,
+    service: Service,
+    hub: HubDep,
+) -> GameView:
+    """Switch the game's hints on or off during the game (a player of it only);
+    every viewer's page follows.  422 where the game cannot have hints (a score pad)."""
+    stored, _ = await service.set_hints(game_id, body.on, tokens)
+    await hub.announce(game_id, stored.version)
+    return await service.view(game_id, tokens, owner)

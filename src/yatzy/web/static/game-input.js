@@ -2,7 +2,7 @@
 import { showChances } from "./chances.js";
 import { beep, parsePadDice } from "./widgets.js";
 import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm } from "./game-state.js";
-import { api, explain, act, load } from "./game-net.js";
+import { api, explain, act, load, accept } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
 import { handingOver, allKept, myUndo } from "./game-panels.js";
 import { render } from "./game-render.js";
@@ -126,6 +126,16 @@ export function listen() {
     render();
   });
   $("tap-confirm").checked = tapConfirm();
+  $("hints-switch").addEventListener("change", async (e) => {
+    const on = e.currentTarget.checked;
+    try {
+      const data = await api("POST", `api/games/${gameId}/hints`, { on });
+      accept(data, data.you);
+    } catch (err) {
+      $("error").textContent = explain(err);
+      e.currentTarget.checked = !on;
+    }
+  });
   $("handover-go").addEventListener("click", () => {
     state.handedTo = state.view.turn.seat;
     render();

@@ -118,6 +118,14 @@ export function renderHandover() {
   $("handover-undo").hidden = !undo;
   if (undo) $("handover-undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
 }
+// Hints can be switched on and off during the game by its players (where the game
+// can have them: the server says so); every viewer's page follows the switch.
+export function renderHintsSwitch() {
+  const can = Boolean(state.view.hints_switch) && !spectator() && !state.view.finished;
+  $("hints-switch-wrap").hidden = !can;
+  if (can) $("hints-switch").checked = Boolean(state.view.hints);
+}
+
 export function renderStatus() {
   const status = $("status");
   if (state.view.finished) { status.textContent = t("game_over"); return; }

@@ -2,7 +2,7 @@
 import { root, $, state, mine } from "./game-state.js";
 import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
-import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner } from "./game-panels.js";
+import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
 // found again by its data-focus key, or play's next step gets the focus.
@@ -44,5 +44,6 @@ export function render() {
   renderPlay();
   renderProtocol();
   renderWinner();
+  renderHintsSwitch();
   keepFocus(focused);
 }
