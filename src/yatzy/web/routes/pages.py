@@ -2,7 +2,8 @@
 
 Every page is rendered in the player's language: ``?lang=`` (remembered in the
 ``yz_lang`` cookie), else the cookie, else the browser's ``Accept-Language``.  A game
-page speaks its game's language, as its protocol does.  Pages put ``<base href>`` at
+page speaks the game's language only where the browser asks for none of ours (see
+:func:`game_page`).  Pages put ``<base href>`` at
 the app's root (``root_path`` behind a reverse proxy), and every URL in the
 templates and scripts is relative to it.
 """
@@ -131,12 +132,16 @@ async def index(request: Request) -> HTMLResponse:
 async def game_page(request: Request, game_id: GameId, service: Service) -> Response:
     """A game: play, watch or join (``?invite=``).
 
-    The page speaks the viewer's language (``?lang=`` or the remembered choice),
-    else the game's; the names of its boxes and rows come with the page in that
+    The page speaks each viewer's language, as every page does (``?lang=``, the
+    remembered choice, the browser's ``Accept-Language``), and the game's where the
+    browser asks for none of ours: an invited guest and a spectator read their own,
+    not the maker's.  The names of its boxes and rows come with the page in that
     language, so players of one game may each read their own.
     """
     stored = await service.stored(game_id)
     chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if chosen not in LANGUAGES:
+        chosen = accepted_language(request.headers.get("accept-language", ""))
     lang: Language = chosen if chosen in LANGUAGES else stored.lang  # type: ignore[assignment]
     rules = parse_spec(stored.rules)
     boxes = {

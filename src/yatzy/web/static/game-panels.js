@@ -61,10 +61,13 @@ export function renderLinks() {
   else if (wasInviting) details.open = false;
 }
 
+// Whom the game waits for; not said to a guest who is one of them (the join card
+// asks them to take their seat instead).
 export function renderWaitingJoin() {
   const free = state.view.players.filter((p) => !p.claimed);
   const line = $("waiting-join");
-  line.hidden = !free.length || state.view.finished;
+  const guest = params.get("invite") && !state.you.seats.length;
+  line.hidden = !free.length || state.view.finished || Boolean(guest);
   line.textContent = free.length ? t("still_to_join", { players: free.map((p) => p.name).join(", ") }) : "";
 }
 
@@ -130,6 +133,8 @@ export function renderStatus() {
   const status = $("status");
   if (state.view.finished) { status.textContent = t("game_over"); return; }
   if (!state.view.turn) { status.textContent = state.view.starter === null ? t("rolling_off") : ""; return; }
+  // A guest about to take a seat is not watching: the join card speaks to them.
+  if (!$("join").hidden) { status.textContent = ""; return; }
   const who = seatName(state.view.turn.seat);
   let text;
   if (mine()) text = state.you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");

@@ -1,0 +1,89 @@
+"""Every viewer in their own words (issue 24): an invited guest and a spectator read
+a game's page in their browser's language, not its maker's, and can switch it; the
+guest is asked to take their seat, never told that the game waits for them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.support import Server
+from tests.e2e.test_browser import _BypassCSP
+
+pytestmark = pytest.mark.slow
+
+GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
+LOCALES = {"sv": "sv-SE", "fi": "fi-FI", "en": "en-GB"}
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (``wait_for_function``)."""
+    return _BypassCSP(browser)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("viewers")
+    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
+        yield s
+
+
+@pytest.mark.parametrize(
+    ("host_lang", "guest_lang", "watcher_lang", "size"),
+    [("en", "sv", "fi", "phone"), ("sv", "fi", "en", "desktop"), ("fi", "en", "sv", "phone")],
+)
+def test_guest_and_spectator_read_their_own_language(
+    browser: Any, server: Server, host_lang: str, guest_lang: str, watcher_lang: str, size: str
+) -> None:
+    contexts = [
+        browser.new_context(viewport=VIEWPORTS[size], locale=LOCALES[lang])
+        for lang in (host_lang, guest_lang, watcher_lang)
+    ]
+    host, guest, watcher = (Watched(c) for c in contexts)
+    host.page.goto(server.url + "/")
+    host.page.locator("#your-name").fill("Ida")
+    host.page.locator('button[data-mode="invite"]').click()
+    host.page.locator(".seat-name").nth(1).fill("Bo")
+    host.page.locator("#start-btn").click()
+    host.page.wait_for_url(GAME_URL)
+    assert host.page.get_attribute("html", "lang") == host_lang
+    links = host.page.locator("#links")
+    if not links.get_attribute("open"):
+        links.locator("summary").click()
+    invite = host.page.locator("#invite-link").input_value()
+    # the guest: their browser's language, asked to take the seat, not told to wait
+    guest.page.goto(invite)
+    join = guest.page.locator("button.join")
+    join.wait_for()
+    assert guest.page.get_attribute("html", "lang") == guest_lang
+    assert join.inner_text() == words(guest_lang, "join_as", player="Bo")
+    assert guest.page.locator("#waiting-join").is_hidden()
+    assert "Bo" not in guest.page.locator("#status").inner_text()
+    assert_accessible(guest.page)
+    join.click()
+    guest.page.wait_for_function("document.getElementById('join').hidden")
+    # the spectator: their own language too, and a switch to another
+    watcher.page.goto(host.page.url.split("?")[0])
+    watcher.page.wait_for_selector("#protocol thead th")
+    assert watcher.page.get_attribute("html", "lang") == watcher_lang
+    status = watcher.page.locator("#status")
+    watcher.page.wait_for_function("document.getElementById('status').textContent !== ''")
+    assert status.inner_text().startswith(words(watcher_lang, "watching", player="")[:6])
+    other = next(lang for lang in ("en", "sv", "fi") if lang not in (watcher_lang,))
+    watcher.page.locator(f'.langs a[hreflang="{other}"]').click()
+    watcher.page.wait_for_selector(f'html[lang="{other}"]', state="attached")
+    watcher.page.wait_for_selector("#protocol thead th")
+    assert watcher.page.get_attribute("html", "lang") == other
+    # the maker still reads the game's language
+    host.page.reload()
+    assert host.page.get_attribute("html", "lang") == host_lang
+    for w in (host, guest, watcher):
+        w.assert_clean()
+    for c in contexts:
+        c.close()
