@@ -83,15 +83,18 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.win_chance_of", "{player}: chance to win {chance}"),
     N_("web.win_pending", "working out the chances to win…"),
     N_("web.win_unavailable", "The chances to win cannot be worked out for this position yet."),
+    N_("web.about_percent", "about {percent} %"),
+    N_(
+        "web.win_note_about",
+        "Chance to win after every move, simulated: each figure may be off by up to {margin} "
+        "percentage points. People are counted as playing their best, the computer at its "
+        "level.",
+    ),
+    N_("web.scratched_title", "Scratched: 0 points"),
     N_(
         "web.win_note_exact",
         "Chance to win after every move, exact: people are counted as playing their best, the "
         "computer at its level.",
-    ),
-    N_(
-        "web.win_note_simulated",
-        "Chance to win after every move, simulated: 95 % sure to be within ±{margin} %. People are "
-        "counted as playing their best, the computer at its level.",
     ),
     N_("web.dice", "Dice"),
     N_("web.die", "Die"),

@@ -60,7 +60,8 @@ export function toggleKeep(i) {
 export function entryCell(entry, seat, boxId) {
   const just = lastWrite.get(seat) === boxId;
   const cls = just ? "just" : "";
-  if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})` }, "–");
+  // "–" is a scratch (0 points), told apart from a 0 written with the dice.
+  if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})`, title: t("scratched_title") }, "–");
   const text = String(entry.points);
   if (entry.drop) {
     return el("span", { class: cls }, text, el("small", { class: "drop", title: t("dropped") }, ` ∖${entry.drop}`));
