@@ -15,19 +15,18 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from yatzy import __version__
 from yatzy.errors import YatzyError
 from yatzy.store import GameRepository
 from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
+from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
@@ -45,9 +44,6 @@ from yatzy.web.security import BodyTimeout, SecurityHeaders
 from yatzy.web.service import GameService
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
-
-HERE = Path(__file__).parent
-
 
 # -- helpers ----------------------------------------------------------------------------------
 
@@ -152,7 +148,8 @@ def create_app(
     app.add_exception_handler(RequestValidationError, request_validation_error)
     app.add_exception_handler(YatzyError, _yatzy_error)
     app.add_exception_handler(404, _not_found)
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    for path, static in static_apps():  # compressed, and cached by content (assets.py)
+        app.mount(path, static)
     for router in ROUTERS:
         app.include_router(router)
     return app

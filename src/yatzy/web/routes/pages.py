@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
+from yatzy.web.assets import static_prefix
 from yatzy.web.deps import GameId, Owner, Service
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
@@ -33,6 +34,7 @@ LANG_AGE = 400 * 24 * 3600
 THEME = "#14532d"
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals["static"] = static_prefix()  # the static files' versioned path
 router = APIRouter(include_in_schema=False)
 
 
@@ -91,6 +93,8 @@ def _page(request: Request, template: str, lang: Language, **context: Any) -> HT
             **context,
         },
     )
+    # Pages are asked for anew every time (they name the static files' version).
+    response.headers["Cache-Control"] = "no-cache"
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES and request.cookies.get(LANG_COOKIE) != chosen:
         response.set_cookie(
