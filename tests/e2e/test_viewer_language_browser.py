@@ -87,3 +87,34 @@ def test_guest_and_spectator_read_their_own_language(
         w.assert_clean()
     for c in contexts:
         c.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("sv", "phone"), ("fi", "desktop")])
+def test_start_page_refusals_in_the_pages_words(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("#more summary").click()
+    field = page.locator('.opts:not([hidden]) input[data-opt="bonus_threshold"]')
+    option = field.get_attribute("data-text")
+    field.fill("99999")
+    page.locator("#play-bot").click()
+    error = page.locator("#error")
+    assert error.inner_text() == words(lang, "number_range", option=option, low=0, high=105)
+    assert page.evaluate("document.activeElement.dataset.opt") == "bonus_threshold"
+    # past the page's own check, the server's refusal is in the page's words too
+    field.evaluate("input => { input.max = '100000'; }")
+    page.locator("#play-bot").click()
+    page.wait_for_function(
+        "([t]) => document.getElementById('error').textContent === t",
+        arg=[words(lang, "rules_refused")],
+    )
+    text = error.inner_text()
+    assert "bonus_threshold" not in text and "yatzy" not in text.lower()
+    assert page.url.rstrip("/") == server.url
+    # the browser logs the refused request itself; nothing else went wrong
+    assert [e for e in w.errors if "status of 422" not in e] == []
+    context.close()

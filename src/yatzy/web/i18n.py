@@ -56,6 +56,12 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.remove", "Remove"),
     N_("web.bad_form", "Something in the form is not right: check the names and the rules."),
     N_("web.refused", "That did not work:"),
+    N_("web.number_range", "{option}: a whole number from {low} to {high}."),
+    N_(
+        "web.rules_refused",
+        "These house rules cannot be played together: check them under “More rules”.",
+    ),
+    N_("web.start_refused", "The game could not be started."),
     N_("web.name_missing", "Every player needs a name."),
     N_("web.unreachable", "The server cannot be reached."),
     N_("web.unreachable_retrying", "The server cannot be reached – retrying …"),
