@@ -118,3 +118,19 @@ def test_start_page_refusals_in_the_pages_words(
     # the browser logs the refused request itself; nothing else went wrong
     assert [e for e in w.errors if "status of 422" not in e] == []
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "desktop"), ("fi", "phone"), ("en", "phone")])
+def test_one_name_for_the_international_game(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    """The start page and the rules page call the international game the same."""
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=LOCALES[lang])
+    page = context.new_page()
+    page.goto(server.url + "/")
+    label = page.locator('label.preset:has(input[data-variant="yahtzee"])').first.inner_text()
+    page.goto(server.url + "/rules/yahtzee")
+    heading = page.locator("h1").inner_text()
+    assert heading == words(lang, "rules_for", game="Yahtzee")
+    assert label.strip().startswith("Yahtzee")
+    context.close()
