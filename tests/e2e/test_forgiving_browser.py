@@ -225,3 +225,33 @@ def test_hints_switched_during_the_game(browser: Any, server: Server, lang: str,
     assert not page.locator("#hints-switch").is_checked() and page.locator("#hint").is_hidden()
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_bonus_par_and_scratches_explained(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    name = page.locator("tr.par .box-name")
+    assert name.get_attribute("aria-expanded") == "false"
+    name.click()
+    help_line = page.locator("#help-par")
+    assert help_line.is_visible() and help_line.inner_text() == words(lang, "par_help")
+    assert_accessible(page)
+    # a scratch is "–" with its meaning on it, a 0 written with the dice is "0"
+    roll(page)
+    page.locator("#scratch-mode").click()
+    box = page.locator("button.choose.scratch").last.get_attribute("data-box")
+    seen = version(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    if page.locator("#confirm[open]").count():
+        page.locator("#confirm-yes").click()
+    wait_change(page, seen)
+    mark = page.locator(f'tr[data-row="{box}"] td .scratched').first
+    assert mark.inner_text() == "–" and mark.get_attribute("title") == words(
+        lang, "scratched_title"
+    )
+    w.assert_clean()
+    context.close()

@@ -170,6 +170,19 @@ export function renderProtocol() {
     cells.forEach((c) => tr.append(el("td", {}, c)));
     body.append(tr);
   };
+  // A row whose name opens a line on what it means (as the boxes' names do).
+  const helpLabel = (id, name, text) => {
+    const help = el("span", { id: `help-${id}`, class: "box-help", hidden: true }, text);
+    const button = el("button", {
+      class: "box-name", type: "button", title: text, "aria-expanded": "false", "aria-controls": `help-${id}`,
+      onclick: (e) => {
+        const open = help.hidden;
+        help.hidden = !open;
+        e.currentTarget.setAttribute("aria-expanded", String(open));
+      },
+    }, name);
+    return el("span", { class: "box-label" }, button, help);
+  };
   const sheets = state.view.sheets;
   const boxRow = (original, index) => {
     const b = boxOf(original.id);
@@ -196,7 +209,7 @@ export function renderProtocol() {
   state.view.boxes.forEach((b, i) => { if (b.section === "upper") boxRow(b, i); });
   row(rowWords.sum, sheets.map((s) => String(s.upper_sum)), "computed");
   row(rowWords.bonus, sheets.map((s) => String(s.bonus)), "computed");
-  row(rowWords.par, sheets.map((s) => signed(s.bonus_par)), "computed par");
+  row(helpLabel("par", rowWords.par, t("par_help")), sheets.map((s) => signed(s.bonus_par)), "computed par");
   state.view.boxes.forEach((b, i) => { if (b.section === "lower") boxRow(b, i); });
   if (state.view.variant === "yahtzee") row(rowWords.yatzy_bonus, sheets.map((s) => String(s.yatzy_bonus)), "computed");
   row(rowWords.total, sheets.map((s) => String(s.total)), "computed total");
