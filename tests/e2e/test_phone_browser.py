@@ -1,0 +1,52 @@
+"""The phone (390×844) in every mode (issue 24): the history page fits its width."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.support import Server
+
+pytestmark = pytest.mark.slow
+
+LOCALES = {"sv": "sv-SE", "fi": "fi-FI", "en": "en-GB"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("phone")
+    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
+        yield s
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_history_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("#more summary").click()
+    page.locator('.opts:not([hidden]) input[type="checkbox"][data-opt]').first.check()
+    page.locator("#play-solo").click()  # a game with house rules: the longest row
+    page.wait_for_url("**/g/*")
+    page.wait_for_selector("#protocol thead th")
+    page.goto(server.url + "/history")
+    page.wait_for_selector("table.history tbody tr")
+    page.wait_for_function("!document.querySelector('#stats-body [role=status]')")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS["phone"]["width"], f"the history is {width} px wide"
+    cell = page.locator("table.history tbody td").nth(2)
+    assert cell.is_visible()
+    # each value says what it is where the table's head is not shown
+    assert page.locator("table.history tbody td[data-label]").count() >= 6
+    labels = page.eval_on_selector_all(
+        "table.history tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)"
+    )
+    assert labels[0] == words(lang, "started") and labels[2] == words(lang, "players")
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
