@@ -1,4 +1,6 @@
-"""The phone (390×844) in every mode (issue 24): the history page fits its width."""
+"""Layout in every mode (issue 24): the history page fits a phone (390×844);
+DubbelYatzy's six dice lie in one row and its whole sheet, Extra box included, is in
+view on a laptop (1280×800)."""
 
 from __future__ import annotations
 
@@ -48,5 +50,44 @@ def test_history_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
     )
     assert labels[0] == words(lang, "started") and labels[2] == words(lang, "players")
     assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
+def _play_bot(page: Any, server: Server, preset: str) -> None:
+    page.goto(server.url + "/")
+    page.locator(f'input[name="preset"][value="{preset}"]').check()
+    page.locator("#bot-level").select_option("random")
+    page.locator("#play-bot").click()
+    page.wait_for_url("**/g/*")
+    page.wait_for_function("document.getElementById('game').dataset.mine === '1'")
+    page.locator("#roll").click()
+    page.wait_for_selector(".die")
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+
+
+OUTSIDE = """(selector) => [...document.querySelectorAll(selector)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth;
+}).map(e => `${e.dataset.box || e.dataset.row || e.dataset.pos || e.id}`
+  + ` ${Math.round(e.getBoundingClientRect().bottom)}`)"""
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_dubbel_yatzy_on_a_laptop(browser: Any, server: Server, lang: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _play_bot(page, server, "dubbel")
+    tops = page.eval_on_selector_all(
+        ".die", "ds => ds.map(d => Math.round(d.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 6 and len(set(tops)) == 1, f"the six dice lie in rows at {tops}"
+    extra = page.evaluate(
+        "[document.querySelector('#protocol').getBoundingClientRect().top,"
+        " document.querySelector('#protocol tbody tr').getBoundingClientRect().height]"
+    )
+    rows = page.evaluate(OUTSIDE, "#protocol tr.box")
+    assert rows == [], f"rows out of view at 1280x800: {rows} (the last is {extra})"
     w.assert_clean()
     context.close()
