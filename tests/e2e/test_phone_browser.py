@@ -12,10 +12,17 @@ import pytest
 
 from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
 from tests.e2e.support import Server
+from tests.e2e.test_browser import _BypassCSP
 
 pytestmark = pytest.mark.slow
 
 LOCALES = {"sv": "sv-SE", "fi": "fi-FI", "en": "en-GB"}
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (``wait_for_function``)."""
+    return _BypassCSP(browser)
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +61,12 @@ def test_history_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
     context.close()
 
 
-def _play_bot(page: Any, server: Server, preset: str) -> None:
+def _play_bot(page: Any, server: Server, preset: str, hints: bool = False) -> None:
     page.goto(server.url + "/")
     page.locator(f'input[name="preset"][value="{preset}"]').check()
+    if hints:
+        page.locator("#more summary").click()
+        page.locator("#hints").check()
     page.locator("#bot-level").select_option("random")
     page.locator("#play-bot").click()
     page.wait_for_url("**/g/*")
@@ -89,5 +99,29 @@ def test_dubbel_yatzy_on_a_laptop(browser: Any, server: Server, lang: str) -> No
     )
     rows = page.evaluate(OUTSIDE, "#protocol tr.box")
     assert rows == [], f"rows out of view at 1280x800: {rows} (the last is {extra})"
+    w.assert_clean()
+    context.close()
+
+
+COVERED = """() => [...document.querySelectorAll('button.choose')].filter(b => {
+  b.scrollIntoView({block: 'nearest'});
+  const r = b.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !(top === b || b.contains(top));
+}).map(b => b.dataset.box + (b.dataset.layer ? '/' + b.dataset.layer : ''))"""
+
+
+@pytest.mark.parametrize(("preset", "lang"), [("maxi", "sv"), ("dubbel", "fi"), ("maxi", "en")])
+def test_every_box_reachable_on_a_phone_with_hints(
+    browser: Any, server: Server, preset: str, lang: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _play_bot(page, server, preset, hints=True)
+    page.wait_for_selector("#hint:not([hidden])")
+    assert page.locator("button.choose").count() > 0
+    covered = page.evaluate(COVERED)
+    assert covered == [], f"boxes under the tray: {covered}"
     w.assert_clean()
     context.close()
