@@ -97,7 +97,11 @@ _STRINGS: dict[str, Message] = messages(
         "level.",
     ),
     N_("web.scratched_title", "Scratched: 0 points"),
-    N_("web.par_help", "How many points your upper section is ahead of (+) or behind (−) the pace to the bonus: three of each face filled so far."),
+    N_(
+        "web.par_help",
+        "How many points your upper section is ahead of (+) or behind (−) the pace to the "
+        "bonus: three of each face filled so far.",
+    ),
     N_(
         "web.win_note_exact",
         "Chance to win after every move, exact: people are counted as playing their best, the "

@@ -175,6 +175,12 @@ class RulesInfo(TypedDict):
     hints: bool
 
 
+class GoOnView(TypedDict):
+    """The answer to "go on": the game's version whose computer now moves."""
+
+    version: int
+
+
 class MoveView(TypedDict):
     """A stored action: the version it made, the seat (None: the server's roll-off)."""
 
@@ -243,6 +249,7 @@ __all__ = [
     "CreatedView",
     "EntryView",
     "GameView",
+    "GoOnView",
     "HistoryEntry",
     "MoveView",
     "OptionInfo",

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from yatzy.web.bodies import ActIn, HintsIn
 from yatzy.web.deps import Bots, GameId, HubDep, Owner, SeatTokens, Service
 from yatzy.web.inputs import StrictJSONRoute, refusals
-from yatzy.web.models import GameView
+from yatzy.web.models import GameView, GoOnView
 from yatzy.web.transport import act_json
 
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
@@ -36,10 +36,10 @@ async def act(
 
 @router.post(
     "/api/games/{game_id}/go-on",
-    status_code=204,
+    response_model=GoOnView,
     responses=refusals(403, 404, 409, 503),
 )
-async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bots) -> Response:
+async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bots) -> GoOnView:
     """The person whose write a computer's move waits on goes on: the computer moves
     now, and the write can no longer be taken back.
 
@@ -49,7 +49,7 @@ async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bot
     """
     version = await service.go_on(game_id, tokens)
     bots.release(game_id, version)
-    return Response(status_code=204)
+    return {"version": version}
 
 
 @router.post(
