@@ -1,9 +1,14 @@
-"""Make the README's screenshots: a game against the computer some turns in, on a
-laptop (1280×800) and on a phone (390×844), in Swedish and English.
+"""Make the docs' screenshots from the real app, on a laptop (1280×800) and on a
+phone (390×844):
 
-Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py``.
-Writes ``docs/screenshot-{desktop,phone}-{sv,en}.png`` and ``docs/screenshot.png``
-(the English laptop one, shown first in the README).
+* a game against the computer some turns in (``docs/screenshot-{desktop,phone}-LANG.png``
+  and ``docs/screenshot.png``, the English laptop one, shown first in the README);
+* ``--screens``: the main screens of docs/playing.md in Swedish, English and Finnish
+  — the start page, a game with hints on, and the end screen — as compressed WebP
+  (``docs/screens/{start,hints,end}-{desktop,phone}-LANG.webp``).
+
+Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
+[--screens] [LANG ...]``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from tests.e2e.helpers import (  # noqa: E402
     PHONE,
     best_box,
     confirm_if_asked,
+    play_to_the_end,
     version,
     wait_change,
     wait_mine,
@@ -70,18 +76,66 @@ def shoot(browser: Any, url: str, lang: str, size: str, out: Path) -> None:
     page.close()
 
 
+def webp(png: Path, out: Path) -> None:
+    """``png`` as a compressed WebP at ``out`` (a screenshot is mostly flat colour)."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        image.convert("RGB").save(out, "WEBP", quality=72, method=6)
+
+
+def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
+    """The start page, a game against the computer with hints on, and its end."""
+    page = browser.new_page(
+        viewport=DESKTOP if size == "desktop" else PHONE,
+        locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
+        bypass_csp=True,
+    )
+
+    def shot(name: str) -> None:
+        png = tmp / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(png))
+        webp(png, folder / f"{name}-{size}-{lang}.webp")
+
+    page.goto(f"{url}/?lang={lang}")
+    page.locator("#your-name").fill(NAMES[lang])
+    shot("start")
+    page.locator("#more summary").click()
+    page.locator("#hints").check()
+    page.locator("#bot-level").select_option("greedy")
+    page.locator("#play-bot").click()
+    page.wait_for_url("**/g/*")
+    wait_mine(page)
+    seen = version(page)
+    page.keyboard.press("r")
+    wait_change(page, seen)
+    page.wait_for_selector("#hint:not([hidden]) .hint-options", timeout=120_000)
+    shot("hints")
+    play_to_the_end(page)
+    page.wait_for_timeout(1500)
+    shot("end")
+    page.close()
+
+
 def main() -> None:
     """Take every screenshot."""
+    args = [a for a in sys.argv[1:] if a != "--screens"]
     db = Path(tempfile.mkdtemp()) / "shot.db"
     docs = ROOT / "docs"
-    langs = sys.argv[1:] or ["sv", "en"]
+    langs = args or (["sv", "en", "fi"] if "--screens" in sys.argv else ["sv", "en"])
     with Server(f"sqlite:///{db}", bot_delay=0.05) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for lang in langs:
             for size in ("desktop", "phone"):
-                shoot(browser, server.url, lang, size, docs / f"screenshot-{size}-{lang}.png")
+                if "--screens" in sys.argv:
+                    (docs / "screens").mkdir(exist_ok=True)
+                    screens(browser, server.url, lang, size, docs / "screens", db.parent)
+                else:
+                    shoot(browser, server.url, lang, size, docs / f"screenshot-{size}-{lang}.png")
         browser.close()
-    if "en" in langs:
+    if "en" in langs and "--screens" not in sys.argv:
         shutil.copy(docs / "screenshot-desktop-en.png", docs / "screenshot.png")
 
 

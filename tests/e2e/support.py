@@ -40,6 +40,7 @@ class Server:
         database_url: str,
         *,
         bot_delay: float = 0.0,
+        undo_grace: float = 0.0,
         port: int | None = None,
         log: Path | None = None,
         args: Sequence[str] = (),
@@ -50,6 +51,7 @@ class Server:
         self.root_path = root_path
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.undo_grace = undo_grace
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -72,6 +74,8 @@ class Server:
                 self.database_url,
                 "--bot-delay",
                 str(self.bot_delay),
+                "--undo-grace",
+                str(self.undo_grace),
                 "--log-level",
                 "warning",
                 *self.args,

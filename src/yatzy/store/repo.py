@@ -335,6 +335,24 @@ class GameRepository:
             self._log_move(conn, game_id, version, seat, {"claim": seat}, now)
         return version
 
+    def set_hints(self, game_id: str, hints: bool) -> int:
+        """Switch the game's hints on or off; its new version.  The switch is a move of
+        its own (seat None, ``{"hints": bool}``), so every process sees it."""
+        now = utc_now()
+        with self._write() as conn, conn.begin():
+            result = conn.execute(
+                update(GAMES)
+                .where(GAMES.c.id == game_id)
+                .values(hints=hints, version=GAMES.c.version + 1, updated_at=now)
+            )
+            if result.rowcount != 1:
+                raise NotFoundError(f"no game {game_id}")
+            version = int(
+                conn.execute(select(GAMES.c.version).where(GAMES.c.id == game_id)).scalar_one()
+            )
+            self._log_move(conn, game_id, version, None, {"hints": hints}, now)
+        return version
+
     def write_connection(self) -> contextlib.AbstractContextManager[Any]:
         """A connection for one write transaction, queued with the other writers of
         this process (for maintenance such as :mod:`yatzy.store.retention`)."""

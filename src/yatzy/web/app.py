@@ -15,19 +15,18 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from yatzy import __version__
 from yatzy.errors import YatzyError
 from yatzy.store import GameRepository
 from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
+from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
@@ -45,9 +44,6 @@ from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse
 from yatzy.web.service import GameService
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
-
-HERE = Path(__file__).parent
-
 
 # -- helpers ----------------------------------------------------------------------------------
 
@@ -93,6 +89,7 @@ def create_app(
     database_url: str | None = None,
     *,
     bot_delay: float = 0.6,
+    undo_grace: float = 0.0,
     secure_cookies: bool = False,
     server_gc: bool = False,
     limits: Limits | None = None,
@@ -112,7 +109,10 @@ def create_app(
     every multi-seat game's live win chances in its views, each computed in the
     background within ``win_budget`` CPU seconds (:class:`LiveChances`), and its
     post-game analysis in win chance ``win_budget`` CPU seconds per position
-    (:class:`WinAnalyses`; both off without ``win_chances``).
+    (:class:`WinAnalyses`; both off without ``win_chances``).  A computer whose move
+    would follow a write that its person may still take back waits until they go on,
+    at most ``undo_grace`` seconds (0: it moves after ``bot_delay``, as tests and
+    embedders may want; ``yatzy serve`` waits 5 s).
 
     ``public_url`` (scheme, host and path prefix, as players reach the app) is the
     base of the links the app hands out (a new game's invite URL); without it they
@@ -126,6 +126,7 @@ def create_app(
     settings = WebSettings(
         normalise_url(database_url),
         bot_delay=bot_delay,
+        undo_grace=undo_grace,
         secure_cookies=secure_cookies,
         server_gc=server_gc,
         limits=limits or Limits.off(),
@@ -164,7 +165,8 @@ def create_app(
     app.add_exception_handler(RequestValidationError, request_validation_error)
     app.add_exception_handler(YatzyError, _yatzy_error)
     app.add_exception_handler(404, _not_found)
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    for path, static in static_apps():  # compressed, and cached by content (assets.py)
+        app.mount(path, static)
     for router in ROUTERS:
         app.include_router(router)
     return app
@@ -187,7 +189,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop.call_soon_threadsafe(hub.send_chances, game_id, version, answer)
 
     chances.notify = notify
-    bots = BotRunner(service, hub, settings.bot_delay)
+    bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     listener = None
     if repo.asyncpg_dsn is not None:
@@ -250,6 +252,7 @@ def _tune_gc() -> None:
 
 def app_from_env() -> FastAPI:
     """The app configured by ``YATZY_DATABASE_URL``, ``YATZY_BOT_DELAY``,
+    ``YATZY_UNDO_GRACE`` (seconds; default 5),
     ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults),
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
     off; default 0.2), ``YATZY_PUBLIC_URL`` and ``YATZY_ALLOWED_HOSTS``
@@ -261,6 +264,7 @@ def app_from_env() -> FastAPI:
     return create_app(
         os.environ.get("YATZY_DATABASE_URL") or None,
         bot_delay=float(os.environ.get("YATZY_BOT_DELAY", "0.6")),
+        undo_grace=float(os.environ.get("YATZY_UNDO_GRACE", "5")),
         server_gc=True,
         limits=Limits.from_json(limits) if limits else Limits(),
         win_chances=budget > 0,

@@ -79,6 +79,12 @@ class SocketActIn(ActIn):
     ref: int | None = Field(default=None, ge=0, le=MAX_REF, description="quoted by the answer")
 
 
+class HintsIn(_Strict):
+    """Switch a game's hints on or off during the game."""
+
+    on: bool
+
+
 class JoinIn(_Strict):
     """Claim a seat with the invite code of the game."""
 

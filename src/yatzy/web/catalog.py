@@ -139,6 +139,15 @@ CHOICE_WORDS: dict[tuple[str, str], Words] = _split(
 """The choices of the choice options, in plain words."""
 
 
+def _largest(variant: str, name: str) -> int:
+    """The largest value of number option ``name`` that ``variant`` takes."""
+    if name == "bonus_threshold":
+        from yatzy.rules import RuleSet
+
+        return RuleSet.parse(variant).upper_max
+    return 1000
+
+
 def house_rules(variant: str, lang: Language) -> list[dict[str, Any]]:
     """The options of ``variant`` that have plain words, as the start page shows them.
 
@@ -162,6 +171,9 @@ def house_rules(variant: str, lang: Language) -> list[dict[str, Any]]:
             {
                 "name": name,
                 "kind": spec.kind,
+                # the largest value the rules take (a number option), so that the page
+                # says so in its words before the server would refuse it
+                "max": _largest(variant, name),
                 "text": pick(OPTION_WORDS[name], lang),
                 "default": v.defaults.get(name),
                 "bare": spec.bare,

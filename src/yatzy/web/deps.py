@@ -34,6 +34,7 @@ class WebSettings:
 
     database_url: str
     bot_delay: float = 0.6
+    undo_grace: float = 0.0
     secure_cookies: bool = False
     server_gc: bool = False
     limits: Limits = field(default_factory=Limits.off)

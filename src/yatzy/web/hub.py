@@ -396,11 +396,14 @@ def _on_lost(lost: asyncio.Event, _conn: Any) -> None:
 class BotRunner:
     """Plays the bots' turns in background tasks, one action at a time, each stored."""
 
-    def __init__(self, service: GameService, hub: Hub, delay: float) -> None:
+    def __init__(self, service: GameService, hub: Hub, delay: float, grace: float = 0.0) -> None:
         self.service = service
         self.hub = hub
         self.delay = delay
+        self.grace = grace
         self.running: dict[str, asyncio.Task[Any]] = {}
+        # (game, version) -> set when its person goes on (see _wait_for_undo)
+        self.released: dict[tuple[str, int], asyncio.Event] = {}
 
     def kick(self, game_id: str) -> None:
         """Start playing the game's bots unless that is under way already."""
@@ -408,12 +411,43 @@ class BotRunner:
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id))
         self.running[game_id] = task
-        task.add_done_callback(lambda _t: self.running.pop(game_id, None))
+        task.add_done_callback(lambda _t: self._done(game_id))
+
+    def _done(self, game_id: str) -> None:
+        self.running.pop(game_id, None)
+        for key in [k for k in self.released if k[0] == game_id]:
+            del self.released[key]
+
+    def release(self, game_id: str, version: int) -> None:
+        """The person whose write (at ``version``) a bot waits on goes on: the bot
+        moves now."""
+        if game_id in self.running:
+            self.released.setdefault((game_id, version), asyncio.Event()).set()
+
+    async def _wait_for_undo(self, game_id: str) -> None:
+        """While a person may take back the write that the bot's move would follow,
+        wait until they go on (:meth:`release`) or ``grace`` seconds pass; a new
+        write (undone and written again meanwhile) gets its own grace."""
+        while True:
+            version = await self.service.undo_window(game_id)
+            if version is None:
+                return
+            event = self.released.setdefault((game_id, version), asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), self.grace)
+                return
+            except TimeoutError:
+                if await self.service.undo_window(game_id) in (version, None):
+                    return
+            finally:
+                self.released.pop((game_id, version), None)
 
     async def _run(self, game_id: str) -> None:
         while True:
             await asyncio.sleep(self.delay)
             try:
+                if self.grace > 0:
+                    await self._wait_for_undo(game_id)
                 version = await self.service.bot_step(game_id)
             except ConflictError:
                 continue  # someone else moved first; look again

@@ -56,6 +56,12 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.remove", "Remove"),
     N_("web.bad_form", "Something in the form is not right: check the names and the rules."),
     N_("web.refused", "That did not work:"),
+    N_("web.number_range", "{option}: a whole number from {low} to {high}."),
+    N_(
+        "web.rules_refused",
+        "These house rules cannot be played together: check them under “More rules”.",
+    ),
+    N_("web.start_refused", "The game could not be started."),
     N_("web.name_missing", "Every player needs a name."),
     N_("web.unreachable", "The server cannot be reached."),
     N_("web.unreachable_retrying", "The server cannot be reached – retrying …"),
@@ -83,15 +89,23 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.win_chance_of", "{player}: chance to win {chance}"),
     N_("web.win_pending", "working out the chances to win…"),
     N_("web.win_unavailable", "The chances to win cannot be worked out for this position yet."),
+    N_("web.about_percent", "about {percent} %"),
+    N_(
+        "web.win_note_about",
+        "Chance to win after every move, simulated: each figure may be off by up to {margin} "
+        "percentage points. People are counted as playing their best, the computer at its "
+        "level.",
+    ),
+    N_("web.scratched_title", "Scratched: 0 points"),
+    N_(
+        "web.par_help",
+        "How many points your upper section is ahead of (+) or behind (−) the pace to the "
+        "bonus: three of each face filled so far.",
+    ),
     N_(
         "web.win_note_exact",
         "Chance to win after every move, exact: people are counted as playing their best, the "
         "computer at its level.",
-    ),
-    N_(
-        "web.win_note_simulated",
-        "Chance to win after every move, simulated: 95 % sure to be within ±{margin} %. People are "
-        "counted as playing their best, the computer at its level.",
     ),
     N_("web.dice", "Dice"),
     N_("web.die", "Die"),
@@ -112,6 +126,17 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.scratch_box", "Scratch {box}"),
     N_("web.undo", "Undo"),
     N_("web.undo_box", "Undo {box}"),
+    N_("web.go_on", "Go on: {player} plays"),
+    N_("web.bot_waits", "{player} waits until you go on – until then you can take back {box}."),
+    N_("web.tap_confirm", "Tap twice to write"),
+    N_("web.tap_again", "Tap {box} again to write {points}."),
+    N_("web.tap_again_scratch", "Tap {box} again to scratch it (0)."),
+    N_("web.all_kept", "All dice kept"),
+    N_(
+        "web.hints_unavailable",
+        "This game cannot have hints (in a score pad game the server has no dice to advise on).",
+    ),
+    N_("web.nothing_waits", "The computer has already moved: that write stands."),
     N_("web.confirm_zero", "Write 0 in {box}? The dice would score {points} in {other}."),
     N_("web.confirm_scratch_self", "Scratch {box}? The dice would score {points} there."),
     N_("web.confirm_yes", "Yes, write it"),

@@ -186,6 +186,7 @@ class GameView(TypedDict):
     winners: list[int]
     turn: TurnView | None
     win_chances: NotRequired[WinChancesView | None]
+    hints_switch: NotRequired[bool]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 
@@ -254,6 +255,12 @@ class ActionJSON(TypedDict, total=False):
     inner: FillJSON
     outer: FillJSON
     undo: bool
+
+
+class GoOnView(TypedDict):
+    """The answer to "go on": the game's version whose computer now moves."""
+
+    version: int
 
 
 class MoveView(TypedDict):
@@ -455,6 +462,7 @@ __all__ = [
     "ExpectedPoint",
     "FillJSON",
     "GameView",
+    "GoOnView",
     "HintOption",
     "HintView",
     "HistoryEntry",

@@ -21,7 +21,7 @@ from yatzy.web.limits import (
     TooManySocketsError,
     retry_after,
 )
-from yatzy.web.service import InviteError, SeatError
+from yatzy.web.service import InviteError, NothingWaitsError, SeatError
 
 OWNER_COOKIE = "yz_owner"
 COOKIE_AGE = 400 * 24 * 3600
@@ -67,7 +67,7 @@ def status_of(exc: YatzyError) -> int:
         return 503
     if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
         return 429
-    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError):
+    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError | NothingWaitsError):
         return 409
     return 422
 

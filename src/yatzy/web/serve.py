@@ -38,6 +38,13 @@ def add_parser(sub: Any) -> None:
         "--bot-delay", type=float, default=0.6, help="seconds between bot actions (default 0.6)"
     )
     p.add_argument(
+        "--undo-grace",
+        type=float,
+        default=5.0,
+        help="seconds a computer waits before its move while a person may still take back "
+        "the write before it (default 5; 0: it moves at once)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -364,6 +371,8 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError(f"port {args.port} is not in 1-65535")
     if args.bot_delay < 0:
         raise YatzyError(f"bot delay {args.bot_delay} is negative")
+    if args.undo_grace < 0:
+        raise YatzyError(f"undo grace {args.undo_grace} is negative")
     if args.workers < 1:
         raise YatzyError(f"workers {args.workers} is less than 1")
     if args.limit_concurrency < 1 or args.keep_alive_timeout < 1 or args.header_timeout <= 0:
@@ -383,6 +392,7 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError("--workers above 1 needs --database-url postgresql://...")
     os.environ["YATZY_DATABASE_URL"] = url
     os.environ["YATZY_BOT_DELAY"] = str(args.bot_delay)
+    os.environ["YATZY_UNDO_GRACE"] = str(args.undo_grace)
     os.environ["YATZY_LIMITS"] = limits.to_json()
     os.environ["YATZY_HEADER_TIMEOUT"] = str(args.header_timeout)
     os.environ["YATZY_WIN_BUDGET"] = str(args.win_budget)

@@ -72,6 +72,14 @@ class SeatError(YatzyError):
     """A request for a seat that its token does not hold (or that is not a person's)."""
 
 
+class HintsUnavailableError(YatzyError):
+    """Hints asked for in a game that cannot have them (a score pad, no advisor)."""
+
+
+class NothingWaitsError(YatzyError):
+    """A "go on" when no computer waits on the asker's write."""
+
+
 class InviteError(YatzyError):
     """A wrong invite code, or a seat that cannot be claimed."""
 
@@ -257,6 +265,8 @@ class GameService:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
+        # whether the players may switch hints on during the game (see set_hints)
+        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None
         if self.chances is None:
             view["win_chances"] = None
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
@@ -569,6 +579,49 @@ class GameService:
         bot, _ = bot_for(level, state.rules)
         return bot.choose(state, self.rng)
 
+    async def set_hints(
+        self, game_id: str, on: bool, tokens: Mapping[int, str]
+    ) -> tuple[StoredGame, State]:
+        """Switch the game's hints on or off during the game, for a player of it
+        (:class:`SeatError` for anyone else, :class:`HintsUnavailableError` where the
+        game cannot have them); the game as stored now.  The switch is stored as a
+        move of its own, so every viewer's page follows it."""
+        stored, state = await self.load(game_id)
+        if not self.seats_held(stored, tokens):
+            raise SeatError("only a player of this game may switch its hints")
+        if state.is_terminal():
+            raise GameOverError("the game is over; its hints can no longer be switched")
+        if on:
+            reason = hints_unsupported(state.rules, stored.pad)
+            if reason is not None:
+                raise HintsUnavailableError(f"no hints for {stored.rules}: {reason}")
+            prepare_hints(state.rules)
+        if stored.hints == on:
+            return stored, state
+        await asyncio.to_thread(self.repo.set_hints, game_id, on)
+        return await self.load(game_id)
+
+    async def undo_window(self, game_id: str) -> int | None:
+        """The game's version while a person may still take back a write that a bot's
+        move would follow (see :func:`waits_for_undo`), else None."""
+        stored, state = await self.load(game_id)
+        return stored.version if waits_for_undo(stored, state) else None
+
+    async def go_on(self, game_id: str, tokens: Mapping[int, str]) -> int:
+        """Check that ``tokens`` hold the seat whose write a bot's move waits on (the
+        person says "go on": the write stands); :class:`NothingWaitsError` when no bot
+        waits, :class:`SeatError` for another seat.  Nothing is stored: the game's
+        version is returned, and the bots are released by the caller
+        (:meth:`yatzy.web.hub.BotRunner.release`)."""
+        stored, state = await self.load(game_id)
+        if not waits_for_undo(stored, state):
+            raise NothingWaitsError("no computer waits on a write of yours")
+        seat = state.undo_seat()
+        assert seat is not None
+        if not self._holds(stored, seat, tokens.get(seat, "")):
+            raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
+        return stored.version
+
     async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or
         ``lang`` (see :func:`yatzy.web.hints.analysis`)."""
@@ -671,6 +724,17 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
     return out
 
 
+def waits_for_undo(stored: StoredGame, state: State) -> bool:
+    """Whether a bot is to act while a person may still take back the write before it.
+
+    The bot's move begins with a roll, and a roll ends the undo (the core's rule:
+    nobody sees new dice for a decision that can still be taken back), so the bots
+    wait here until the person goes on or a grace passes (:class:`BotRunner`).
+    """
+    seat = state.undo_seat()
+    return seat is not None and stored.seats[seat].bot is None and bot_is_next(stored, state)
+
+
 def bot_is_next(stored: StoredGame, state: State) -> bool:
     """Whether a bot seat is to act in ``state``."""
     seat = state.current_player()
@@ -689,12 +753,15 @@ def bot_levels() -> list[str]:
 __all__ = [
     "Created",
     "GameService",
+    "HintsUnavailableError",
     "InviteError",
+    "NothingWaitsError",
     "SeatError",
     "SeatRequest",
     "bot_levels",
     "new_token",
     "token_hash",
+    "waits_for_undo",
 ]
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from yatzy.web.bodies import ActIn
-from yatzy.web.deps import GameId, Owner, SeatTokens
+from yatzy.web.bodies import ActIn, HintsIn
+from yatzy.web.deps import Bots, GameId, HubDep, Owner, SeatTokens, Service
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
-from yatzy.web.models import GameView
+from yatzy.web.models import GameView, GoOnView
 from yatzy.web.transport import act_json
 
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
@@ -32,3 +32,41 @@ async def act(
     """
     answer = await act_json(request.app.state, game_id, body, tokens, owner)
     return Response(answer, media_type="application/json")
+
+
+@router.post(
+    "/api/games/{game_id}/go-on",
+    response_model=GoOnView,
+    responses=refusals(403, 404, 409, 503),
+)
+async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bots) -> GoOnView:
+    """The person whose write a computer's move waits on goes on: the computer moves
+    now, and the write can no longer be taken back.
+
+    A computer waits (at most ``yatzy serve --undo-grace`` seconds) while the write
+    before its move may be undone, as its move begins with a roll.  409 when no
+    computer waits on a write of this browser's seats, 403 for another seat's.
+    """
+    version = await service.go_on(game_id, tokens)
+    bots.release(game_id, version)
+    return {"version": version}
+
+
+@router.post(
+    "/api/games/{game_id}/hints",
+    response_model=GameView,
+    responses=refusals(403, 404, 409, 503),
+)
+async def switch_hints(
+    game_id: GameId,
+    body: HintsIn,
+    tokens: SeatTokens,
+    owner: Owner,
+    service: Service,
+    hub: HubDep,
+) -> GameView:
+    """Switch the game's hints on or off during the game (a player of it only);
+    every viewer's page follows.  422 where the game cannot have hints (a score pad)."""
+    stored, _ = await service.set_hints(game_id, body.on, tokens)
+    await hub.announce(game_id, stored.version)
+    return await service.view(game_id, tokens, owner)

@@ -2,7 +2,8 @@
 
 Every page is rendered in the player's language: ``?lang=`` (remembered in the
 ``yz_lang`` cookie), else the cookie, else the browser's ``Accept-Language``.  A game
-page speaks its game's language, as its protocol does.  Pages put ``<base href>`` at
+page speaks the game's language only where the browser asks for none of ours (see
+:func:`game_page`).  Pages put ``<base href>`` at
 the app's root (``root_path`` behind a reverse proxy), and every URL in the
 templates and scripts is relative to it.
 """
@@ -19,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
+from yatzy.web.assets import static_prefix
 from yatzy.web.deps import GameId, Owner, Service
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
@@ -32,6 +34,7 @@ LANG_AGE = 400 * 24 * 3600
 THEME = "#14532d"
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals["static"] = static_prefix()  # the static files' versioned path
 router = APIRouter(include_in_schema=False)
 
 
@@ -90,6 +93,8 @@ def _page(request: Request, template: str, lang: Language, **context: Any) -> HT
             **context,
         },
     )
+    # Pages are asked for anew every time (they name the static files' version).
+    response.headers["Cache-Control"] = "no-cache"
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES and request.cookies.get(LANG_COOKIE) != chosen:
         response.set_cookie(
@@ -131,12 +136,16 @@ async def index(request: Request) -> HTMLResponse:
 async def game_page(request: Request, game_id: GameId, service: Service) -> Response:
     """A game: play, watch or join (``?invite=``).
 
-    The page speaks the viewer's language (``?lang=`` or the remembered choice),
-    else the game's; the names of its boxes and rows come with the page in that
+    The page speaks each viewer's language, as every page does (``?lang=``, the
+    remembered choice, the browser's ``Accept-Language``), and the game's where the
+    browser asks for none of ours: an invited guest and a spectator read their own,
+    not the maker's.  The names of its boxes and rows come with the page in that
     language, so players of one game may each read their own.
     """
     stored = await service.stored(game_id)
     chosen = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if chosen not in LANGUAGES:
+        chosen = accepted_language(request.headers.get("accept-language", ""))
     lang: Language = chosen if chosen in LANGUAGES else stored.lang  # type: ignore[assignment]
     rules = parse_spec(stored.rules)
     boxes = {

@@ -1,6 +1,7 @@
 // Live chances to win on the game screen: a percentage and a bar under each player's
 // name in the sheet's column heads, a line on how they were found (exact, or
-// simulated with the half-width of the 95 % interval), and the viewer's switch.  It
+// simulated: "about", and the half-width of the 95 % interval in words), and the
+// viewer's switch.  It
 // draws what the view's win_chances say; it computes nothing.
 import { formatNumber } from "./insight.js";
 import { el } from "./widgets.js";
@@ -27,12 +28,13 @@ export function marginText(m) {
   return pct >= 1 ? formatNumber(Math.ceil(pct), 0) : formatNumber(Math.ceil(pct * 10) / 10);
 }
 
-// "54,3 %" when exact; "54 % ±2" when simulated (a tenth when the margin is that small).
-export function chanceText(seat) {
+// "54,3 %" when exact; "about 54 %" when simulated (to a tenth when the margin is that
+// small): plain words, the margin itself is in the note under the sheet.
+export function chanceText(seat, t) {
   const p = seat.chance;
   if (seat.margin === 0) return percentText(p) + " %";
   const pct = seat.margin * 100 < 0.5 ? percentText(p) : formatNumber(Math.round(p * 100), 0);
-  return `${pct} % ±${marginText(seat.margin)}`;
+  return t("about_percent", { percent: pct });
 }
 
 // Fill the column heads' .win cells of the view's sheet with ``chances`` (the newest
@@ -53,7 +55,7 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
         el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
       return;
     }
-    const text = chanceText(seat);
+    const text = chanceText(seat, t);
     span.replaceChildren(
       el("span", { class: "sr" }, t("win_chance_of", { player: seatName(seat.seat), chance: text })),
       el("span", { "aria-hidden": "true" }, text),
@@ -65,6 +67,6 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
   else if (chances.unavailable) note.textContent = t("win_unavailable");
   else if (chances.method === "final") note.textContent = "";
   else if (chances.exact) note.textContent = t("win_note_exact");
-  else note.textContent = t("win_note_simulated", { margin: marginText(chances.margin) });
+  else note.textContent = t("win_note_about", { margin: marginText(chances.margin) });
   note.hidden = !note.textContent;
 }

@@ -1,14 +1,14 @@
 // Input: buttons, forms and keys (attached once by listen()).
 import { showChances } from "./chances.js";
 import { beep, parsePadDice } from "./widgets.js";
-import { $, BOX_KEYS, url, state, t, mine } from "./game-state.js";
-import { api, explain, act } from "./game-net.js";
+import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm } from "./game-state.js";
+import { api, explain, act, load, accept } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
-import { handingOver } from "./game-panels.js";
+import { handingOver, allKept, myUndo } from "./game-panels.js";
 import { render } from "./game-render.js";
 
 export function rollNow() {
-  if (!mine() || state.view.pad || state.view.turn.rolls_left === 0 || handingOver()) return;
+  if (!mine() || state.view.pad || state.view.turn.rolls_left === 0 || handingOver() || allKept()) return;
   const keep = state.view.turn.dice ? Array.from(state.kept).sort((a, b) => a - b) : [];
   state.kept = new Set();
   beep([330], 0.08);
@@ -47,6 +47,23 @@ export function highlightHint(target) {
 
 
 
+// Take back this viewer's last write (the button, the hand-over card's button, U);
+// the focus goes on to play (the undo buttons hide once it is done).
+export async function undo() {
+  if (!myUndo()) return;
+  await act({ undo: true }, state.view.undo.seat);
+}
+
+// The computer waits on this viewer's write: go on now (the write stands).
+export async function goOn() {
+  try {
+    await api("POST", `api/games/${gameId}/go-on`);
+  } catch (e) {
+    $("error").textContent = explain(e);
+    if (e.status === 409) load();
+  }
+}
+
 export function moveAmongBoxes(step) {
   const buttons = [...document.querySelectorAll("button.choose")];
   if (!buttons.length) return;
@@ -73,9 +90,9 @@ function onKey(e) {
     if (!mine() || state.view.pad || handingOver()) return;
     e.preventDefault();
     rollNow();
-  } else if (key === "u" && state.view.undo && state.you.seats.includes(state.view.undo.seat)) {
+  } else if (key === "u" && myUndo()) {
     e.preventDefault();
-    act({ undo: true }, state.view.undo.seat);
+    undo();
   } else if (key === "x" && mine() && !$("scratch-mode").hidden) {
     e.preventDefault();
     state.scratching = !state.scratching;
@@ -100,7 +117,25 @@ export function listen() {
   $("rematch").addEventListener("click", rematch);
   $("roll").addEventListener("click", rollNow);
   $("scratch-mode").addEventListener("click", () => { state.scratching = !state.scratching; render(); $("scratch-mode").focus(); });
-  $("undo").addEventListener("click", () => { if (state.view.undo) act({ undo: true }, state.view.undo.seat); });
+  $("undo").addEventListener("click", undo);
+  $("handover-undo").addEventListener("click", undo);
+  $("go-on").addEventListener("click", goOn);
+  $("tap-confirm").addEventListener("change", () => {
+    try { localStorage.setItem("yatzy-tap-confirm", $("tap-confirm").checked ? "1" : "0"); } catch (e) { /* private mode */ }
+    state.armed = null;
+    render();
+  });
+  $("tap-confirm").checked = tapConfirm();
+  $("hints-switch").addEventListener("change", async (e) => {
+    const on = e.currentTarget.checked;
+    try {
+      const data = await api("POST", `api/games/${gameId}/hints`, { on });
+      accept(data, data.you);
+    } catch (err) {
+      $("error").textContent = explain(err);
+      e.currentTarget.checked = !on;
+    }
+  });
   $("handover-go").addEventListener("click", () => {
     state.handedTo = state.view.turn.seat;
     render();

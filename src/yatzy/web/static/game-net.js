@@ -35,6 +35,8 @@ export function explain(e, action) {
     case "NotYourTurnError": return t("not_your_turn");
     case "SeatError": case "InviteError": return t("seat_refused");
     case "BoxFilledError": return t("box_filled");
+    case "HintsUnavailableError": return t("hints_unavailable");
+    case "NothingWaitsError": return t("nothing_waits");
     default: return e.status >= 500 || !e.status ? t("unreachable") : t("refused_generic");
   }
 }

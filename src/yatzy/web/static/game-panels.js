@@ -61,10 +61,13 @@ export function renderLinks() {
   else if (wasInviting) details.open = false;
 }
 
+// Whom the game waits for; not said to a guest who is one of them (the join card
+// asks them to take their seat instead).
 export function renderWaitingJoin() {
   const free = state.view.players.filter((p) => !p.claimed);
   const line = $("waiting-join");
-  line.hidden = !free.length || state.view.finished;
+  const guest = params.get("invite") && !state.you.seats.length;
+  line.hidden = !free.length || state.view.finished || Boolean(guest);
   line.textContent = free.length ? t("still_to_join", { players: free.map((p) => p.name).join(", ") }) : "";
 }
 
@@ -92,6 +95,18 @@ export function handingOver() {
   return state.view.turn && state.you.seats.length > 1 && state.handedTo !== null && state.handedTo !== state.view.turn.seat && mine();
 }
 
+// The write before a hand-over can still be taken back: its Undo is on the card too.
+export function myUndo() {
+  return Boolean(state.view.undo && state.you.seats.includes(state.view.undo.seat));
+}
+
+// A computer is to move but waits while this viewer may still take back a write
+// (the server holds its move, which begins with a roll, until "go on" or a grace).
+export function botWaitsForMe() {
+  const turn = state.view.turn;
+  return Boolean(turn && myUndo() && state.view.players[turn.seat].bot && !state.view.finished);
+}
+
 export function renderHandover() {
   const section = $("handover");
   if (state.view.turn && state.you.seats.length > 1 && mine() && state.handedTo === null) state.handedTo = state.view.turn.seat;
@@ -102,15 +117,29 @@ export function renderHandover() {
     $("handover-h").textContent = t("pass_device", { player: who });
     $("handover-go").textContent = t("i_am", { player: who });
   }
+  const undo = show && myUndo();
+  $("handover-undo").hidden = !undo;
+  if (undo) $("handover-undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
 }
+// Hints can be switched on and off during the game by its players (where the game
+// can have them: the server says so); every viewer's page follows the switch.
+export function renderHintsSwitch() {
+  const can = Boolean(state.view.hints_switch) && !spectator() && !state.view.finished;
+  $("hints-switch-wrap").hidden = !can;
+  if (can) $("hints-switch").checked = Boolean(state.view.hints);
+}
+
 export function renderStatus() {
   const status = $("status");
   if (state.view.finished) { status.textContent = t("game_over"); return; }
   if (!state.view.turn) { status.textContent = state.view.starter === null ? t("rolling_off") : ""; return; }
+  // A guest about to take a seat is not watching: the join card speaks to them.
+  if (!$("join").hidden) { status.textContent = ""; return; }
   const who = seatName(state.view.turn.seat);
   let text;
   if (mine()) text = state.you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");
   else if (spectator()) text = t("watching", { player: who });
+  else if (botWaitsForMe()) text = t("bot_waits", { player: who, box: boxOf(state.view.undo.box).name });
   else text = state.view.turn.preparing ? t("bot_preparing", { player: who }) : t("waiting_for", { player: who });
   if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
@@ -141,11 +170,20 @@ export function rollsText(turn) {
   return t("rolls_left_saved", { n: turn.rolls_left, saved: savedLeft });
 }
 
+// Keeping every die leaves nothing to roll: the button is then off and says why
+// (never an enabled button that the server would refuse).
+export function allKept() {
+  const turn = state.view.turn;
+  return Boolean(turn && turn.dice && !state.view.pad && state.kept.size >= state.view.num_dice);
+}
+
 export function labelRoll() {
   const turn = state.view.turn;
-  $("roll").textContent = turn.dice && !state.view.pad
-    ? (state.kept.size ? t("roll_rest", { n: state.view.num_dice - state.kept.size }) : t("roll_all"))
-    : t("roll");
+  $("roll").disabled = turn.rolls_left === 0 || state.busy || allKept();
+  $("roll").textContent = allKept() ? t("all_kept")
+    : turn.dice && !state.view.pad
+      ? (state.kept.size ? t("roll_rest", { n: state.view.num_dice - state.kept.size }) : t("roll_all"))
+      : t("roll");
 }
 
 export function renderPlay() {
@@ -164,7 +202,6 @@ export function renderPlay() {
   const me = mine();
   const roll = $("roll");
   roll.hidden = spectator() || state.view.pad || !me;
-  roll.disabled = turn.rolls_left === 0 || state.busy;
   labelRoll();
   $("rolls-left").textContent = rollsText(turn);
   // last_resort: no scratch while the dice score somewhere (the server says when)
@@ -173,9 +210,12 @@ export function renderPlay() {
   $("scratch-mode").hidden = !canScratch;
   $("scratch-mode").setAttribute("aria-pressed", String(state.scratching));
   $("scratch-mode").textContent = state.scratching ? t("scratch_cancel") : t("scratch_mode");
-  const undo = state.view.undo && state.you.seats.includes(state.view.undo.seat);
+  const undo = myUndo();
   $("undo").hidden = !undo;
   if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
+  const goOn = botWaitsForMe();
+  $("go-on").hidden = !goOn;
+  if (goOn) $("go-on").textContent = t("go_on", { player: seatName(turn.seat) });
   $("joker").hidden = !(turn.joker && turn.dice);
   $("pad-dice").hidden = !(state.view.pad && me);
   $("pad-write").hidden = !(state.view.pad && me);
@@ -185,6 +225,8 @@ export function renderPlay() {
   const current = select.value;
   select.replaceChildren(...state.view.boxes.filter((b) => turn.allowed.includes(b.id)).map((b) => el("option", { value: b.id }, boxOf(b.id).name)));
   if (turn.allowed.includes(current)) select.value = current;
+  const armed = state.armed && state.armed.startsWith(`${state.view.version}:`) && me;
+  $("armed").textContent = armed ? state.armedText : "";
   const choice = $("dubbel-choice");
   if (state.view.double && me && turn.dice) {
     choice.textContent = [

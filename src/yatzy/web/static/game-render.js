@@ -2,13 +2,16 @@
 import { root, $, state, mine } from "./game-state.js";
 import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
-import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner } from "./game-panels.js";
+import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
 // found again by its data-focus key, or play's next step gets the focus.
 export function keepFocus(before) {
   const active = document.activeElement;
-  if (active && active !== document.body && document.contains(active)) return;
+  // A focused control that was just hidden or switched off (Undo once used) has
+  // lost the focus in all but name: play gets it back.
+  const lost = !active || active === document.body || !document.contains(active) || active.disabled || active.closest("[hidden]");
+  if (!lost) return;
   if ($("confirm").open) return;
   const again = before && document.querySelector(`[data-focus="${before}"]`);
   if (again && !again.disabled) { again.focus(); return; }
@@ -41,5 +44,6 @@ export function render() {
   renderPlay();
   renderProtocol();
   renderWinner();
+  renderHintsSwitch();
   keepFocus(focused);
 }

@@ -1,7 +1,7 @@
 // The dice on the table and the sheet (the protocol): what the player picks and writes.
 import { drawChances } from "./chances.js";
 import { confirmAsk, el } from "./widgets.js";
-import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine } from "./game-state.js";
+import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine, tapConfirm } from "./game-state.js";
 import { act } from "./game-net.js";
 import { saveKept } from "./game-kept.js";
 import { handingOver, labelRoll } from "./game-panels.js";
@@ -60,7 +60,8 @@ export function toggleKeep(i) {
 export function entryCell(entry, seat, boxId) {
   const just = lastWrite.get(seat) === boxId;
   const cls = just ? "just" : "";
-  if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})` }, "–");
+  // "–" is a scratch (0 points), told apart from a 0 written with the dice.
+  if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})`, title: t("scratched_title") }, "–");
   const text = String(entry.points);
   if (entry.drop) {
     return el("span", { class: cls }, text, el("small", { class: "drop", title: t("dropped") }, ` ∖${entry.drop}`));
@@ -77,11 +78,13 @@ export function chooseCell(box, seat, key) {
   if (points === undefined) return null;
   if (!state.view.double) {
     const label = state.scratching ? t("scratch_box", { box: box.name }) : t("score_box", { points, box: box.name });
+    const action = state.scratching ? { scratch: box.id } : { score: box.id };
+    const armed = state.armed === armKey(box, action);
     return el("button", {
-      class: "choose" + (state.scratching ? " scratch" : "") + (points === 0 && !state.scratching ? " zero" : ""),
+      class: "choose" + (state.scratching ? " scratch" : "") + (points === 0 && !state.scratching ? " zero" : "") + (armed ? " armed" : ""),
       "aria-label": label, "aria-describedby": `help-${box.id}`, "data-box": box.id,
       "data-focus": `box-${box.id}`, "aria-keyshortcuts": key ? key.toUpperCase() : null,
-      onclick: () => writeBox(box, state.scratching ? { scratch: box.id } : { score: box.id }, points),
+      onclick: (e) => tapThenWrite(e, box, action, points),
     }, state.scratching ? "✕" : String(points));
   }
   const wrap = el("span", { class: "pair" });
@@ -97,6 +100,25 @@ export function chooseCell(box, seat, key) {
     }, (layer === "inner" ? "◦ " : "● ") + value));
   });
   return wrap;
+}
+
+function armKey(box, action) {
+  return `${state.view.version}:${box.id}:${"scratch" in action ? "x" : ""}`;
+}
+
+// Tap-to-confirm (when switched on): a tap or click on a box first chooses it and
+// says what it would write; a second tap on it writes.  Keys write at once (moving
+// the focus to the box was their first step).
+function tapThenWrite(e, box, action, points) {
+  const key = armKey(box, action);
+  if (tapConfirm() && e.detail > 0 && state.armed !== key) {
+    state.armed = key;
+    state.armedText = "scratch" in action ? t("tap_again_scratch", { box: box.name }) : t("tap_again", { box: box.name, points });
+    render();
+    return;
+  }
+  state.armed = null;
+  writeBox(box, action, points);
 }
 
 // A zero or a scratch where the dice would score something asks first.
@@ -148,6 +170,19 @@ export function renderProtocol() {
     cells.forEach((c) => tr.append(el("td", {}, c)));
     body.append(tr);
   };
+  // A row whose name opens a line on what it means (as the boxes' names do).
+  const helpLabel = (id, name, text) => {
+    const help = el("span", { id: `help-${id}`, class: "box-help", hidden: true }, text);
+    const button = el("button", {
+      class: "box-name", type: "button", title: text, "aria-expanded": "false", "aria-controls": `help-${id}`,
+      onclick: (e) => {
+        const open = help.hidden;
+        help.hidden = !open;
+        e.currentTarget.setAttribute("aria-expanded", String(open));
+      },
+    }, name);
+    return el("span", { class: "box-label" }, button, help);
+  };
   const sheets = state.view.sheets;
   const boxRow = (original, index) => {
     const b = boxOf(original.id);
@@ -174,7 +209,7 @@ export function renderProtocol() {
   state.view.boxes.forEach((b, i) => { if (b.section === "upper") boxRow(b, i); });
   row(rowWords.sum, sheets.map((s) => String(s.upper_sum)), "computed");
   row(rowWords.bonus, sheets.map((s) => String(s.bonus)), "computed");
-  row(rowWords.par, sheets.map((s) => signed(s.bonus_par)), "computed par");
+  row(helpLabel("par", rowWords.par, t("par_help")), sheets.map((s) => signed(s.bonus_par)), "computed par");
   state.view.boxes.forEach((b, i) => { if (b.section === "lower") boxRow(b, i); });
   if (state.view.variant === "yahtzee") row(rowWords.yatzy_bonus, sheets.map((s) => String(s.yatzy_bonus)), "computed");
   row(rowWords.total, sheets.map((s) => String(s.total)), "computed total");

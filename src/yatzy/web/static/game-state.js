@@ -34,7 +34,19 @@ export const state = {
   linksDrawn: "",
   analysis: null,
   winAnalysis: null,
+  armed: null, // tap-to-confirm: the box the first tap chose ("{version}:{box}:{x if scratched}")
+  armedText: "",
 };
+
+// Tap-to-confirm: a box is written by a second tap on it, the first shows what it
+// would write.  Chosen on the page (remembered), on by default on touch screens.
+export function tapConfirm() {
+  try {
+    const saved = localStorage.getItem("yatzy-tap-confirm");
+    if (saved !== null) return saved === "1";
+  } catch (e) { /* private mode */ }
+  return window.matchMedia("(pointer: coarse)").matches;
+}
 
 export const lastWrite = new Map(); // seat -> the box it wrote last: marked in the sheet
 

@@ -99,10 +99,25 @@ function seatList(which) {
   });
 }
 
+// A refusal in the page's words (the server's reasons are English and name options
+// by their ids): never shown as they are.
 function explain(response, data) {
   if (response.status === 422 && Array.isArray(data.detail)) return words.bad_form;
-  if (typeof data.detail === "string") return `${words.refused} ${data.detail}`;
-  return words.refused;
+  if (data.error === "SpecError") return words.rules_refused;
+  return words.start_refused;
+}
+
+// A number of the house rules outside what the rules take, said with the option's
+// name as the page writes it (before the server would refuse it); null when all fit.
+function badNumber() {
+  for (const input of options().querySelectorAll('input[type="number"][data-opt]')) {
+    const value = input.value.trim();
+    const low = Number(input.min), high = Number(input.max);
+    if (value === "" || (/^\d+$/.test(value) && Number(value) >= low && Number(value) <= high)) continue;
+    const text = words.number_range.replace("{option}", input.dataset.text).replace("{low}", low).replace("{high}", high);
+    return { input, text };
+  }
+  return null;
 }
 
 async function start(which) {
@@ -112,6 +127,13 @@ async function start(which) {
   if (empty >= 0) {
     error.textContent = words.name_missing;
     (which === "bot" || which === "solo" ? yourName : seats.children[empty].querySelector(".seat-name")).focus();
+    return;
+  }
+  const bad = badNumber();
+  if (bad) {
+    error.textContent = bad.text;
+    bad.input.closest("details")?.setAttribute("open", "");
+    bad.input.focus();
     return;
   }
   const body = {

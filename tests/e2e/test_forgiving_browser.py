@@ -1,0 +1,257 @@
+"""Forgiving play in a real browser (issue 24): a write is taken back until the
+player acts again, against the computer (whose move, a roll, waits) and on
+pass-and-play's hand-over card; tap-to-confirm on touch screens; no enabled button
+that the server would refuse; the focus stays in play after every key; hints
+switched on and off during the game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import (
+    VIEWPORTS,
+    Watched,
+    assert_accessible,
+    best_box,
+    focus_is_in_play,
+    roll,
+    score_by_keyboard,
+    version,
+    wait_change,
+    wait_mine,
+    words,
+)
+from tests.e2e.support import Server
+from tests.e2e.test_browser import RUNS, RUNS_PHONE_FIRST, _BypassCSP
+
+pytestmark = pytest.mark.slow
+
+GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (``wait_for_function``)."""
+    return _BypassCSP(browser)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose computer waits a minute on a write that can be taken back (so
+    only the player's "go on" lets it move within these tests)."""
+    folder: Path = tmp_path_factory.mktemp("forgiving")
+    with Server(
+        f"sqlite:///{folder / 'e2e.db'}",
+        bot_delay=0.01,
+        undo_grace=60.0,
+        log=folder / "server.log",
+    ) as s:
+        yield s
+
+
+def _page(browser: Any, lang: str, size: str, **kw: Any) -> tuple[Any, Watched]:
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale, **kw)
+    return context, Watched(context)
+
+
+def _against_the_computer(page: Any, server: Server) -> None:
+    """Start a game against the weakest computer."""
+    page.goto(server.url + "/")
+    page.locator("#bot-level").select_option("random")
+    page.locator("#play-bot").click()
+    page.wait_for_url(GAME_URL)
+    assert wait_mine(page)
+
+
+def _box_name(page: Any, box: str) -> str:
+    """The box's name as the page writes it (in the page's language)."""
+    return str(
+        page.evaluate(f"JSON.parse(document.getElementById('game').dataset.boxes)[{box!r}].name")
+    )
+
+
+def _dice(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".die", "ds => ds.map(d => d.getAttribute('aria-label'))")
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_undo_against_the_computer_until_going_on(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    roll(page)
+    dice = _dice(page)
+    box, _ = best_box(page)
+    score_by_keyboard(page, box)
+    # the computer waits: nobody sees its roll while the write can be taken back
+    written = version(page)
+    bot = page.locator("#protocol th.current").inner_text().split("\n")[0].strip()
+    go_on = page.locator("#go-on")
+    assert go_on.is_visible() and go_on.inner_text() == words(lang, "go_on", player=bot)
+    assert page.locator("#undo").is_visible()
+    waits = words(lang, "bot_waits", player=bot, box=_box_name(page, box))
+    assert page.locator("#status").inner_text() == waits
+    assert_accessible(page)
+    page.wait_for_timeout(1500)  # its 0.01 s delay is long past: the undo holds it
+    assert version(page) == written
+    # U takes the write back: the same dice, the same turn, and the focus in play
+    page.keyboard.press("u")
+    wait_change(page, written)
+    assert _dice(page) == dice and page.locator(f'button.choose[data-box="{box}"]').count() == 1
+    assert focus_is_in_play(page)
+    # written again, and "go on": the computer moves, the write stands
+    score_by_keyboard(page, box)
+    page.locator("#go-on").click()
+    assert wait_mine(page)
+    assert page.locator("#undo").is_hidden() and page.locator("#go-on").is_hidden()
+    assert page.locator("#error").inner_text() == ""
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS_PHONE_FIRST)
+def test_undo_on_the_hand_over_card(browser: Any, server: Server, lang: str, size: str) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator('button[data-mode="hotseat"]').click()
+    page.locator("#start-btn").click()
+    page.wait_for_url(GAME_URL)
+    assert wait_mine(page)
+    roll(page, None)
+    dice = _dice(page)
+    box, _ = best_box(page)
+    seen = version(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    wait_change(page, seen)
+    page.wait_for_selector("#handover:not([hidden])")
+    undo = page.locator("#handover-undo")
+    assert undo.is_visible()
+    assert undo.inner_text() == words(lang, "undo_box", box=_box_name(page, box))
+    assert_accessible(page)
+    seen = version(page)
+    undo.click()
+    wait_change(page, seen)
+    # the writer's turn again, with the same dice, and the card gone
+    assert page.locator("#handover").is_hidden()
+    assert _dice(page) == dice
+    assert page.locator(f'button.choose[data-box="{box}"]').count() == 1
+    assert focus_is_in_play(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "fi"])
+def test_tap_to_confirm_on_a_touch_screen(browser: Any, server: Server, lang: str) -> None:
+    context, w = _page(browser, lang, "phone", has_touch=True, is_mobile=True)
+    page = w.page
+    _against_the_computer(page, server)
+    assert page.locator("#tap-confirm").is_checked()  # on by default on touch screens
+    page.locator("#roll").tap()
+    page.wait_for_selector(".die")
+    box, points = best_box(page)
+    seen = version(page)
+    target = page.locator(f'button.choose[data-box="{box}"]')
+    target.tap()
+    page.wait_for_timeout(300)
+    assert version(page) == seen  # the first tap only chooses
+    assert "armed" in (target.get_attribute("class") or "")
+    assert page.locator("#armed").inner_text() == words(
+        lang, "tap_again", box=_box_name(page, box), points=points
+    )
+    target.tap()
+    wait_change(page, seen)
+    assert page.locator(f'tr[data-row="{box}"] td').first.inner_text().strip() == str(points)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_keeping_every_die_leaves_no_roll_to_refuse(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    assert not page.locator("#tap-confirm").is_checked()  # a mouse writes with one click
+    roll(page)
+    for key in "12345":
+        page.keyboard.press(key)
+    button = page.locator("#roll")
+    assert button.is_disabled() and button.inner_text() == words(lang, "all_kept")
+    seen = version(page)
+    page.keyboard.press("r")
+    page.wait_for_timeout(500)
+    assert version(page) == seen and page.locator("#error").inner_text() == ""
+    page.keyboard.press("5")  # one die let go: it can be rolled again
+    assert button.is_enabled()
+    assert focus_is_in_play(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS_PHONE_FIRST)
+def test_hints_switched_during_the_game(browser: Any, server: Server, lang: str, size: str) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    switch = page.locator("#hints-switch")
+    label = page.locator("#hints-switch-wrap label")
+    assert label.is_visible() and label.inner_text().strip() == words(lang, "hints")
+    assert not switch.is_checked()
+    roll(page)
+    assert page.locator("#hint").is_hidden()
+    seen = version(page)
+    switch.check()
+    wait_change(page, seen)
+    page.wait_for_selector("#hint:not([hidden])")
+    assert page.locator("#hint").inner_text().strip() != ""
+    assert focus_is_in_play(page)
+    assert_accessible(page)
+    seen = version(page)
+    switch.uncheck()
+    wait_change(page, seen)
+    page.wait_for_selector("#hint", state="hidden")
+    page.reload()  # the switch is the game's, not the page's
+    page.wait_for_selector(".die")
+    assert not page.locator("#hints-switch").is_checked() and page.locator("#hint").is_hidden()
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_bonus_par_and_scratches_explained(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    name = page.locator("tr.par .box-name")
+    assert name.get_attribute("aria-expanded") == "false"
+    name.click()
+    help_line = page.locator("#help-par")
+    assert help_line.is_visible() and help_line.inner_text() == words(lang, "par_help")
+    assert_accessible(page)
+    # a scratch is "–" with its meaning on it, a 0 written with the dice is "0"
+    roll(page)
+    page.locator("#scratch-mode").click()
+    box = page.locator("button.choose.scratch").last.get_attribute("data-box")
+    seen = version(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    if page.locator("#confirm[open]").count():
+        page.locator("#confirm-yes").click()
+    wait_change(page, seen)
+    mark = page.locator(f'tr[data-row="{box}"] td .scratched').first
+    assert mark.inner_text() == "–" and mark.get_attribute("title") == words(
+        lang, "scratched_title"
+    )
+    w.assert_clean()
+    context.close()

@@ -1,0 +1,127 @@
+"""Layout in every mode (issue 24): the history page fits a phone (390×844);
+DubbelYatzy's six dice lie in one row and its whole sheet, Extra box included, is in
+view on a laptop (1280×800)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.support import Server
+from tests.e2e.test_browser import _BypassCSP
+
+pytestmark = pytest.mark.slow
+
+LOCALES = {"sv": "sv-SE", "fi": "fi-FI", "en": "en-GB"}
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed (``wait_for_function``)."""
+    return _BypassCSP(browser)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("phone")
+    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
+        yield s
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_history_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("#more summary").click()
+    page.locator('.opts:not([hidden]) input[type="checkbox"][data-opt]').first.check()
+    page.locator("#play-solo").click()  # a game with house rules: the longest row
+    page.wait_for_url("**/g/*")
+    page.wait_for_selector("#protocol thead th")
+    page.goto(server.url + "/history")
+    page.wait_for_selector("table.history tbody tr")
+    page.wait_for_function("!document.querySelector('#stats-body [role=status]')")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS["phone"]["width"], f"the history is {width} px wide"
+    cell = page.locator("table.history tbody td").nth(2)
+    assert cell.is_visible()
+    # each value says what it is where the table's head is not shown
+    assert page.locator("table.history tbody td[data-label]").count() >= 6
+    labels = page.eval_on_selector_all(
+        "table.history tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)"
+    )
+    assert labels[0] == words(lang, "started") and labels[2] == words(lang, "players")
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
+def _play_bot(page: Any, server: Server, preset: str, hints: bool = False) -> None:
+    page.goto(server.url + "/")
+    page.locator(f'input[name="preset"][value="{preset}"]').check()
+    if hints:
+        page.locator("#more summary").click()
+        page.locator("#hints").check()
+    page.locator("#bot-level").select_option("random")
+    page.locator("#play-bot").click()
+    page.wait_for_url("**/g/*")
+    page.wait_for_function("document.getElementById('game').dataset.mine === '1'")
+    page.locator("#roll").click()
+    page.wait_for_selector(".die")
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+
+
+OUTSIDE = """(selector) => [...document.querySelectorAll(selector)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth;
+}).map(e => `${e.dataset.box || e.dataset.row || e.dataset.pos || e.id}`
+  + ` ${Math.round(e.getBoundingClientRect().bottom)}`)"""
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_dubbel_yatzy_on_a_laptop(browser: Any, server: Server, lang: str) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _play_bot(page, server, "dubbel")
+    tops = page.eval_on_selector_all(
+        ".die", "ds => ds.map(d => Math.round(d.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 6 and len(set(tops)) == 1, f"the six dice lie in rows at {tops}"
+    extra = page.evaluate(
+        "[document.querySelector('#protocol').getBoundingClientRect().top,"
+        " document.querySelector('#protocol tbody tr').getBoundingClientRect().height]"
+    )
+    rows = page.evaluate(OUTSIDE, "#protocol tr.box")
+    assert rows == [], f"rows out of view at 1280x800: {rows} (the last is {extra})"
+    w.assert_clean()
+    context.close()
+
+
+COVERED = """() => [...document.querySelectorAll('button.choose')].filter(b => {
+  b.scrollIntoView({block: 'nearest'});
+  const r = b.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !(top === b || b.contains(top));
+}).map(b => b.dataset.box + (b.dataset.layer ? '/' + b.dataset.layer : ''))"""
+
+
+@pytest.mark.parametrize(("preset", "lang"), [("maxi", "sv"), ("dubbel", "fi"), ("maxi", "en")])
+def test_every_box_reachable_on_a_phone_with_hints(
+    browser: Any, server: Server, preset: str, lang: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _play_bot(page, server, preset, hints=True)
+    page.wait_for_selector("#hint:not([hidden])")
+    assert page.locator("button.choose").count() > 0
+    covered = page.evaluate(COVERED)
+    assert covered == [], f"boxes under the tray: {covered}"
+    w.assert_clean()
+    context.close()

@@ -1,0 +1,127 @@
+"""Forgiving play against the computer: a person's write can be taken back until
+they act again, so the computer's move (which begins with a roll) waits until the
+person goes on or the undo grace passes; nobody ever sees new dice for a decision
+that can still be undone."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.helpers import eventually
+from tests.web.test_web_api import act, create, view, wait_for_person
+from yatzy.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def app_client(sqlite_url: str) -> Iterator[TestClient]:
+    """An app whose computer waits up to 60 s on a write that may be taken back."""
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, undo_grace=60.0)) as client:
+        yield client
+
+
+def _written(client: TestClient) -> tuple[str, dict[str, Any], list[Any]]:
+    """A game against the computer where Ann has just written her first box: its id,
+    the view after the write, and the dice she wrote."""
+    gid = create(client, [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}])["id"]
+    v = wait_for_person(client, gid)
+    assert act(client, gid, {"roll": []}).status_code == 200
+    v = view(client, gid)
+    dice = v["turn"]["dice"]
+    box = v["turn"]["allowed"][0]
+    r = act(client, gid, {"score": box})
+    assert r.status_code == 200, r.text
+    return gid, r.json(), dice
+
+
+def test_the_computer_waits_while_a_write_can_be_taken_back(client: TestClient) -> None:
+    gid, after, dice = _written(client)
+    assert after["undo"]["seat"] == 0 and after["players"][after["turn"]["seat"]]["bot"]
+    time.sleep(0.5)  # bots act without delay here: only the undo holds this one back
+    now = view(client, gid)
+    assert now["version"] == after["version"] and now["turn"]["dice"] is None
+    # taken back: Ann's turn again, with the dice she had (nobody rolled meanwhile)
+    r = act(client, gid, {"undo": True}, seat=0)
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["turn"]["seat"] == 0 and back["turn"]["dice"] == dice and back["undo"] is None
+
+
+def test_going_on_lets_the_computer_move_and_ends_the_undo(client: TestClient) -> None:
+    gid, after, _ = _written(client)
+    r = client.post(f"/api/games/{gid}/go-on")
+    assert r.status_code == 200 and r.json() == {"version": after["version"]}, r.text
+    moved = eventually(
+        lambda: view(client, gid),
+        lambda v: v["version"] > after["version"],
+        what="the computer's move after going on",
+    )
+    assert moved["undo"] is None or moved["undo"]["seat"] == 1  # its roll ended Ann's undo
+    refused = act(client, gid, {"undo": True}, seat=0)
+    assert refused.status_code == 422 or refused.status_code == 409
+
+
+def test_go_on_is_refused_when_nothing_waits_or_for_another_seat(client: TestClient) -> None:
+    gid, _, _ = _written(client)
+    cookies = dict(client.cookies)
+    client.cookies.clear()
+    stranger = client.post(f"/api/games/{gid}/go-on")
+    assert stranger.status_code == 403 and stranger.json()["error"] == "SeatError"
+    client.cookies.update(cookies)
+    assert act(client, gid, {"undo": True}, seat=0).status_code == 200
+    nothing = client.post(f"/api/games/{gid}/go-on")
+    assert nothing.status_code == 409 and nothing.json()["error"] == "NothingWaitsError"
+
+
+def test_the_grace_passes_without_going_on(sqlite_url: str) -> None:
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, undo_grace=0.3)) as client:
+        gid, after, _ = _written(client)
+        moved = eventually(
+            lambda: view(client, gid),
+            lambda v: v["version"] > after["version"],
+            what="the computer's move after the grace",
+        )
+        assert moved["undo"] is None or moved["undo"]["seat"] == 1
+
+
+# -- hints switched during the game -----------------------------------------------------------
+
+
+@pytest.mark.slow  # the first hint warms the strategy
+def test_a_player_switches_hints_on_and_off_during_the_game(client: TestClient) -> None:
+    gid = create(client, [{"name": "Ann", "here": True}])["id"]
+    before = view(client, gid)
+    assert before["hints"] is False and before["hints_switch"] is True
+    on = client.post(f"/api/games/{gid}/hints", json={"on": True})
+    assert on.status_code == 200, on.text
+    assert on.json()["hints"] is True and on.json()["version"] == before["version"] + 1
+    assert act(client, gid, {"roll": []}).status_code == 200
+    assert "hint" in view(client, gid)["turn"]
+    off = client.post(f"/api/games/{gid}/hints", json={"on": False})
+    assert off.status_code == 200 and off.json()["hints"] is False
+    assert "hint" not in view(client, gid)["turn"]
+    moves = client.get(f"/api/games/{gid}/moves").json()
+    assert [m["action"] for m in moves if m["seat"] is None][-2:] == [
+        {"hints": True},
+        {"hints": False},
+    ]
+
+
+def test_hints_switch_refusals(client: TestClient) -> None:
+    pad = create(client, [{"name": "Ann", "here": True}], pad=True)["id"]
+    assert view(client, pad)["hints_switch"] is False
+    refused = client.post(f"/api/games/{pad}/hints", json={"on": True})
+    assert refused.status_code == 422 and refused.json()["error"] == "HintsUnavailableError"
+    gid = create(client, [{"name": "Ann", "here": True}])["id"]
+    client.cookies.clear()
+    spectator = client.post(f"/api/games/{gid}/hints", json={"on": True})
+    assert spectator.status_code == 403 and spectator.json()["error"] == "SeatError"
+    assert view(client, gid)["hints"] is False
