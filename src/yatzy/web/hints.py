@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any, cast
 
 from yatzy.errors import RecordError, YatzyError
-from yatzy.game import Fill2, Game, Roll, Score, Scratch, State
+from yatzy.game import Fill2, Roll, Score, Scratch, State
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
 from yatzy.web.jobs import Busy
