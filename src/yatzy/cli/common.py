@@ -35,7 +35,9 @@ def rules_arg(spec: str) -> RuleSet:
 # command whose library is missing names the extra to install; a test keeps these
 # equal to pyproject.toml.  llvmlite, starlette, pydantic and rich come with numba,
 # fastapi and textual.
-_SOLVER = frozenset({"numpy", "numba", "llvmlite", "platformdirs", "tqdm", "matplotlib"})
+_SOLVER = frozenset(
+    {"numpy", "numba", "llvmlite", "platformdirs", "filelock", "tqdm", "matplotlib"}
+)
 _PROTOCOLS = frozenset({"openpyxl", "reportlab"})
 _STORE = frozenset({"sqlalchemy", "alembic", "orjson"})
 EXTRA_MODULES: dict[str, frozenset[str]] = {
