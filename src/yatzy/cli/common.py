@@ -36,7 +36,16 @@ def rules_arg(spec: str) -> RuleSet:
 # equal to pyproject.toml.  llvmlite, starlette, pydantic and rich come with numba,
 # fastapi and textual.
 _SOLVER = frozenset(
-    {"numpy", "numba", "llvmlite", "platformdirs", "tqdm", "matplotlib", "openskill"}
+    {
+        "numpy",
+        "numba",
+        "llvmlite",
+        "platformdirs",
+        "filelock",
+        "tqdm",
+        "matplotlib",
+        "openskill",
+    }
 )
 _PROTOCOLS = frozenset({"openpyxl", "reportlab"})
 _STORE = frozenset({"sqlalchemy", "alembic", "orjson"})
