@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     words,
 )
 from tests.e2e.support import Server
+from tests.helpers import eventually
 
 GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
 PERCENT = re.compile(r"^(about |cirka |noin )?(> |< )?\d+([,.]\d)? %$")
@@ -90,8 +91,18 @@ def test_column_heads_show_each_players_chance(
     name = page.eval_on_selector(
         "#protocol thead th:nth-child(2)", "th => th.firstChild.textContent"
     )
-    label = page.locator("#protocol thead .win .sr").first.text_content()
-    assert label == words(lang, "win_chance_of", player=name, chance=heads[0])
+
+    # The live chances may be refined between two reads: the column head and its
+    # screen reader label are read together, until they agree.
+    def head_and_label() -> tuple[str, str]:
+        head = _heads(page)[0]
+        return head, page.locator("#protocol thead .win .sr").first.text_content() or ""
+
+    eventually(
+        head_and_label,
+        lambda seen: seen[1] == words(lang, "win_chance_of", player=name, chance=seen[0]),
+        what="the first head's label naming its chance",
+    )
     values = page.eval_on_selector_all("#protocol thead .win meter", "ms => ms.map(m => m.value)")
     assert sum(values) == pytest.approx(1.0, abs=0.02)
     assert_accessible(page)

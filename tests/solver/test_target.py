@@ -235,7 +235,7 @@ def test_chance_to_beat_the_record_live_in_the_terminal(monkeypatch: pytest.Monk
     PlaySession(
         maxi, stdin=io.StringIO(""), stdout=out, rng=random.Random(4), record=record, lang="sv"
     )._show_board()
-    assert "Chans att slå ditt rekord (70): inte tillgänglig" in out.getvalue()
+    assert "Chans att slå ditt rekord (70): beräknas inte med dessa regler" in out.getvalue()
 
 
 def test_the_full_screen_hint_aims_at_the_record(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -317,14 +317,13 @@ def test_a_game_without_turns_has_no_analysis_whether_the_strategy_is_ready_or_n
     from yatzy.web import hints
 
     gid = create(client)  # yatzy, one person, no turn yet
-    for ready in (set(), {"yatzy"}):
-        monkeypatch.setattr(hints, "_ready", ready)
-        monkeypatch.setattr(hints, "_building", {"yatzy"})  # no warm-up starts here
+    for waiting in (None, {"pending": True}):  # the strategy ready, or being prepared
+        monkeypatch.setattr(hints, "_status", lambda rules, w=waiting: w)
         r = client.get(f"/api/games/{gid}/analysis")
-        assert r.status_code == 422, (ready, r.text)
+        assert r.status_code == 422, (waiting, r.text)
         assert r.json()["error"] == "RecordError" and "no turns" in r.json()["detail"]
     act(client, gid, {"roll": []})  # one turn begun: an answer, pending or not
-    monkeypatch.setattr(hints, "_ready", set())
+    monkeypatch.setattr(hints, "_status", lambda rules: {"pending": True})
     assert client.get(f"/api/games/{gid}/analysis").json() == {"pending": True}
 
 

@@ -55,7 +55,7 @@ async def go_on(game_id: GameId, tokens: SeatTokens, service: Service, bots: Bot
 @router.post(
     "/api/games/{game_id}/hints",
     response_model=GameView,
-    responses=refusals(403, 404, 409, 503),
+    responses=refusals(*BODY, 403, 404, 409, 503),
 )
 async def switch_hints(
     game_id: GameId,

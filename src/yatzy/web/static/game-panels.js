@@ -140,7 +140,12 @@ export function renderStatus() {
   if (mine()) text = state.you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");
   else if (spectator()) text = t("watching", { player: who });
   else if (botWaitsForMe()) text = t("bot_waits", { player: who, box: boxOf(state.view.undo.box).name });
-  else text = state.view.turn.preparing ? t("bot_preparing", { player: who }) : t("waiting_for", { player: who });
+  else if (state.view.turn.preparing) text = t("bot_preparing", { player: who });
+  else {
+    text = t("waiting_for", { player: who });
+    // A computer that plays a simple strategy here (no tables for these rules) says so.
+    if (state.view.turn.bot_note) text += " · " + state.view.turn.bot_note;
+  }
   if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
   if (typeof state.you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(state.you.record_chance) });
