@@ -186,7 +186,11 @@ class FairDice:
 
     def _die(self, state: State, turn: int, roll: int, position: int, draw: int) -> Die:
         label = die_label(self.mode, turn, roll, position, draw, state.game.num_players)
-        if state.rules.double:
+        return self.die(label, double=state.rules.double)
+
+    def die(self, label: str, *, double: bool) -> Die:
+        """The die named ``label``: a face, or a double die's ``(outer, inner)``."""
+        if double:
             outer, inner = faces(self.seed, self.contributions, label, 2)
             return (outer, inner)
         return faces(self.seed, self.contributions, label, 1)[0]
@@ -282,13 +286,9 @@ def expected_dice(data: dict[str, Any], dice: FairDice) -> Iterator[DealtDie]:
                         continue  # kept, or saved while rolling
                     draw = _draws_before(rolls[: r + 1], pos)
                     label = die_label(dice.mode, t, r, pos, draw, len(names))
-                    want: Die
-                    if double:
-                        outer, inner = faces(dice.seed, dice.contributions, label, 2)
-                        want = (outer, inner)
-                        found = tuple(found) if isinstance(found, list) else found
-                    else:
-                        want = faces(dice.seed, dice.contributions, label, 1)[0]
+                    want = dice.die(label, double=double)
+                    if double and isinstance(found, list):
+                        found = tuple(found)
                     yield DealtDie(
                         f"turn {t + 1} ({name}), roll {r + 1}, die {pos + 1}",
                         t + 1,
