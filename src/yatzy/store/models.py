@@ -59,3 +59,42 @@ class MoveRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[str] = mapped_column(Text, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class AccountRow(Base):
+    """An account: its name as chosen, the name's key (case-folded, unique) and the
+    Argon2id hash of its password."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    name_key: Mapped[str] = mapped_column(String(160), nullable=False, unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session id (the cookie's value is
+    never stored), when it began and was last seen, and its user agent."""
+
+    __tablename__ = "account_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    agent: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+
+
+class RecoveryCodeRow(Base):
+    """An unspent recovery code of an account (SHA-256 of the code: 80 random bits)."""
+
+    __tablename__ = "recovery_codes"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)

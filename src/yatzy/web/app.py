@@ -26,6 +26,7 @@ from yatzy.errors import YatzyError
 from yatzy.store import GameRepository
 from yatzy.store.db import database_url as normalise_url
 from yatzy.store.retention import prune_periodically
+from yatzy.web.accounts import AccountService, Hasher
 from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
 from yatzy.web.deps import WebSettings
@@ -97,6 +98,7 @@ def create_app(
     win_budget: float = 0.2,
     public_url: str | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    hasher: Hasher | None = None,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -119,6 +121,8 @@ def create_app(
     are built from the request.  ``allowed_hosts`` are the ``Host`` names answered
     (:class:`yatzy.web.security.AllowedHosts`; empty or ``*``: any).  Trailing
     slashes are not redirected (such a redirect would name the request's host).
+    ``hasher`` is Argon2id's cost for account passwords (default: RFC 9106's
+    low-memory profile; tests pass a cheap one).
 
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
@@ -134,6 +138,7 @@ def create_app(
         win_budget=win_budget,
         public_url=public_url,
         allowed_hosts=allowed_hosts,
+        hasher=hasher or Hasher(),
     )
     app = _App(
         title="yatzy",
@@ -191,6 +196,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     chances.notify = notify
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
+    app.state.accounts = AccountService(repo, settings.hasher)
     listener = None
     if repo.asyncpg_dsn is not None:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))

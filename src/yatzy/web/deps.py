@@ -17,6 +17,15 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
+from yatzy.store.accounts import Account
+from yatzy.web.accounts import (
+    SESSION_COOKIE,
+    AccountService,
+    Hasher,
+    is_account_owner,
+    same_origin,
+    with_account,
+)
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
@@ -46,6 +55,8 @@ class WebSettings:
     allowed_hosts: tuple[str, ...] = ()
     """The ``Host`` names the app answers (see :class:`yatzy.web.security.AllowedHosts`);
     empty: any."""
+    hasher: Hasher = field(default_factory=Hasher)
+    """Argon2id's cost for the accounts' passwords."""
 
 
 def get_settings(conn: HTTPConnection) -> WebSettings:
@@ -94,14 +105,47 @@ def public_base(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def owner_of(conn: HTTPConnection) -> str | None:
-    """The browser's owner token (the ``yz_owner`` cookie), if it has one."""
-    return conn.cookies.get(OWNER_COOKIE)
+def get_accounts(conn: HTTPConnection) -> AccountService:
+    """The accounts' service."""
+    accounts: AccountService = conn.app.state.accounts
+    return accounts
 
 
-def seat_tokens(conn: HTTPConnection, game_id: GameId) -> dict[int, str]:
-    """The seat tokens of the game in the path that this request or socket holds."""
-    return tokens_of(conn, game_id)
+async def account_of(conn: HTTPConnection) -> Account | None:
+    """The account signed in by the request's session cookie, if any (guests: no
+    query at all)."""
+    session = conn.cookies.get(SESSION_COOKIE)
+    if not session:
+        return None
+    return await get_accounts(conn).account_of(session)
+
+
+SignedIn = Annotated[Account | None, Depends(account_of)]
+
+
+async def note_account(request: Request, account: SignedIn) -> None:
+    """Keep the signed-in account on the request, for the pages' header
+    (``request.state.account``; a dependency of the page routers)."""
+    request.state.account = account
+
+
+async def owner_of(conn: HTTPConnection, account: SignedIn) -> str | None:
+    """Whose games these are: the signed-in account's, else the browser's owner token
+    (the ``yz_owner`` cookie), if it has one.  A cookie may not name an account's
+    owner (see :data:`yatzy.store.accounts.ACCOUNT_OWNER_PREFIX`)."""
+    if account is not None:
+        return account.owner
+    owner = conn.cookies.get(OWNER_COOKIE)
+    return None if is_account_owner(owner) else owner
+
+
+async def seat_tokens(conn: HTTPConnection, game_id: GameId, account: SignedIn) -> dict[int, str]:
+    """The seat tokens of the game in the path that this request or socket holds; a
+    signed-in account's session holds its seats too, from the app's own pages."""
+    tokens = tokens_of(conn, game_id)
+    if account is None or not same_origin(conn.headers, get_settings(conn).public_url):
+        return tokens
+    return await with_account(get_accounts(conn), game_id, tokens, account)
 
 
 def secure_cookies(
@@ -113,6 +157,7 @@ def secure_cookies(
 
 
 Settings = Annotated[WebSettings, Depends(get_settings)]
+Accounts = Annotated[AccountService, Depends(get_accounts)]
 Service = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]

@@ -98,6 +98,11 @@ class Limits:
     presents a token, an invite or an owner link is refused until the bucket refills."""
     socket: Rate | None = Rate(120, 60)
     """WebSocket openings per client."""
+    login: Rate | None = Rate(10, 10)
+    """Log-in attempts per client and per account name (a wrong password, a spent
+    code: each counts; a person who typed wrong a few times is not held up)."""
+    signup: Rate | None = Rate(5, 5)
+    """Accounts created per client."""
     download: Rate | None = Rate(120, 30)
     """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
     rendering or starts a computation.  A game page polls its analyses every 2 s
@@ -139,6 +144,8 @@ class Limits:
             join=None,
             act=None,
             guess=None,
+            login=None,
+            signup=None,
             socket=None,
             download=None,
             open_games=None,
@@ -327,6 +334,8 @@ _WHAT = {
     "join": "seats claimed",
     "act": "actions",
     "guess": "refused seat tokens or invite codes",
+    "login": "log-in attempts",
+    "signup": "accounts created",
     "socket": "WebSocket connections",
     "download": "downloads (protocols, QR codes, analyses)",
 }

@@ -487,3 +487,48 @@ __all__ = [
     "WinUnavailableView",
     "YouView",
 ]
+
+
+class AccountView(TypedDict):
+    """The signed-in account (``signed_in`` false and the rest empty for a guest)."""
+
+    signed_in: bool
+    name: str | None
+    created: str | None
+    """When the account was made (ISO 8601, UTC)."""
+    recovery_codes_left: int
+
+
+class SignedUpView(TypedDict):
+    """A new account and its recovery codes: shown this once, never again."""
+
+    account: AccountView
+    recovery_codes: list[str]
+
+
+class CodesView(TypedDict):
+    """New recovery codes (the old ones no longer work): shown this once."""
+
+    recovery_codes: list[str]
+
+
+class SessionView(TypedDict):
+    """A signed-in browser of the account: when it signed in and was last seen."""
+
+    id: str
+    """The session's public handle (the SHA-256 of its secret id)."""
+    created: str
+    seen: str
+    agent: str
+    """The browser's ``User-Agent`` as it signed in (at most 200 characters)."""
+    current: bool
+    """Whether this is the session of the request."""
+
+
+class AccountExport(TypedDict):
+    """Everything the app keeps about an account ("export my data")."""
+
+    account: AccountView
+    sessions: list[SessionView]
+    games: list[HistoryEntry]
+    stats: StatsView

@@ -58,7 +58,11 @@ def error_response(status: int, exc: Exception) -> JSONResponse:
 
 
 def status_of(exc: YatzyError) -> int:
-    """The HTTP status a refusal gets: 404, 403, 503, 429, 409, else 422."""
+    """The HTTP status a refusal gets: its own ``http_status`` where it names one
+    (the account routes' refusals), else 404, 403, 503, 429, 409, else 422."""
+    own = getattr(exc, "http_status", None)
+    if isinstance(own, int):
+        return own
     if isinstance(exc, NotFoundError):
         return 404
     if isinstance(exc, SeatError | InviteError):

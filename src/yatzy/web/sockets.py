@@ -23,7 +23,9 @@ BAD_TOKENS_CLOSE = 4422
 """The close code of a WebSocket whose ``X-Seat-Token`` is not one (the reason says why)."""
 
 
-async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[int, str]) -> None:
+async def socket_session(
+    ws: WebSocket, game_id: str, box: Outbox, tokens: dict[int, str], owner: str | None = None
+) -> None:
     """Answer the actions that come over a game's WebSocket until it closes.
 
     Every change of the game comes as ``{"type": "state", "game": view}``.  A client
@@ -34,8 +36,9 @@ async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[
     "error", "ref": n, "status": 4xx, "error": name, "detail": reason}`` (a 429
     with ``retry_after``, its seconds to wait), after which nothing changed.  The
     seats it acts for are ``tokens``, those of the cookies and ``X-Seat-Token`` of
-    the socket's opening request (read by the route, which refuses a malformed
-    header before anything is sent: see :func:`refuse_bad_tokens`); a page of another
+    the socket's opening request and a signed-in account's (read by the route, which
+    refuses a malformed header before anything is sent: see :func:`refuse_bad_tokens`);
+    ``owner`` is the account's owner token, else the owner cookie's.  A page of another
     origin may watch but not act (its browser would send the player's cookies along).
 
     Everything goes out through the socket's :class:`Outbox` (``box``), answers
@@ -44,7 +47,8 @@ async def socket_session(ws: WebSocket, game_id: str, box: Outbox, tokens: dict[
     seconds while its game did not change either is closed with code 4408 (reason
     ``idle``); one that does not read is dropped; either ends this session.
     """
-    owner = ws.cookies.get(OWNER_COOKIE)
+    # ``owner``: the viewer's (a signed-in account's), else the owner cookie's
+    owner = owner or ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
     try:

@@ -8,6 +8,7 @@
 * :mod:`.downloads`: a game's protocol as PDF or Excel;
 * :mod:`.analysis`: a game's analysis in points and in win chance;
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
+* :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -18,7 +19,18 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from yatzy.web.routes import actions, analysis, docs, downloads, games, owner, pages, rules, sockets
+from yatzy.web.routes import (
+    account,
+    actions,
+    analysis,
+    docs,
+    downloads,
+    games,
+    owner,
+    pages,
+    rules,
+    sockets,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -30,6 +42,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     analysis.router,
     sockets.router,
     docs.router,
+    account.router,
 )
 """Every router of the app."""
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from yatzy.rules import Language
+from yatzy.web.accounts import is_account_owner
 from yatzy.web.deps import Owner, Secure, Service
 from yatzy.web.inputs import StrictJSONRoute, refusals
 from yatzy.web.models import HistoryEntry, StatsView
@@ -32,7 +33,7 @@ async def adopt_local_owner(
     if local is None or not hmac.compare_digest(token.encode(), local.encode()):
         detail = "not the link 'yatzy serve' printed on this computer"
         return JSONResponse({"detail": detail, "error": "Forbidden"}, status_code=403)
-    if owner and owner != local:
+    if owner and owner != local and not is_account_owner(owner):  # an account keeps its own
         await asyncio.to_thread(adopt_owner, service.repo, owner_hash(owner), owner_hash(local))
     root = root_of(request)
     response = RedirectResponse(root + "/history", status_code=303)

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
 from yatzy.web.assets import static_prefix
-from yatzy.web.deps import GameId, Owner, Service
+from yatzy.web.deps import GameId, Owner, Service, note_account
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
 from yatzy.web.models import HistoryEntry
@@ -35,7 +35,8 @@ THEME = "#14532d"
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals["static"] = static_prefix()  # the static files' versioned path
-router = APIRouter(include_in_schema=False)
+# every page's header names the signed-in account (request.state.account)
+router = APIRouter(include_in_schema=False, dependencies=[Depends(note_account)])
 
 
 def root_of(request: Request) -> str:
@@ -101,6 +102,11 @@ def _page(request: Request, template: str, lang: Language, **context: Any) -> HT
             LANG_COOKIE, chosen, max_age=LANG_AGE, samesite="lax", path=(root or "") + "/"
         )
     return response
+
+
+def render(request: Request, template: str, lang: Language, **context: Any) -> HTMLResponse:
+    """A page of another router, rendered as these are (see :func:`_page`)."""
+    return _page(request, template, lang, **context)
 
 
 @router.get("/", response_class=HTMLResponse)

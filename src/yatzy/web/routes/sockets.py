@@ -8,6 +8,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from yatzy.store import NotFoundError
+from yatzy.web.accounts import identity
 from yatzy.web.deps import GAME_ID, Bots, HubDep, Service
 from yatzy.web.limits import TooManySocketsError, client_of
 from yatzy.web.responses import error_response, status_of
@@ -42,6 +43,8 @@ async def game_socket(
     tokens = await refuse_bad_tokens(ws, game_id)
     if tokens is None:
         return
+    # a signed-in account's seats, and its games as the owner (one query each)
+    tokens, owner = await identity(ws.app.state, game_id, tokens, ws.cookies, ws.headers)
     client = client_of(ws.scope)
     try:
         hub.admit(game_id, client)
@@ -58,7 +61,7 @@ async def game_socket(
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)
-        await socket_session(ws, game_id, box, tokens)
+        await socket_session(ws, game_id, box, tokens, owner)
     except WebSocketDisconnect:
         pass
     finally:

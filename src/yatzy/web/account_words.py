@@ -1,0 +1,82 @@
+"""The words of the account pages and of the header's account links, from the one
+catalog (keys ``account.KEY``); the templates read them as ``account_words(lang)``."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from yatzy.i18n import N_, Message, messages
+from yatzy.rules import Language
+
+_WORDS: dict[str, Message] = messages(
+    "account.",
+    N_("account.account", "Account"),
+    N_("account.login", "Log in"),
+    N_("account.signup", "Sign up"),
+    N_("account.signed_in_as", "Signed in as {name}"),
+    N_("account.signup_title", "Create an account"),
+    N_(
+        "account.signup_intro",
+        "An account is optional. It keeps your games and statistics on every device you "
+        "log in on, and you can play the same seat from your phone and your computer.",
+    ),
+    N_("account.name", "Account name"),
+    N_("account.password", "Password"),
+    N_("account.password_hint", "At least 8 characters."),
+    N_("account.create", "Create the account"),
+    N_("account.codes_title", "Your recovery codes"),
+    N_(
+        "account.codes_intro",
+        "Write these codes down and keep them safe. Each one logs you in once if you forget "
+        "your password. They are shown only now.",
+    ),
+    N_("account.codes_done", "I have saved them"),
+    N_("account.have_account", "Already have an account?"),
+    N_("account.login_title", "Log in"),
+    N_("account.use_code", "Log in with a recovery code instead"),
+    N_("account.use_password", "Log in with the password instead"),
+    N_("account.code", "Recovery code"),
+    N_("account.no_account", "No account yet?"),
+    N_("account.title", "Your account"),
+    N_("account.created", "Account created"),
+    N_("account.sessions", "Devices logged in"),
+    N_("account.this_device", "this device"),
+    N_("account.since", "Logged in"),
+    N_("account.seen", "Last seen"),
+    N_("account.revoke", "Log out this device"),
+    N_("account.logout", "Log out"),
+    N_("account.logout_everywhere", "Log out everywhere"),
+    N_("account.codes", "Recovery codes"),
+    N_("account.codes_left", "Unused recovery codes left: {n}."),
+    N_("account.new_codes", "Make new codes"),
+    N_("account.your_data", "Your data"),
+    N_("account.export", "Export my data (JSON)"),
+    N_("account.delete_title", "Delete the account"),
+    N_(
+        "account.delete_intro",
+        "Your games stay, with your name in them replaced by an anonymous one. This cannot "
+        "be undone.",
+    ),
+    N_("account.delete_confirm", "Type your account name to confirm"),
+    N_("account.delete", "Delete my account"),
+    N_("account.deleted", "The account is deleted."),
+    N_("account.wrong_login", "Wrong name, password or recovery code."),
+    N_("account.name_taken", "That name is taken. Choose another."),
+    N_(
+        "account.bad_input",
+        "Check the name (a reserved word will not do) and the password (at least 8 "
+        "characters, not the name).",
+    ),
+    N_("account.too_many", "Too many attempts. Wait a moment and try again."),
+    N_("account.failed", "That did not work. Try again."),
+)
+
+
+def account_words(lang: Language) -> dict[str, str]:
+    """Every account word in ``lang``."""
+    return dict(_account_words(lang))
+
+
+@cache
+def _account_words(lang: Language) -> dict[str, str]:
+    return {key: message[lang] for key, message in _WORDS.items()}

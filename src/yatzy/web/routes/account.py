@@ -1,0 +1,388 @@
+"""Accounts: sign up, log in (password or recovery code), log out, the account's
+sessions, recovery codes, export and deletion; and their pages.
+
+Every ``POST`` here wants the ``X-Yatzy-CSRF: 1`` header and the app's own origin
+(:func:`yatzy.web.accounts.check_csrf`); log-ins and sign-ups have rate limits of
+their own (``login``, ``signup`` in :class:`yatzy.web.limits.Limits`).  See
+:mod:`yatzy.web.accounts` for the security choices.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from yatzy.store.accounts import Account, SessionInfo
+from yatzy.web.account_words import account_words
+from yatzy.web.accounts import (
+    SESSION_AGE,
+    SESSION_COOKIE,
+    BadLoginError,
+    NotSignedInError,
+    check_csrf,
+    name_key,
+    secret_hash,
+)
+from yatzy.web.deps import Accounts, Limiter, Secure, Service, Settings, SignedIn, note_account
+from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
+from yatzy.web.limits import client_of
+from yatzy.web.models import (
+    AccountExport,
+    AccountView,
+    CodesView,
+    SessionView,
+    SignedUpView,
+)
+from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse
+from yatzy.web.routes.pages import lang_of, render, root_of, templates
+
+templates.env.globals["account_words"] = account_words
+router = APIRouter(route_class=StrictJSONRoute, dependencies=[Depends(note_account)])
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an account route: ``codes`` (401 not signed in,
+    403 a refused log-in or a cross-site request, 409 a taken name) and the usual."""
+    words = {
+        401: "Not signed in: the reason",
+        403: "A wrong log-in, or a request without the CSRF header or from another origin",
+        409: "The account name is taken",
+    }
+    out = refusals(*(c for c in codes if c not in words))
+    for code in codes:
+        if code in words:
+            out[code] = {"model": Refusal, "description": words[code]}
+    return out
+
+
+# -- bodies ----------------------------------------------------------------------------------
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SignupIn(_Strict):
+    """A new account: its name (checked as player names are) and its password."""
+
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class LoginIn(_Strict):
+    """A log-in with the password or with one of the recovery codes."""
+
+    name: str = Field(min_length=1, max_length=40)
+    password: str | None = Field(default=None, min_length=1, max_length=256)
+    code: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class RevokeIn(_Strict):
+    """The session to end (its ``id`` from the list of sessions)."""
+
+    id: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class DeleteIn(_Strict):
+    """The account's name, typed again to confirm its deletion."""
+
+    confirm: str = Field(min_length=1, max_length=40)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _when(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+def _view(account: Account | None, codes_left: int = 0) -> AccountView:
+    if account is None:
+        return {"signed_in": False, "name": None, "created": None, "recovery_codes_left": 0}
+    return {
+        "signed_in": True,
+        "name": account.name,
+        "created": _when(account.created_at),
+        "recovery_codes_left": codes_left,
+    }
+
+
+def _session_views(sessions: list[SessionInfo], current: str | None) -> list[SessionView]:
+    mine = secret_hash(current) if current else None
+    return [
+        {
+            "id": s.id_hash,
+            "created": _when(s.created_at),
+            "seen": _when(s.seen_at),
+            "agent": printable(s.agent),
+            "current": s.id_hash == mine,
+        }
+        for s in sessions
+    ]
+
+
+def _agent(request: Request) -> str:
+    return printable(request.headers.get("user-agent", ""))[:200]
+
+
+def _signed_in(response: Response, request: Request, session: str, secure: bool) -> None:
+    """Give the browser its new session (HttpOnly, SameSite=Lax, Secure as the seat
+    cookies are): Lax, so that a link to a game from elsewhere opens signed in."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        session,
+        max_age=SESSION_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path=root_of(request) + "/",
+    )
+
+
+def _signed_out(response: Response, request: Request, secure: bool) -> None:
+    response.delete_cookie(
+        SESSION_COOKIE, path=root_of(request) + "/", httponly=True, samesite="lax", secure=secure
+    )
+
+
+def _need(account: Account | None) -> Account:
+    if account is None:
+        raise NotSignedInError("not signed in")
+    return account
+
+
+def _csrf(request: Request, settings: Settings) -> None:
+    check_csrf(request.headers, settings.public_url)
+
+
+Csrf = Depends(_csrf)
+
+
+# -- signing up, in and out -------------------------------------------------------------------
+
+
+@router.post(
+    "/api/account/signup",
+    tags=["account"],
+    status_code=201,
+    response_model=SignedUpView,
+    responses=_refusals(*BODY, 403, 409, 503),
+    dependencies=[Csrf],
+)
+async def signup(
+    request: Request, body: SignupIn, accounts: Accounts, limiter: Limiter, secure: Secure
+) -> FastJSONResponse:
+    """Make an account and sign this browser in; its guest games move to the account.
+    The recovery codes are in this answer only."""
+    limiter.check("signup", client_of(request.scope))
+    account, session, codes = await accounts.signup(body.name, body.password, _agent(request))
+    await _after_login(request, accounts, account)
+    payload: SignedUpView = {"account": _view(account, len(codes)), "recovery_codes": codes}
+    response = FastJSONResponse(payload, status_code=201)
+    _signed_in(response, request, session, secure)
+    return response
+
+
+@router.post(
+    "/api/account/login",
+    tags=["account"],
+    response_model=AccountView,
+    responses=_refusals(*BODY, 403, 503),
+    dependencies=[Csrf],
+)
+async def login(
+    request: Request, body: LoginIn, accounts: Accounts, limiter: Limiter, secure: Secure
+) -> FastJSONResponse:
+    """Sign in with the password or a recovery code (which is then spent).  A new
+    session every time; the browser's earlier one ends, and its guest games move to
+    the account.  A wrong name, password or code get the same answer (403)."""
+    if (body.password is None) == (body.code is None):
+        raise BadLoginError("give the password or a recovery code, not both")
+    client = client_of(request.scope)
+    by_name = "name:" + name_key(body.name)
+    limiter.check("login", client, spend=False)
+    limiter.check("login", by_name, spend=False)
+    try:
+        account, session = await accounts.login(
+            body.name, body.password, body.code, _agent(request)
+        )
+    except BadLoginError:
+        limiter.spend("login", client)
+        limiter.spend("login", by_name)
+        raise
+    await _after_login(request, accounts, account)
+    response = FastJSONResponse(_view(account, await accounts.codes_left(account)))
+    _signed_in(response, request, session, secure)
+    return response
+
+
+async def _after_login(request: Request, accounts: Accounts, account: Account) -> None:
+    """End the browser's earlier session (a fixed id is worth nothing) and hand its
+    guest games to the account."""
+    await accounts.end_session(request.cookies.get(SESSION_COOKIE))
+    await accounts.adopt(request.cookies.get(OWNER_COOKIE), account)
+
+
+@router.post(
+    "/api/account/logout",
+    tags=["account"],
+    response_model=AccountView,
+    responses=_refusals(403, 503),
+    dependencies=[Csrf],
+)
+async def logout(request: Request, accounts: Accounts, secure: Secure) -> FastJSONResponse:
+    """End this browser's session (signed out or not: the answer is the same)."""
+    await accounts.end_session(request.cookies.get(SESSION_COOKIE))
+    response = FastJSONResponse(_view(None))
+    _signed_out(response, request, secure)
+    return response
+
+
+# -- the account's own --------------------------------------------------------------------------
+
+
+@router.get("/api/account", tags=["account"], response_model=AccountView, responses=_refusals(503))
+async def me(accounts: Accounts, account: SignedIn) -> FastJSONResponse:
+    """Who is signed in here (a guest: ``signed_in`` false)."""
+    if account is None:
+        return FastJSONResponse(_view(None))
+    return FastJSONResponse(_view(account, await accounts.codes_left(account)))
+
+
+@router.get(
+    "/api/account/sessions",
+    tags=["account"],
+    response_model=list[SessionView],
+    responses=_refusals(401, 503),
+)
+async def sessions(request: Request, accounts: Accounts, account: SignedIn) -> FastJSONResponse:
+    """The account's signed-in browsers, most recently seen first."""
+    mine = _need(account)
+    listed = await accounts.sessions(mine)
+    return FastJSONResponse(_session_views(listed, request.cookies.get(SESSION_COOKIE)))
+
+
+@router.post(
+    "/api/account/sessions/revoke",
+    tags=["account"],
+    response_model=list[SessionView],
+    responses=_refusals(*BODY, 401, 403, 503),
+    dependencies=[Csrf],
+)
+async def revoke(
+    request: Request, body: RevokeIn, accounts: Accounts, account: SignedIn, secure: Secure
+) -> FastJSONResponse:
+    """End one of the account's sessions (another account's is not found: nothing
+    happens); the sessions left."""
+    mine = _need(account)
+    await accounts.revoke(mine, body.id)
+    current = request.cookies.get(SESSION_COOKIE)
+    listed = await accounts.sessions(mine)
+    response = FastJSONResponse(_session_views(listed, current))
+    if current and secret_hash(current) == body.id:
+        _signed_out(response, request, secure)
+    return response
+
+
+@router.post(
+    "/api/account/logout-everywhere",
+    tags=["account"],
+    response_model=AccountView,
+    responses=_refusals(401, 403, 503),
+    dependencies=[Csrf],
+)
+async def logout_everywhere(
+    request: Request, accounts: Accounts, account: SignedIn, secure: Secure
+) -> FastJSONResponse:
+    """End every session of the account, this one too."""
+    await accounts.end_all(_need(account))
+    response = FastJSONResponse(_view(None))
+    _signed_out(response, request, secure)
+    return response
+
+
+@router.post(
+    "/api/account/recovery-codes",
+    tags=["account"],
+    response_model=CodesView,
+    responses=_refusals(401, 403, 503),
+    dependencies=[Csrf],
+)
+async def recovery_codes(accounts: Accounts, account: SignedIn) -> FastJSONResponse:
+    """New recovery codes, shown this once; the old ones stop working."""
+    payload: CodesView = {"recovery_codes": await accounts.new_codes(_need(account))}
+    return FastJSONResponse(payload)
+
+
+@router.get(
+    "/api/account/export",
+    tags=["account"],
+    response_model=AccountExport,
+    responses=_refusals(401, 503),
+)
+async def export(
+    request: Request, accounts: Accounts, service: Service, account: SignedIn
+) -> FastJSONResponse:
+    """Everything kept about the account, as a JSON file: the account, its
+    sessions, its games and its statistics."""
+    mine = _need(account)
+    lang = lang_of(request)
+    payload: AccountExport = {
+        "account": _view(mine, await accounts.codes_left(mine)),
+        "sessions": _session_views(
+            await accounts.sessions(mine), request.cookies.get(SESSION_COOKIE)
+        ),
+        "games": await service.history(mine.owner, lang),
+        "stats": await service.stats(mine.owner, lang),
+    }
+    return FastJSONResponse(
+        payload, headers={"Content-Disposition": 'attachment; filename="yatzy-account.json"'}
+    )
+
+
+@router.post(
+    "/api/account/delete",
+    tags=["account"],
+    response_model=AccountView,
+    responses=_refusals(*BODY, 401, 403, 503),
+    dependencies=[Csrf],
+)
+async def delete_account(
+    request: Request, body: DeleteIn, accounts: Accounts, account: SignedIn, secure: Secure
+) -> FastJSONResponse:
+    """Delete the account for good: its sessions and codes go; its games stay, with
+    its name in them replaced by an anonymous one.  ``confirm`` must be the name."""
+    mine = _need(account)
+    if name_key(body.confirm) != name_key(mine.name):
+        raise BadLoginError("confirm: type the account's name to delete it")
+    await accounts.delete(mine)
+    response = FastJSONResponse(_view(None))
+    _signed_out(response, request, secure)
+    return response
+
+
+# -- pages -------------------------------------------------------------------------------------
+
+
+@router.get("/signup", response_class=HTMLResponse, include_in_schema=False)
+async def signup_page(request: Request) -> HTMLResponse:
+    """The sign-up form (and, after it, the recovery codes)."""
+    return render(request, "signup.html", lang_of(request))
+
+
+@router.get("/login", response_class=HTMLResponse, include_in_schema=False)
+async def login_page(request: Request) -> HTMLResponse:
+    """The log-in form: password or recovery code."""
+    return render(request, "login.html", lang_of(request))
+
+
+@router.get("/account", response_class=HTMLResponse, include_in_schema=False)
+async def account_page(request: Request, account: SignedIn) -> HTMLResponse:
+    """The account: sessions, recovery codes, export, deletion (a guest: log in)."""
+    if account is None:
+        return render(request, "login.html", lang_of(request))
+    return render(request, "account.html", lang_of(request))

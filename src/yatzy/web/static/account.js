@@ -1,0 +1,121 @@
+// The account pages: sign up (then the recovery codes, shown once), log in with the
+// password or a recovery code, and the account's sessions, codes and deletion.
+// Every request that changes something carries the X-Yatzy-CSRF header, which a
+// page of another origin cannot send (see yatzy.web.accounts).
+import { el } from "./widgets.js";
+
+const HEADERS = { "Content-Type": "application/json", "X-Yatzy-CSRF": "1" };
+const holder = document.querySelector("[data-words]");
+const words = JSON.parse(holder.dataset.words);
+const error = document.getElementById("form-error");
+
+async function post(path, body) {
+  let response, data = null;
+  try {
+    response = await fetch(new URL(path, document.baseURI), {
+      method: "POST", headers: HEADERS, credentials: "same-origin", body: JSON.stringify(body || {}),
+    });
+    data = await response.json();
+  } catch (e) {
+    error.textContent = words.failed;
+    return null;
+  }
+  if (!response.ok) {
+    const reason = { 403: words.wrong_login, 409: words.name_taken, 422: words.bad_input, 429: words.too_many };
+    error.textContent = reason[response.status] || words.failed;
+    return null;
+  }
+  error.textContent = "";
+  return data;
+}
+
+function showCodes(list, codes) {
+  list.replaceChildren(...codes.map((c) => el("li", {}, el("code", {}, c))));
+  list.hidden = false;
+}
+
+const signup = document.getElementById("signup");
+if (signup) {
+  signup.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = signup.elements.name.value.trim(), password = signup.elements.password.value;
+    if (!name || password.length < 8) { error.textContent = words.bad_input; return; }
+    const data = await post("api/account/signup", { name, password });
+    if (!data) return;
+    signup.hidden = true;
+    const section = document.getElementById("codes");
+    showCodes(document.getElementById("code-list"), data.recovery_codes);
+    section.hidden = false;
+    document.getElementById("codes-h").focus();
+  });
+}
+
+const login = document.getElementById("login");
+if (login) {
+  const other = document.getElementById("switch");
+  const passwordRow = document.getElementById("password-row"), codeRow = document.getElementById("code-row");
+  other.addEventListener("click", () => {
+    const useCode = codeRow.hidden;
+    codeRow.hidden = !useCode;
+    passwordRow.hidden = useCode;
+    [other.textContent, other.dataset.other] = [other.dataset.other, other.textContent];
+    (useCode ? login.elements.code : login.elements.password).focus();
+  });
+  login.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = login.elements.name.value.trim();
+    const body = codeRow.hidden
+      ? { name, password: login.elements.password.value }
+      : { name, code: login.elements.code.value.trim() };
+    if (!name || !(body.password || body.code)) { error.textContent = words.wrong_login; return; }
+    if (await post("api/account/login", body)) window.location.href = new URL("account", document.baseURI).href;
+  });
+}
+
+const account = document.getElementById("account");
+if (account) {
+  const lang = account.dataset.lang || "en";
+  const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+  const shown = (iso) => when.format(new Date(iso));
+  for (const t of document.querySelectorAll("time[datetime]")) t.textContent = shown(t.getAttribute("datetime"));
+  const list = document.getElementById("sessions");
+  const home = () => { window.location.href = new URL("./", document.baseURI).href; };
+
+  const showSessions = (sessions) => {
+    list.replaceChildren(...sessions.map((s) => el("li", { class: "session" },
+      el("strong", {}, s.agent || "?"), s.current ? ` (${words.this_device})` : "", el("br"),
+      el("small", {}, `${words.since}: ${shown(s.created)} · ${words.seen}: ${shown(s.seen)}`), " ",
+      el("button", { type: "button", onclick: async () => {
+        const left = await post("api/account/sessions/revoke", { id: s.id });
+        if (left === null) return;
+        if (s.current) home(); else showSessions(left);
+      } }, words.revoke))));
+  };
+  const load = async () => {
+    try {
+      const [sessions, me] = await Promise.all(["api/account/sessions", "api/account"].map(
+        (p) => fetch(new URL(p, document.baseURI), { credentials: "same-origin" }).then((r) => r.json())));
+      showSessions(sessions);
+      document.getElementById("codes-left").textContent = words.codes_left.replace("{n}", me.recovery_codes_left);
+    } catch (e) { error.textContent = words.failed; }
+  };
+  load();
+  document.getElementById("logout").addEventListener("click", async () => {
+    if (await post("api/account/logout")) home();
+  });
+  document.getElementById("logout-everywhere").addEventListener("click", async () => {
+    if (await post("api/account/logout-everywhere")) home();
+  });
+  document.getElementById("new-codes").addEventListener("click", async () => {
+    const data = await post("api/account/recovery-codes");
+    if (!data) return;
+    showCodes(document.getElementById("code-list"), data.recovery_codes);
+    document.getElementById("codes-note").hidden = false;
+    document.getElementById("codes-left").textContent = words.codes_left.replace("{n}", data.recovery_codes.length);
+  });
+  const del = document.getElementById("delete");
+  del.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await post("api/account/delete", { confirm: del.elements.confirm.value.trim() })) home();
+  });
+}
