@@ -144,11 +144,11 @@ class AccountStore:
                 .values(password_hash=password_hash)
             )
 
-    def delete(self, account: Account, labels: Mapping[str, str]) -> int:
+    def delete(self, account: Account, labels: Mapping[str, str]) -> list[str]:
         """Delete the account, its sessions and codes.  Its games stay: their seats lose
         the account (no owner any more), and a seat named as the account is renamed
         ``labels[game's language]`` (else ``labels["en"]``) in the seat and the game's
-        record.  The number of seats let go."""
+        record.  The ids of the games renamed."""
         mine = owner_hash(account.owner)
         key = account.name.casefold()
         with self.repo.write_connection() as conn, conn.begin():
@@ -157,9 +157,11 @@ class AccountStore:
                     SEATS.c.owner_hash == mine
                 )
             ).all()
+            renamed = []
             for game_id, seat, name in seats:
                 if name.casefold() != key:
                     continue
+                renamed.append(game_id)
                 record, lang = conn.execute(
                     select(GAMES.c.record, GAMES.c.lang).where(GAMES.c.id == game_id)
                 ).one()
@@ -180,7 +182,7 @@ class AccountStore:
             conn.execute(delete(SESSIONS).where(SESSIONS.c.account_id == account.id))
             conn.execute(delete(CODES).where(CODES.c.account_id == account.id))
             conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account.id))
-        return len(seats)
+        return renamed
 
     def adopt(self, guest_owner_hash: str, account: Account) -> int:
         """Hand every seat of the guest owner ``guest_owner_hash`` (a browser's

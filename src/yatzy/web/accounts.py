@@ -401,8 +401,8 @@ class AccountService:
         await asyncio.to_thread(self.store.replace_codes, account.id, hashes)
         return codes
 
-    async def delete(self, account: Account) -> int:
-        """Delete the account (see :meth:`AccountStore.delete`)."""
+    async def delete(self, account: Account) -> list[str]:
+        """Delete the account (see :meth:`AccountStore.delete`); the games renamed."""
         return await asyncio.to_thread(self.store.delete, account, ANONYMOUS)
 
 

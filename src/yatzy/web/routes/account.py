@@ -352,14 +352,22 @@ async def export(
     dependencies=[Csrf],
 )
 async def delete_account(
-    request: Request, body: DeleteIn, accounts: Accounts, account: SignedIn, secure: Secure
+    request: Request,
+    body: DeleteIn,
+    accounts: Accounts,
+    service: Service,
+    account: SignedIn,
+    secure: Secure,
 ) -> FastJSONResponse:
     """Delete the account for good: its sessions and codes go; its games stay, with
     its name in them replaced by an anonymous one.  ``confirm`` must be the name."""
     mine = _need(account)
     if name_key(body.confirm) != name_key(mine.name):
         raise BadLoginError("confirm: type the account's name to delete it")
-    await accounts.delete(mine)
+    for game_id in await accounts.delete(mine):
+        # this process's copy of the game has the old name; another server
+        # process keeps its own copy while the game is in play there (a known gap)
+        service.forget(game_id, older_than=2**62)
     response = FastJSONResponse(_view(None))
     _signed_out(response, request, secure)
     return response
