@@ -147,6 +147,20 @@ def add_limit_options(p: Any) -> None:
         help="refused seat tokens, invite codes and owner links (default 10, bursts of 20)",
     )
     g.add_argument(
+        "--limit-logins",
+        type=number,
+        default=10,
+        metavar="N",
+        help="account log-ins, per client and per account name (default 10, bursts of 10)",
+    )
+    g.add_argument(
+        "--limit-signups",
+        type=number,
+        default=5,
+        metavar="N",
+        help="accounts created (default 5, bursts of 5)",
+    )
+    g.add_argument(
         "--limit-sockets",
         type=number,
         default=120,
@@ -312,6 +326,8 @@ def limits_of(args: argparse.Namespace) -> Any:
         join=rate(args.limit_join, 20),
         act=rate(args.limit_actions, 200),
         guess=rate(args.limit_guesses, 20),
+        login=rate(args.limit_logins, 10),
+        signup=rate(args.limit_signups, 5),
         socket=rate(args.limit_sockets, 60),
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,
