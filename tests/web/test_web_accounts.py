@@ -304,3 +304,34 @@ def test_the_password_may_not_be_the_name(client: TestClient) -> None:
     name = fresh_name("Passwordy")
     r = client.post("/api/account/signup", json={"name": name, "password": name}, headers=CSRF)
     assert r.status_code == 422 and r.json()["error"] == "BadPasswordError"
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_account_pages_in_every_language(client: TestClient, lang: str) -> None:
+    """Sign-up, log-in and account pages in each language: no English sentence on a
+    Swedish or Finnish page, the header names the signed-in account (a guest gets
+    the log-in link), and no inline script, style or handler (the strict CSP)."""
+    import re
+
+    from yatzy.web.account_words import account_words
+
+    mine, en = account_words(lang), account_words("en")  # type: ignore[arg-type]
+    english = {v for k, v in en.items() if v != mine[k] and len(v.split()) >= 2}
+
+    def text(html: str) -> str:
+        return re.sub(r"<[^>]+>", " ", html)
+
+    pages = {p: client.get(f"{p}?lang={lang}").text for p in ("/signup", "/login", "/account")}
+    assert f'href="login" class="account-link">{mine["login"]}<' in pages["/signup"]
+    name = fresh_name("Sida")
+    signup(client, name)
+    pages["/account (signed in)"] = client.get(f"/account?lang={lang}").text
+    pages["/ (signed in)"] = client.get(f"/?lang={lang}").text
+    assert f">{name}</a>" in pages["/ (signed in)"]
+    assert mine["title"] in pages["/account (signed in)"]
+    for path, html in pages.items():
+        leaked = [e for e in english if e in text(html)]
+        assert leaked == [], (path, leaked)
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), path
+        assert not re.search(r"\sstyle=", html), path
+        assert not re.search(r"\son[a-z]+=", html), path
