@@ -112,3 +112,46 @@ def test_sign_up_log_out_and_play_one_seat_from_two_browsers(browser: Any, serve
     assert en["login"] != sv["login"]
     phone.assert_clean()
     laptop.assert_clean()
+
+
+def test_friends_on_the_account_page(browser: Any, server: Server) -> None:
+    """Two people sign up (Finnish on a phone, English on a laptop); one sends a
+    friend request by name, the other sees it and accepts it by keyboard; both then
+    list each other, and the pages stay accessible."""
+    from playwright.sync_api import expect
+
+    fi = account_words("fi")
+    one = Watched(browser.new_context(viewport=PHONE, locale="fi-FI"))
+    two = Watched(browser.new_context(viewport=DESKTOP, locale="en-GB"))
+    for w, name, lang in ((one, "Aino", "fi"), (two, "Bertil", "en")):
+        w.page.goto(f"{server.url}/signup?lang={lang}")
+        w.page.locator("#name").fill(name)
+        w.page.locator("#password").fill(PASSWORD)
+        w.page.locator("#signup button[type=submit]").click()
+        expect(w.page.locator("#codes")).to_be_visible()
+        w.page.goto(server.url + "/account")
+    page = one.page
+    expect(page.locator("#no-friends")).to_be_visible()
+    page.locator("#friend").fill("bertil")
+    page.locator("#add-friend button[type=submit]").click()
+    expect(page.locator("#outgoing li")).to_have_text(f"Bertil {fi['friend_cancel']}")
+    assert_accessible(page)
+    other = two.page
+    other.reload()
+    expect(other.locator("#incoming li .who")).to_have_text("Aino")
+    assert_accessible(other)
+    other.locator("#incoming li button").first.focus()
+    other.keyboard.press("Enter")
+    expect(other.locator("#friends li .who")).to_have_text("Aino")
+    expect(other.locator("#incoming li")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#friends li .who")).to_have_text("Bertil")
+    page.locator("#friend").fill("nobody here")
+    page.locator("#add-friend button[type=submit]").click()
+    expect(page.locator("#friend-error")).to_have_text(fi["friend_unknown"])
+    assert_accessible(page)
+    # the browser notes the refused request (404) in its console; nothing else
+    assert one.errors == [
+        "console: Failed to load resource: the server responded with a status of 404 (Not Found)"
+    ]
+    two.assert_clean()

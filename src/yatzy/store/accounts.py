@@ -24,13 +24,14 @@ from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from yatzy.errors import YatzyError
-from yatzy.store.models import AccountRow, AccountSessionRow, RecoveryCodeRow
+from yatzy.store.models import AccountRow, AccountSessionRow, FriendLinkRow, RecoveryCodeRow
 from yatzy.store.pg_writer import utc_now
 from yatzy.store.repo import GAMES, SEATS, GameRepository
 
 ACCOUNTS = cast(Table, AccountRow.__table__)
 SESSIONS = cast(Table, AccountSessionRow.__table__)
 CODES = cast(Table, RecoveryCodeRow.__table__)
+FRIEND_LINKS = cast(Table, FriendLinkRow.__table__)
 
 ACCOUNT_OWNER_PREFIX = "account."
 """How an account's owner token begins.  A guest's owner token (a cookie) is URL-safe
@@ -145,8 +146,9 @@ class AccountStore:
             )
 
     def delete(self, account: Account, labels: Mapping[str, str]) -> list[str]:
-        """Delete the account, its sessions and codes.  Its games stay: their seats lose
-        the account (no owner any more), and a seat named as the account is renamed
+        """Delete the account, its sessions, codes and friend links.  Its games stay:
+        their seats lose the account (no owner any more), and a seat named as the
+        account is renamed
         ``labels[game's language]`` (else ``labels["en"]``) in the seat and the game's
         record.  The ids of the games renamed."""
         mine = owner_hash(account.owner)
@@ -181,6 +183,12 @@ class AccountStore:
             # applies that only with its foreign keys on: delete them here as well
             conn.execute(delete(SESSIONS).where(SESSIONS.c.account_id == account.id))
             conn.execute(delete(CODES).where(CODES.c.account_id == account.id))
+            conn.execute(
+                delete(FRIEND_LINKS).where(
+                    (FRIEND_LINKS.c.account_id == account.id)
+                    | (FRIEND_LINKS.c.other_id == account.id)
+                )
+            )
             conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account.id))
         return renamed
 

@@ -98,3 +98,19 @@ class RecoveryCodeRow(Base):
         String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
     code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class FriendLinkRow(Base):
+    """One account's tie to another, one way: ``requested`` (a friend request it
+    sent), ``friends`` (both ways once accepted) or ``blocked`` (it blocked the other)."""
+
+    __tablename__ = "friend_links"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    state: Mapped[str] = mapped_column(String(10), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -45,6 +45,7 @@ from yatzy.store.accounts import (
     SessionInfo,
     owner_hash,
 )
+from yatzy.store.friends import FriendLists, FriendStore
 from yatzy.web.service import AccountKey, bot_levels
 
 SESSION_COOKIE = "yz_session"
@@ -123,6 +124,18 @@ class NotSignedInError(AccountError):
     """A route of the account's own without a valid session."""
 
     http_status = 401
+
+
+class NoSuchAccountError(AccountError):
+    """A friend's name that no account has (or the asker's own)."""
+
+    http_status = 404
+
+
+class NoFriendRequestError(AccountError):
+    """An answer to a friend request that was not made."""
+
+    http_status = 404
 
 
 class CrossSiteError(AccountError):
@@ -276,6 +289,7 @@ class AccountService:
 
     def __init__(self, repo: GameRepository, hasher: Hasher | None = None) -> None:
         self.store = AccountStore(repo)
+        self.friends = FriendStore(repo)
         self.hasher = (hasher or Hasher()).make()
         self.idle = timedelta(seconds=SESSION_AGE)
         # Checked when the name is unknown, so that such a log-in costs what a wrong
@@ -401,6 +415,37 @@ class AccountService:
         await asyncio.to_thread(self.store.replace_codes, account.id, hashes)
         return codes
 
+    # -- friends -----------------------------------------------------------------------------
+
+    async def friend_lists(self, account: Account) -> FriendLists:
+        """The account's friends, requests both ways and blocks."""
+        return await asyncio.to_thread(self.friends.lists, account.id)
+
+    async def befriend(self, account: Account, action: str, name: str) -> FriendLists:
+        """Do ``action`` (``request``, ``accept``, ``remove``, ``block``, ``unblock``)
+        towards the account named ``name``; the lists after it.  An unknown name (or
+        one's own) is :class:`NoSuchAccountError`; accepting a request that was not
+        made, :class:`NoFriendRequestError`."""
+
+        def act() -> FriendLists:
+            other = self.store.by_name(name_key(name)) if len(name) <= 200 else None
+            if other is None or other.id == account.id:
+                raise NoSuchAccountError(f"no other account is named {name!r}")
+            if action == "request":
+                self.friends.request(account.id, other.id)
+            elif action == "accept":
+                if not self.friends.accept(account.id, other.id):
+                    raise NoFriendRequestError(f"no friend request from {other.name!r}")
+            elif action == "remove":
+                self.friends.remove(account.id, other.id)
+            elif action == "block":
+                self.friends.block(account.id, other.id)
+            else:
+                self.friends.unblock(account.id, other.id)
+            return self.friends.lists(account.id)
+
+        return await asyncio.to_thread(act)
+
     async def delete(self, account: Account) -> list[str]:
         """Delete the account (see :meth:`AccountStore.delete`); the games renamed."""
         return await asyncio.to_thread(self.store.delete, account, ANONYMOUS)
@@ -419,6 +464,8 @@ __all__ = [
     "BadPasswordError",
     "CrossSiteError",
     "Hasher",
+    "NoFriendRequestError",
+    "NoSuchAccountError",
     "NotSignedInError",
     "check_account_name",
     "check_csrf",

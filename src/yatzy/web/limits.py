@@ -103,6 +103,8 @@ class Limits:
     code: each counts; a person who typed wrong a few times is not held up)."""
     signup: Rate | None = Rate(5, 5)
     """Accounts created per client."""
+    friend: Rate | None = Rate(30, 10)
+    """Friend requests, answers and blocks per client."""
     download: Rate | None = Rate(120, 30)
     """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
     rendering or starts a computation.  A game page polls its analyses every 2 s
@@ -146,6 +148,7 @@ class Limits:
             guess=None,
             login=None,
             signup=None,
+            friend=None,
             socket=None,
             download=None,
             open_games=None,
@@ -336,6 +339,7 @@ _WHAT = {
     "guess": "refused seat tokens or invite codes",
     "login": "log-in attempts",
     "signup": "accounts created",
+    "friend": "friend requests, answers and blocks",
     "socket": "WebSocket connections",
     "download": "downloads (protocols, QR codes, analyses)",
 }

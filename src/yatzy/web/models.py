@@ -525,10 +525,22 @@ class SessionView(TypedDict):
     """Whether this is the session of the request."""
 
 
+class FriendsView(TypedDict):
+    """An account's friends, friend requests both ways and blocks, by name."""
+
+    friends: list[str]
+    incoming: list[str]
+    """Requests to this account, waiting for its answer."""
+    outgoing: list[str]
+    """Its own requests, not answered yet."""
+    blocked: list[str]
+
+
 class AccountExport(TypedDict):
     """Everything the app keeps about an account ("export my data")."""
 
     account: AccountView
     sessions: list[SessionView]
+    friends: FriendsView
     games: list[HistoryEntry]
     stats: StatsView

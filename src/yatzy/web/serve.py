@@ -161,6 +161,13 @@ def add_limit_options(p: Any) -> None:
         help="accounts created (default 5, bursts of 5)",
     )
     g.add_argument(
+        "--limit-friends",
+        type=number,
+        default=30,
+        metavar="N",
+        help="friend requests, answers and blocks (default 30, bursts of 10)",
+    )
+    g.add_argument(
         "--limit-sockets",
         type=number,
         default=120,
@@ -328,6 +335,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         guess=rate(args.limit_guesses, 20),
         login=rate(args.limit_logins, 10),
         signup=rate(args.limit_signups, 5),
+        friend=rate(args.limit_friends, 10),
         socket=rate(args.limit_sockets, 60),
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,

@@ -10,13 +10,14 @@ their own (``login``, ``signup`` in :class:`yatzy.web.limits.Limits`).  See
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from yatzy.store.accounts import Account, SessionInfo
+from yatzy.store.friends import FriendLists
 from yatzy.web.account_words import account_words
 from yatzy.web.accounts import (
     SESSION_AGE,
@@ -34,6 +35,7 @@ from yatzy.web.models import (
     AccountExport,
     AccountView,
     CodesView,
+    FriendsView,
     SessionView,
     SignedUpView,
 )
@@ -87,6 +89,12 @@ class RevokeIn(_Strict):
     id: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
+class FriendIn(_Strict):
+    """The other account, by name."""
+
+    name: str = Field(min_length=1, max_length=40)
+
+
 class DeleteIn(_Strict):
     """The account's name, typed again to confirm its deletion."""
 
@@ -123,6 +131,16 @@ def _session_views(sessions: list[SessionInfo], current: str | None) -> list[Ses
         }
         for s in sessions
     ]
+
+
+def friends_view(lists: FriendLists) -> FriendsView:
+    """The answer of the friends' routes."""
+    return {
+        "friends": lists.friends,
+        "incoming": lists.incoming,
+        "outgoing": lists.outgoing,
+        "blocked": lists.blocked,
+    }
 
 
 def _agent(request: Request) -> str:
@@ -328,7 +346,7 @@ async def export(
     request: Request, accounts: Accounts, service: Service, account: SignedIn
 ) -> FastJSONResponse:
     """Everything kept about the account, as a JSON file: the account, its
-    sessions, its games and its statistics."""
+    sessions, its friends, its games and its statistics."""
     mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
@@ -336,6 +354,7 @@ async def export(
         "sessions": _session_views(
             await accounts.sessions(mine), request.cookies.get(SESSION_COOKIE)
         ),
+        "friends": friends_view(await accounts.friend_lists(mine)),
         "games": await service.history(mine.owner, lang),
         "stats": await service.stats(mine.owner, lang),
     }
@@ -371,6 +390,40 @@ async def delete_account(
     response = FastJSONResponse(_view(None))
     _signed_out(response, request, secure)
     return response
+
+
+# -- friends ----------------------------------------------------------------------------------
+
+
+@router.get(
+    "/api/friends", tags=["account"], response_model=FriendsView, responses=_refusals(401, 503)
+)
+async def friends(accounts: Accounts, account: SignedIn) -> FriendsView:
+    """The account's friends, friend requests both ways and blocks."""
+    return friends_view(await accounts.friend_lists(_need(account)))
+
+
+@router.post(
+    "/api/friends/{action}",
+    tags=["account"],
+    response_model=FriendsView,
+    responses=_refusals(*BODY, 401, 403, 404, 503),
+    dependencies=[Csrf],
+)
+async def befriend(
+    request: Request,
+    action: Literal["request", "accept", "remove", "block", "unblock"],
+    body: FriendIn,
+    accounts: Accounts,
+    account: SignedIn,
+    limiter: Limiter,
+) -> FriendsView:
+    """Ask the account ``name`` to be friends (if it asked already, you are), accept
+    its request, end the friendship or a request either way, block it (every tie
+    ends, and its requests are seen no more; it is not told) or unblock it."""
+    mine = _need(account)
+    limiter.check("friend", client_of(request.scope))
+    return friends_view(await accounts.befriend(mine, action, body.name))
 
 
 # -- pages -------------------------------------------------------------------------------------

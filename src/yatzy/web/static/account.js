@@ -9,7 +9,7 @@ const holder = document.querySelector("[data-words]");
 const words = JSON.parse(holder.dataset.words);
 const error = document.getElementById("form-error");
 
-async function post(path, body) {
+async function post(path, body, shownError = error, reasons = {}) {
   let response, data = null;
   try {
     response = await fetch(new URL(path, document.baseURI), {
@@ -17,15 +17,15 @@ async function post(path, body) {
     });
     data = await response.json();
   } catch (e) {
-    error.textContent = words.failed;
+    shownError.textContent = words.failed;
     return null;
   }
   if (!response.ok) {
-    const reason = { 403: words.wrong_login, 409: words.name_taken, 422: words.bad_input, 429: words.too_many };
-    error.textContent = reason[response.status] || words.failed;
+    const reason = { 403: words.wrong_login, 409: words.name_taken, 422: words.bad_input, 429: words.too_many, ...reasons };
+    shownError.textContent = reason[response.status] || words.failed;
     return null;
   }
-  error.textContent = "";
+  shownError.textContent = "";
   return data;
 }
 
@@ -100,6 +100,37 @@ if (account) {
     } catch (e) { error.textContent = words.failed; }
   };
   load();
+
+  // friends: each list's people with the answers that fit it
+  const friendError = document.getElementById("friend-error");
+  const befriend = async (action, name) => {
+    const lists = await post(`api/friends/${action}`, { name }, friendError, { 404: words.friend_unknown, 422: words.friend_unknown });
+    if (lists) showFriends(lists);
+    return lists;
+  };
+  const person = (name, ...actions) => el("li", {}, el("span", { class: "who" }, name), " ",
+    ...actions.map(([action, label]) => el("button", { type: "button", onclick: () => befriend(action, name) }, label)));
+  const fill = (id, names, actions) => {
+    document.getElementById(id).replaceChildren(...names.map((n) => person(n, ...actions)));
+    const heading = document.getElementById(`${id}-h`);
+    if (heading && id !== "friends") heading.hidden = names.length === 0;
+  };
+  function showFriends(lists) {
+    fill("incoming", lists.incoming, [["accept", words.friend_accept], ["remove", words.friend_decline], ["block", words.friend_block]]);
+    fill("friends", lists.friends, [["remove", words.friend_remove], ["block", words.friend_block]]);
+    fill("outgoing", lists.outgoing, [["remove", words.friend_cancel]]);
+    fill("blocked", lists.blocked, [["unblock", words.friend_unblock]]);
+    document.getElementById("no-friends").hidden = lists.friends.length > 0;
+  }
+  fetch(new URL("api/friends", document.baseURI), { credentials: "same-origin" })
+    .then((r) => r.json()).then(showFriends).catch(() => { friendError.textContent = words.failed; });
+  const addFriend = document.getElementById("add-friend");
+  addFriend.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = addFriend.elements.friend.value.trim();
+    if (!name) { friendError.textContent = words.friend_unknown; return; }
+    if (await befriend("request", name)) addFriend.elements.friend.value = "";
+  });
   document.getElementById("logout").addEventListener("click", async () => {
     if (await post("api/account/logout")) home();
   });
