@@ -81,6 +81,9 @@ def test_the_store_keeps_accounts_sessions_codes_and_seats(url: str) -> None:
     assert store.session("s" * 64, timedelta(days=1)) == account
     assert store.session("s" * 64, timedelta(0)) is None  # idle too long: ended
     assert store.sessions(account.id) == []
+    store.add_session("t" * 64, account.id, "agent")
+    store.add_session("u" * 64, account.id, "agent", idle=timedelta(0))  # "t" is idle
+    assert [s.id_hash for s in store.sessions(account.id)] == ["u" * 64]
     assert store.spend_code(account.id, "c1") and not store.spend_code(account.id, "c1")
     assert store.codes_left(account.id) == 1
     gid = secrets.token_hex(16)

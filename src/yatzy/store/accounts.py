@@ -247,10 +247,19 @@ class AccountStore:
 
     # -- sessions ----------------------------------------------------------------------------
 
-    def add_session(self, id_hash: str, account_id: str, agent: str) -> None:
-        """Store a new session (the hash of its id) of the account."""
+    def add_session(
+        self, id_hash: str, account_id: str, agent: str, idle: timedelta | None = None
+    ) -> None:
+        """Store a new session (the hash of its id) of the account; the account's
+        sessions unused for longer than ``idle`` go (nobody presented them again)."""
         now = utc_now()
         with self.repo.write_connection() as conn, conn.begin():
+            if idle is not None:
+                conn.execute(
+                    delete(SESSIONS).where(
+                        SESSIONS.c.account_id == account_id, SESSIONS.c.seen_at < now - idle
+                    )
+                )
             conn.execute(
                 insert(SESSIONS).values(
                     id_hash=id_hash,

@@ -46,6 +46,7 @@ from yatzy.store.accounts import (
     owner_hash,
 )
 from yatzy.store.friends import FriendLists, FriendStore
+from yatzy.web.responses import OWNER_COOKIE
 from yatzy.web.service import AccountKey, bot_levels
 
 SESSION_COOKIE = "yz_session"
@@ -248,7 +249,7 @@ async def identity(
 ) -> tuple[dict[int, str], str | None]:
     """The seat tokens and the owner of a request that skips FastAPI's dependencies
     (the action fast path, a game's WebSocket), as :mod:`yatzy.web.deps` makes them."""
-    owner = cookies.get("yz_owner")
+    owner = cookies.get(OWNER_COOKIE)
     if is_account_owner(owner):
         owner = None
     session = cookies.get(SESSION_COOKIE)
@@ -367,7 +368,9 @@ class AccountService:
     async def start_session(self, account: Account, agent: str) -> str:
         """A new session id of ``account`` (its hash stored)."""
         session = secrets.token_urlsafe(32)
-        await asyncio.to_thread(self.store.add_session, secret_hash(session), account.id, agent)
+        await asyncio.to_thread(
+            self.store.add_session, secret_hash(session), account.id, agent, self.idle
+        )
         return session
 
     async def account_of(self, session: str | None) -> Account | None:
