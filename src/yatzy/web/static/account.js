@@ -29,6 +29,15 @@ async function post(path, body, shownError = error, reasons = {}) {
   return data;
 }
 
+// A browser's User-Agent in a few words: "Firefox · Android" (the whole string is long).
+function device(agent) {
+  const browsers = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+  const systems = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+  const first = (pairs) => (pairs.find(([mark]) => agent.includes(mark)) || [null, null])[1];
+  const words = [first(browsers), first(systems)].filter(Boolean);
+  return words.length ? words.join(" · ") : (agent || "?");
+}
+
 function showCodes(list, codes) {
   list.replaceChildren(...codes.map((c) => el("li", {}, el("code", {}, c))));
   list.hidden = false;
@@ -43,6 +52,8 @@ if (signup) {
     const data = await post("api/account/signup", { name, password });
     if (!data) return;
     signup.hidden = true;
+    const link = document.querySelector(".account-link"); // the header: signed in now
+    if (link) { link.textContent = data.account.name; link.setAttribute("href", "account"); }
     const section = document.getElementById("codes");
     showCodes(document.getElementById("code-list"), data.recovery_codes);
     section.hidden = false;
@@ -83,8 +94,8 @@ if (account) {
 
   const showSessions = (sessions) => {
     list.replaceChildren(...sessions.map((s) => el("li", { class: "session" },
-      el("strong", {}, s.agent || "?"), s.current ? ` (${words.this_device})` : "", el("br"),
-      el("small", {}, `${words.since}: ${shown(s.created)} · ${words.seen}: ${shown(s.seen)}`), " ",
+      el("strong", { title: s.agent }, device(s.agent)), s.current ? ` (${words.this_device})` : "", el("br"),
+      el("small", {}, `${words.since}: ${shown(s.created)} · ${words.seen}: ${shown(s.seen)}`), el("br"),
       el("button", { type: "button", onclick: async () => {
         const left = await post("api/account/sessions/revoke", { id: s.id });
         if (left === null) return;
