@@ -155,3 +155,48 @@ def test_friends_on_the_account_page(browser: Any, server: Server) -> None:
         "console: Failed to load resource: the server responded with a status of 404 (Not Found)"
     ]
     two.assert_clean()
+
+
+def test_a_passkey_added_then_logging_in_with_it(browser: Any, server: Server) -> None:
+    """With Chromium's virtual authenticator (the real WebAuthn protocol, checked by
+    the server): a person adds a passkey on the account page, logs out, and logs in
+    with the passkey alone.  The site is ``localhost`` (an IP address cannot be a
+    WebAuthn relying party)."""
+    from playwright.sync_api import expect
+
+    site = f"http://localhost:{server.port}"
+    w = Watched(browser.new_context(viewport=PHONE, locale="en-GB"))
+    page = w.page
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    page.goto(site + "/signup")
+    page.locator("#name").fill("Passe Nyckel")
+    page.locator("#password").fill(PASSWORD)
+    page.locator("#signup button[type=submit]").click()
+    expect(page.locator("#codes")).to_be_visible()
+    page.goto(site + "/account")
+    expect(page.locator("#passkey-section")).to_be_visible()
+    page.locator("#passkey-add").click()
+    expect(page.locator("#passkeys li")).to_have_count(1)
+    assert_accessible(page)
+    page.locator("#logout").click()
+    page.wait_for_url(site + "/")
+    page.goto(site + "/login")
+    page.locator("#passkey-login").click()
+    page.wait_for_url("**/account")
+    expect(page.locator(".account-link")).to_have_text("Passe Nyckel")
+    expect(page.locator("#sessions li.session")).to_have_count(1)
+    w.assert_clean()

@@ -99,3 +99,27 @@ def test_the_store_keeps_accounts_sessions_codes_and_seats(url: str) -> None:
     assert stored.seats[0].owner_hash is None and '"Anonym"' in stored.record
     assert store.by_id(account.id) is None and store.codes_left(account.id) == 0
     repo.close()
+
+
+def test_passkeys_and_their_ceremonies(url: str) -> None:
+    """A ceremony's challenge is spent once; a passkey is kept, counted, listed,
+    removed only by its account, and goes with the account."""
+    from yatzy.store.passkeys import Passkey, PasskeyStore
+    from yatzy.store.pg_writer import utc_now
+
+    repo = GameRepository.open(url)
+    accounts, keys = AccountStore(repo), PasskeyStore(repo)
+    account = accounts.create("c" * 32, "Cai", "cai", "hash", [])
+    keys.begin("h" * 64, "challenge", account.id)
+    assert keys.spend("h" * 64) == ("challenge", account.id)
+    assert keys.spend("h" * 64) is None
+    key = Passkey("cred", account.id, "pk", 0, "agent", utc_now())
+    keys.add(key)
+    keys.counted("cred", 5)
+    assert keys.get("cred") is not None and keys.get("cred").sign_count == 5  # type: ignore[union-attr]
+    assert [k.credential_id for k in keys.of(account.id)] == ["cred"]
+    assert not keys.remove("d" * 32, "cred")
+    keys.begin("i" * 64, "challenge", account.id)
+    accounts.delete(account, {"en": "Anonymous"})
+    assert keys.get("cred") is None and keys.spend("i" * 64) is None
+    repo.close()

@@ -241,3 +241,53 @@ def test_login_with_password_and_code_at_once_is_refused(client: TestClient) -> 
     r = login(client, name, password="correct horse", code="aaaa")
     assert r.status_code == 403
     assert login(client, name).status_code == 403
+
+
+# -- passkeys (the ceremony itself is tests/e2e/test_accounts_browser.py's, with
+# chromium's virtual authenticator) ---------------------------------------------------------
+
+
+def test_passkey_routes_refuse_guests_foreign_pages_and_forged_answers(client: TestClient) -> None:
+    """Adding a passkey needs a session and the CSRF header; a made-up credential, an
+    unknown ceremony or one answered already is refused (403), and nothing is kept;
+    a forged passkey log-in looks exactly like a wrong password."""
+    assert client.get("/api/account/passkeys").status_code == 401
+    assert client.post("/api/account/passkeys/options", headers=CSRF).status_code == 401
+    a = TestClient(client.app)
+    name = fresh_name("Key")
+    signup(a, name)
+    assert a.post("/api/account/passkeys/options").status_code == 403  # no CSRF header
+    begun = a.post("/api/account/passkeys/options", headers=CSRF)
+    assert begun.status_code == 200, begun.text
+    options = json.loads(begun.json()["options"])
+    assert options["rp"]["id"] == "testserver" and options["user"]["name"] == name
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}
+    body = {"ceremony": begun.json()["ceremony"], "credential": forged}
+    r = a.post("/api/account/passkeys", json=body, headers=CSRF)
+    assert r.status_code == 403 and r.json()["error"] == "PasskeyError"
+    again = a.post("/api/account/passkeys", json=body, headers=CSRF)  # the ceremony is spent
+    assert again.status_code == 403 and "used" in again.json()["detail"]
+    unknown = {"ceremony": "nope", "credential": forged}
+    assert a.post("/api/account/passkeys", json=unknown, headers=CSRF).status_code == 403
+    assert a.get("/api/account/passkeys").json() == []
+    # a log-in: another account's registration ceremony cannot be used, nor a forgery
+    login_begun = client.post("/api/account/passkey-login/options", headers=CSRF).json()
+    wrong_password = login(client, name, password="not the password").json()
+    for ceremony in (login_begun["ceremony"], begun.json()["ceremony"], "nope"):
+        r = client.post(
+            "/api/account/passkey-login",
+            json={"ceremony": ceremony, "credential": forged},
+            headers=CSRF,
+        )
+        assert r.status_code == 403 and r.json() == wrong_password
+        assert "yz_session" not in r.headers.get("set-cookie", "")
+
+
+def test_passkeys_of_another_account_cannot_be_removed(client: TestClient) -> None:
+    """Deleting a passkey by an id the account does not own changes nothing (the
+    answer is the caller's own list)."""
+    a = TestClient(client.app)
+    signup(a, fresh_name("Own"))
+    r = a.post("/api/account/passkeys/delete", json={"id": "someone-elses"}, headers=CSRF)
+    assert r.status_code == 200 and r.json() == []

@@ -24,7 +24,14 @@ from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from yatzy.errors import YatzyError
-from yatzy.store.models import AccountRow, AccountSessionRow, FriendLinkRow, RecoveryCodeRow
+from yatzy.store.models import (
+    AccountRow,
+    AccountSessionRow,
+    FriendLinkRow,
+    PasskeyChallengeRow,
+    PasskeyRow,
+    RecoveryCodeRow,
+)
 from yatzy.store.pg_writer import utc_now
 from yatzy.store.repo import GAMES, SEATS, GameRepository
 
@@ -32,6 +39,8 @@ ACCOUNTS = cast(Table, AccountRow.__table__)
 SESSIONS = cast(Table, AccountSessionRow.__table__)
 CODES = cast(Table, RecoveryCodeRow.__table__)
 FRIEND_LINKS = cast(Table, FriendLinkRow.__table__)
+_PASSKEYS = cast(Table, PasskeyRow.__table__)
+_CHALLENGES = cast(Table, PasskeyChallengeRow.__table__)
 
 ACCOUNT_OWNER_PREFIX = "account."
 """How an account's owner token begins.  A guest's owner token (a cookie) is URL-safe
@@ -146,7 +155,7 @@ class AccountStore:
             )
 
     def delete(self, account: Account, labels: Mapping[str, str]) -> list[str]:
-        """Delete the account, its sessions, codes and friend links.  Its games stay:
+        """Delete the account, its sessions, codes, passkeys and friend links.  Its games stay:
         their seats lose the account (no owner any more), and a seat named as the
         account is renamed
         ``labels[game's language]`` (else ``labels["en"]``) in the seat and the game's
@@ -189,6 +198,8 @@ class AccountStore:
                     | (FRIEND_LINKS.c.other_id == account.id)
                 )
             )
+            conn.execute(delete(_PASSKEYS).where(_PASSKEYS.c.account_id == account.id))
+            conn.execute(delete(_CHALLENGES).where(_CHALLENGES.c.account_id == account.id))
             conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account.id))
         return renamed
 

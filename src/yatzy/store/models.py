@@ -114,3 +114,34 @@ class FriendLinkRow(Base):
     )
     state: Mapped[str] = mapped_column(String(10), nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id and public key (COSE),
+    the authenticator's signature counter, and the browser it was made in."""
+
+    __tablename__ = "passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    public_key: Mapped[str] = mapped_column(Text, nullable=False)
+    sign_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    agent: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class PasskeyChallengeRow(Base):
+    """A WebAuthn ceremony under way: the SHA-256 of its handle (given to the browser),
+    its challenge, and the account it registers a passkey for (None: a log-in).
+    Spent by its answer; stale after five minutes."""
+
+    __tablename__ = "passkey_challenges"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(200), nullable=False)
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -74,6 +74,16 @@ _WORDS: dict[str, Message] = messages(
     N_("account.friend_unblock", "Unblock"),
     N_("account.no_friends", "No friends yet: add one by their account name."),
     N_("account.friend_unknown", "No other account has that name."),
+    N_("account.passkeys", "Passkeys"),
+    N_(
+        "account.passkeys_intro",
+        "A passkey logs you in with your phone's or computer's screen lock: no name or "
+        "password to type.",
+    ),
+    N_("account.passkey_add", "Add a passkey"),
+    N_("account.passkey_login", "Log in with a passkey"),
+    N_("account.passkey_remove", "Remove the passkey"),
+    N_("account.passkey_failed", "The passkey did not work."),
     N_("account.wrong_login", "Wrong name, password or recovery code."),
     N_("account.name_taken", "That name is taken. Choose another."),
     N_(

@@ -28,6 +28,7 @@ from yatzy.web.accounts import (
 )
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
+from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
 
@@ -111,6 +112,15 @@ def get_accounts(conn: HTTPConnection) -> AccountService:
     return accounts
 
 
+def get_passkeys(conn: HTTPConnection) -> PasskeyService:
+    """The passkeys' service (made on first use)."""
+    passkeys: PasskeyService | None = getattr(conn.app.state, "passkeys", None)
+    if passkeys is None:
+        passkeys = PasskeyService(get_service(conn).repo, get_accounts(conn))
+        conn.app.state.passkeys = passkeys
+    return passkeys
+
+
 async def account_of(conn: HTTPConnection) -> Account | None:
     """The account signed in by the request's session cookie, if any (guests: no
     query at all)."""
@@ -158,6 +168,7 @@ def secure_cookies(
 
 Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
+Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
 Service = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]

@@ -544,3 +544,21 @@ class AccountExport(TypedDict):
     friends: FriendsView
     games: list[HistoryEntry]
     stats: StatsView
+
+
+class PasskeyOptionsView(TypedDict):
+    """A WebAuthn ceremony: its handle (sent back with the answer) and its options as
+    WebAuthn's JSON text (``PublicKeyCredential.parseCreationOptionsFromJSON`` or
+    ``parseRequestOptionsFromJSON`` reads it)."""
+
+    ceremony: str
+    options: str
+
+
+class PasskeyView(TypedDict):
+    """A passkey of the account: its credential id, when and in which browser it was
+    made."""
+
+    id: str
+    created: str
+    agent: str

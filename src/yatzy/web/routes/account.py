@@ -28,7 +28,17 @@ from yatzy.web.accounts import (
     name_key,
     secret_hash,
 )
-from yatzy.web.deps import Accounts, Limiter, Secure, Service, Settings, SignedIn, note_account
+from yatzy.web.deps import (
+    Accounts,
+    Limiter,
+    Passkeys,
+    Secure,
+    Service,
+    Settings,
+    SignedIn,
+    note_account,
+    public_base,
+)
 from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
 from yatzy.web.limits import client_of
 from yatzy.web.models import (
@@ -36,6 +46,8 @@ from yatzy.web.models import (
     AccountView,
     CodesView,
     FriendsView,
+    PasskeyOptionsView,
+    PasskeyView,
     SessionView,
     SignedUpView,
 )
@@ -93,6 +105,20 @@ class FriendIn(_Strict):
     """The other account, by name."""
 
     name: str = Field(min_length=1, max_length=40)
+
+
+class PasskeyIn(_Strict):
+    """The browser's answer to a passkey ceremony: the ceremony's handle and the
+    credential as ``PublicKeyCredential.toJSON()`` writes it."""
+
+    ceremony: str = Field(min_length=1, max_length=100)
+    credential: dict[str, Any]
+
+
+class PasskeyIdIn(_Strict):
+    """A passkey of the account, by its credential id."""
+
+    id: str = Field(min_length=1, max_length=1400)
 
 
 class DeleteIn(_Strict):
@@ -424,6 +450,119 @@ async def befriend(
     mine = _need(account)
     limiter.check("friend", client_of(request.scope))
     return friends_view(await accounts.befriend(mine, action, body.name))
+
+
+# -- passkeys ---------------------------------------------------------------------------------
+
+
+def _passkey_views(keys: list[Any]) -> list[PasskeyView]:
+    return [
+        {"id": k.credential_id, "created": _when(k.created_at), "agent": printable(k.agent)}
+        for k in keys
+    ]
+
+
+@router.get(
+    "/api/account/passkeys",
+    tags=["account"],
+    response_model=list[PasskeyView],
+    responses=_refusals(401, 503),
+)
+async def passkeys(account: SignedIn, keys: Passkeys) -> list[PasskeyView]:
+    """The account's passkeys."""
+    return _passkey_views(await keys.of(_need(account)))
+
+
+@router.post(
+    "/api/account/passkeys/options",
+    tags=["account"],
+    response_model=PasskeyOptionsView,
+    responses=_refusals(401, 403, 503),
+    dependencies=[Csrf],
+)
+async def passkey_options(
+    request: Request, account: SignedIn, keys: Passkeys
+) -> PasskeyOptionsView:
+    """Start adding a passkey: the options for ``navigator.credentials.create``."""
+    ceremony, options = await keys.register_options(_need(account), public_base(request))
+    return {"ceremony": ceremony, "options": options}
+
+
+@router.post(
+    "/api/account/passkeys",
+    tags=["account"],
+    response_model=list[PasskeyView],
+    responses=_refusals(*BODY, 401, 403, 503),
+    dependencies=[Csrf],
+)
+async def add_passkey(
+    request: Request, body: PasskeyIn, account: SignedIn, keys: Passkeys
+) -> list[PasskeyView]:
+    """Keep the new passkey the browser made (checked against the ceremony)."""
+    mine = _need(account)
+    await keys.register(mine, body.ceremony, body.credential, public_base(request), _agent(request))
+    return _passkey_views(await keys.of(mine))
+
+
+@router.post(
+    "/api/account/passkeys/delete",
+    tags=["account"],
+    response_model=list[PasskeyView],
+    responses=_refusals(*BODY, 401, 403, 503),
+    dependencies=[Csrf],
+)
+async def delete_passkey(body: PasskeyIdIn, account: SignedIn, keys: Passkeys) -> list[PasskeyView]:
+    """Delete one of the account's passkeys (another account's is not found)."""
+    mine = _need(account)
+    await keys.remove(mine, body.id)
+    return _passkey_views(await keys.of(mine))
+
+
+@router.post(
+    "/api/account/passkey-login/options",
+    tags=["account"],
+    response_model=PasskeyOptionsView,
+    responses=_refusals(403, 503),
+    dependencies=[Csrf],
+)
+async def passkey_login_options(
+    request: Request, keys: Passkeys, limiter: Limiter
+) -> PasskeyOptionsView:
+    """Start a log-in with a passkey: the options for ``navigator.credentials.get``."""
+    limiter.check("login", client_of(request.scope), spend=False)
+    ceremony, options = await keys.login_options(public_base(request))
+    return {"ceremony": ceremony, "options": options}
+
+
+@router.post(
+    "/api/account/passkey-login",
+    tags=["account"],
+    response_model=AccountView,
+    responses=_refusals(*BODY, 403, 503),
+    dependencies=[Csrf],
+)
+async def passkey_login(
+    request: Request,
+    body: PasskeyIn,
+    accounts: Accounts,
+    keys: Passkeys,
+    limiter: Limiter,
+    secure: Secure,
+) -> FastJSONResponse:
+    """Log in with a passkey: a new session, as a log-in by password gives (a
+    refusal looks the same as a wrong password's)."""
+    client = client_of(request.scope)
+    limiter.check("login", client, spend=False)
+    try:
+        account = await keys.login(body.ceremony, body.credential, public_base(request))
+    except BadLoginError:
+        limiter.spend("login", client)
+        raise
+    session = await accounts.start_session(account, _agent(request))
+    await _after_login(request, accounts, account)
+    response = FastJSONResponse(_view(account, await accounts.codes_left(account)))
+    _signed_in(response, request, session, secure)
+    return response
 
 
 # -- pages -------------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ function showCodes(list, codes) {
   list.hidden = false;
 }
 
+// Passkeys where the browser reads WebAuthn's JSON (PublicKeyCredential's parse...FromJSON).
+const passkeys = Boolean(window.PublicKeyCredential && PublicKeyCredential.parseCreationOptionsFromJSON);
+
 const signup = document.getElementById("signup");
 if (signup) {
   signup.addEventListener("submit", async (e) => {
@@ -72,6 +75,21 @@ if (login) {
     [other.textContent, other.dataset.other] = [other.dataset.other, other.textContent];
     (useCode ? login.elements.code : login.elements.password).focus();
   });
+  if (passkeys) {
+    document.getElementById("passkey-row").hidden = false;
+    document.getElementById("passkey-login").addEventListener("click", async () => {
+      const begun = await post("api/account/passkey-login/options");
+      if (!begun) return;
+      let credential;
+      try {
+        const options = PublicKeyCredential.parseRequestOptionsFromJSON(JSON.parse(begun.options));
+        credential = await navigator.credentials.get({ publicKey: options });
+      } catch (e) { error.textContent = words.passkey_failed; return; }
+      const done = await post("api/account/passkey-login", { ceremony: begun.ceremony, credential: credential.toJSON() },
+        error, { 403: words.passkey_failed });
+      if (done) window.location.href = new URL("account", document.baseURI).href;
+    });
+  }
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = login.elements.name.value.trim();
@@ -111,6 +129,35 @@ if (account) {
     } catch (e) { error.textContent = words.failed; }
   };
   load();
+
+  // passkeys: the list, one more, one less
+  const passkeyError = document.getElementById("passkey-error");
+  const showPasskeys = (keys) => {
+    document.getElementById("passkeys").replaceChildren(...keys.map((k) => el("li", {},
+      el("span", { class: "who", title: k.agent }, device(k.agent)), " ",
+      el("small", {}, shown(k.created)), el("br"),
+      el("button", { type: "button", onclick: async () => {
+        const left = await post("api/account/passkeys/delete", { id: k.id }, passkeyError);
+        if (left) showPasskeys(left);
+      } }, words.passkey_remove))));
+  };
+  if (passkeys) {
+    document.getElementById("passkey-section").hidden = false;
+    fetch(new URL("api/account/passkeys", document.baseURI), { credentials: "same-origin" })
+      .then((r) => r.json()).then(showPasskeys).catch(() => { passkeyError.textContent = words.failed; });
+    document.getElementById("passkey-add").addEventListener("click", async () => {
+      const begun = await post("api/account/passkeys/options", {}, passkeyError);
+      if (!begun) return;
+      let credential;
+      try {
+        const options = PublicKeyCredential.parseCreationOptionsFromJSON(JSON.parse(begun.options));
+        credential = await navigator.credentials.create({ publicKey: options });
+      } catch (e) { passkeyError.textContent = words.passkey_failed; return; }
+      const keys = await post("api/account/passkeys", { ceremony: begun.ceremony, credential: credential.toJSON() },
+        passkeyError, { 403: words.passkey_failed });
+      if (keys) showPasskeys(keys);
+    });
+  }
 
   // friends: each list's people with the answers that fit it
   const friendError = document.getElementById("friend-error");
