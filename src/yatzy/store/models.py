@@ -59,3 +59,17 @@ class MoveRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[str] = mapped_column(Text, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class DiceSeedRow(Base):
+    """The secret seed of a game's verifiable dice (:mod:`yatzy.game.fair_dice`).
+
+    Kept apart from the game's record, which every viewer may read: the record shows
+    only the seed's commitment until the game is over, then the seed itself."""
+
+    __tablename__ = "dice_seeds"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seed: Mapped[str] = mapped_column(String(128), nullable=False)

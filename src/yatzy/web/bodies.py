@@ -34,6 +34,12 @@ class CreateGameIn(_Strict):
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     pad: bool = Field(default=False, description="score pad for physical dice")
     hints: bool = Field(default=False, description="show the advisor's hints")
+    entropy: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="this device's contribution to the game's verifiable dice",
+    )
 
 
 class EntryIn(_Strict):
@@ -83,6 +89,13 @@ class HintsIn(_Strict):
     """Switch a game's hints on or off during the game."""
 
     on: bool
+
+
+class ContributeIn(_Strict):
+    """A player's contribution to the game's verifiable dice (random text from the
+    device), taken until the first die of the first turn."""
+
+    text: str = Field(min_length=1, max_length=64)
 
 
 class JoinIn(_Strict):

@@ -79,6 +79,33 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.not_joined", "not joined"),
     N_("web.rolloff", "Who starts"),
     N_("web.starts_after_rolloff", "{player} starts (see the rolls)"),
+    N_("web.fair_title", "Fair dice"),
+    N_(
+        "web.fair_running",
+        "The dice come from a secret number the server chose before the first roll. Its "
+        "fingerprint is below; the number itself is shown when the game is over, so anyone "
+        "can check every die.",
+    ),
+    N_("web.fair_fingerprint", "Fingerprint"),
+    N_("web.fair_added", "Added by the players' devices: {count}"),
+    N_("web.fair_check", "Check the dice"),
+    N_("web.fair_checking", "Checking every die …"),
+    N_("web.fair_ok", "All {count} dice come from the number promised before the first roll."),
+    N_("web.fair_bad", "Not verified: {where}."),
+    N_(
+        "web.fair_where_die",
+        "turn {turn} ({player}), roll {roll}, die {die} is {found} where the seed gives {expected}",
+    ),
+    N_(
+        "web.fair_where_rolloff",
+        "{player}'s roll-off die is {found} where the seed gives {expected}",
+    ),
+    N_("web.fair_where_seed", "the revealed number does not match the fingerprint"),
+    N_("web.fair_unsupported", "This browser cannot check the dice (it lacks Web Crypto)."),
+    N_(
+        "web.fair_none",
+        "This game was started before the dice could be checked.",
+    ),
     N_("web.rolling_off", "Rolling who starts …"),
     N_("web.protocol", "Score sheet"),
     N_("web.protocol_pdf", "Score sheet as PDF"),

@@ -155,6 +155,19 @@ class YouView(TypedDict):
     record_hint: NotRequired[HintView | None]
 
 
+class DiceView(TypedDict):
+    """The proof of a game's verifiable dice (:mod:`yatzy.game.fair_dice`): the
+    commitment shown before the first roll, the players' contributions, and the seed,
+    revealed (``seed``) when the game is over."""
+
+    scheme: str
+    mode: str
+    commitment: str
+    contributions: list[str]
+    seed: str | None
+    contributions_open: bool
+
+
 class GameView(TypedDict):
     """A game as every viewer sees it (the WebSocket's ``state`` messages), with
     ``ui`` (the page's words) and ``you`` (the viewer's seats) in the API's answers."""
@@ -186,6 +199,7 @@ class GameView(TypedDict):
     winners: list[int]
     turn: TurnView | None
     win_chances: NotRequired[WinChancesView | None]
+    dice: NotRequired[DiceView | None]
     hints_switch: NotRequired[bool]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
@@ -255,6 +269,7 @@ class ActionJSON(TypedDict, total=False):
     inner: FillJSON
     outer: FillJSON
     undo: bool
+    contribute: str
 
 
 class GoOnView(TypedDict):

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
+from yatzy.game.fair_dice import ContributionsClosedError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
 from yatzy.web.bodies import ActionIn
 from yatzy.web.jobs import Busy
@@ -67,7 +68,14 @@ def status_of(exc: YatzyError) -> int:
         return 503
     if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
         return 429
-    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError | NothingWaitsError):
+    if isinstance(
+        exc,
+        ConflictError
+        | GameOverError
+        | NotYourTurnError
+        | NothingWaitsError
+        | ContributionsClosedError,
+    ):
         return 409
     return 422
 

@@ -62,6 +62,7 @@ async def create_game(
         pad=body.pad,
         hints=body.hints,
         owner=owner,
+        entropy=body.entropy,
     )
     gid = created.game_id
     open_games.created(client, gid)
