@@ -151,3 +151,31 @@ def test_a_missing_seed_is_refused_not_replaced(client: TestClient) -> None:
     service._dealers.pop(gid, None)  # as in a process that never saw it
     r = act(client, gid, {"roll": []})
     assert r.status_code == 422 and "seed" in r.json()["detail"]
+
+
+def test_duplicate_dice_give_everyone_the_same_rolls_for_the_same_keeps(
+    client: TestClient,
+) -> None:
+    seats = [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}]
+    game = create(client, seats, dice="duplicate")
+    gid = game["id"]
+    assert game["game"]["dice"]["mode"] == "duplicate"
+    seen: list[list[Any]] = []
+    for _ in range(2):  # each seat's first turn: roll, keep the sixes, roll again
+        v = view(client, gid)
+        assert act(client, gid, {"roll": []}).status_code == 200
+        first = view(client, gid)["turn"]["dice"]
+        sixes = [i for i, d in enumerate(first) if d == 6][:4]  # never all five
+        assert act(client, gid, {"roll": sixes}).status_code == 200
+        second = view(client, gid)["turn"]["dice"]
+        seen.append([first, second])
+        assert v["turn"] is not None
+        assert act(client, gid, {"scratch": "chance"}).status_code == 200
+    assert seen[0] == seen[1]
+    end = play_out(client, gid)
+    assert verify_record(record(client, gid)).mode == "duplicate"
+    assert end["dice"]["mode"] == "duplicate"
+    r = client.post("/api/games", json={"seats": seats, "dice": "loaded"})
+    assert r.status_code == 422
+    r = client.post("/api/games", json={"seats": seats, "dice": "duplicate", "pad": True})
+    assert r.status_code == 422 and "pad" in r.json()["detail"]

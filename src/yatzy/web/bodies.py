@@ -34,6 +34,10 @@ class CreateGameIn(_Strict):
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     pad: bool = Field(default=False, description="score pad for physical dice")
     hints: bool = Field(default=False, description="show the advisor's hints")
+    dice: Literal["standard", "duplicate"] = Field(
+        default="standard",
+        description="duplicate: whoever keeps the same dice in a round gets the same rolls",
+    )
     entropy: str | None = Field(
         default=None,
         min_length=1,

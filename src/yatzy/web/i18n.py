@@ -80,6 +80,16 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.rolloff", "Who starts"),
     N_("web.starts_after_rolloff", "{player} starts (see the rolls)"),
     N_("web.fair_title", "Fair dice"),
+    N_("web.duplicate_dice", "Same dice for everyone"),
+    N_(
+        "web.duplicate_about",
+        "Whoever keeps the same dice in a round gets the same new ones, so luck is shared "
+        "and the better choices win.",
+    ),
+    N_(
+        "web.fair_duplicate",
+        "Same dice for everyone: each round, the same keeps get the same rolls.",
+    ),
     N_(
         "web.fair_running",
         "The dice come from a secret number the server chose before the first roll. Its "

@@ -44,7 +44,7 @@ from yatzy.game import (
     from_record,
     to_record,
 )
-from yatzy.game.fair_dice import ContributionsClosedError
+from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.web.chances import LiveChances
@@ -416,12 +416,14 @@ class GameService:
         hints: bool = False,
         owner: str | None = None,
         entropy: str | None = None,
+        dice_mode: Mode = "standard",
     ) -> Created:
         """Start a game: check the settings, draw the dice's secret seed (``entropy``:
-        the creating device's contribution to the dice), roll the roll-off, claim the
-        seats marked here (the insert is awaited)."""
+        the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
+        same keeps in a round get the same rolls), roll the roll-off, claim the seats
+        marked here (the insert is awaited)."""
         stored, state, created, dealer = self._new_game(
-            rules, lang, seats, pad, hints, owner, entropy
+            rules, lang, seats, pad, hints, owner, entropy, dice_mode
         )
         await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
         with self._lock:
@@ -438,6 +440,7 @@ class GameService:
         hints: bool,
         owner: str | None,
         entropy: str | None = None,
+        dice_mode: Mode = "standard",
     ) -> tuple[StoredGame, State, Created, FairDice | None]:
         """A new game as it is to be stored (nothing is stored yet), with its dice
         (None for a score pad: its dice are real)."""
@@ -464,7 +467,9 @@ class GameService:
             prepare_hints(ruleset)
         game = Game(ruleset, [Player(s.name, s.bot) for s in seats], pad=pad)
         state = game.new_initial_state()
-        dealer = None if pad else FairDice.new()
+        if pad and dice_mode != "standard":
+            raise YatzyError("a score pad game has no dealt dice to share (its dice are real)")
+        dealer = None if pad else FairDice.new(dice_mode)
         if entropy is not None:
             if dealer is None:
                 raise YatzyError("a score pad game has no dealt dice to contribute to")

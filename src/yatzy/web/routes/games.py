@@ -63,6 +63,7 @@ async def create_game(
         hints=body.hints,
         owner=owner,
         entropy=body.entropy,
+        dice_mode=body.dice,
     )
     gid = created.game_id
     open_games.created(client, gid)

@@ -117,6 +117,7 @@ export function renderFairDice() {
   section.hidden = false;
   const body = [el("p", {}, t("fair_running")),
     el("p", {}, `${t("fair_fingerprint")}: `, el("code", { class: "fingerprint" }, dice.commitment))];
+  if (dice.mode === "duplicate") body.unshift(el("p", {}, t("fair_duplicate")));
   if (dice.contributions.length) body.push(el("p", {}, t("fair_added", { count: dice.contributions.length })));
   if (dice.seed) {
     // a check's result stays across re-renders of the finished game
