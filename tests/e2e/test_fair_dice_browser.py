@@ -117,3 +117,35 @@ def test_a_guest_who_joins_adds_to_the_dice(browser: Any, server: Server) -> Non
     w.assert_clean()
     guest.close()
     host.close()
+
+
+def test_the_daily_challenge_from_the_menu_to_the_leaderboard(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, locale="fi-FI")
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator("header nav a[href='daily']").click()
+    page.wait_for_url("**/daily")
+    assert page.locator("h1").inner_text() == words("fi", "daily_title")
+    assert_accessible(page)
+    form = page.locator("form.daily-start[data-rules='yatzy']")
+    form.locator("input[name=name]").fill("Aino")
+    form.locator("button").click()
+    page.wait_for_url("**/g/*")
+    page.wait_for_selector("#daily-line")
+    gid = page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    assert page.locator("#fair").get_attribute("open") is not None
+    _play_out(context.request, server, gid)
+    page.reload()
+    page.wait_for_selector("#winner:not([hidden])")
+    assert words("fi", "fair_held") in page.locator("#fair").inner_text()
+    page.locator("#daily-board-link").click()
+    page.wait_for_url("**/daily?*")
+    assert page.locator("#your-place").inner_text() == words("fi", "daily_place", place=1, count=1)
+    assert page.locator("#board tr.yours").count() == 1
+    assert_accessible(page)
+    # once a day: the page offers the leaderboard instead of a second game
+    page.goto(server.url + "/daily")
+    assert page.locator("form.daily-start[data-rules='yatzy']").count() == 0
+    w.assert_clean()
+    context.close()

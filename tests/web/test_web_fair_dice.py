@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.web.helpers import Browser
 from tests.web.test_web_api import act, create, play_out, view, wait_for_person
 from yatzy.errors import RecordError
 from yatzy.game import verify_record
@@ -72,32 +73,41 @@ def test_each_player_adds_to_the_dice_once_before_the_first_roll(client: TestCli
     game = create(client, [{"name": "Ann", "here": True}, {"name": "Bo"}])
     gid, invite = game["id"], game["invite"]
     assert game["game"]["dice"]["contributions"] == []
-    bo = TestClient(client.app)
-    spectator = TestClient(client.app)
-    r = contribute(spectator, gid, "not a player")
-    assert r.status_code == 403 and "player" in r.json()["detail"]
-    assert bo.post(f"/api/games/{gid}/join", json={"invite": invite, "seat": 1}).status_code == 200
-    r = contribute(bo, gid, "Bo's laptop 77")
-    assert r.status_code == 200, r.text
-    assert r.json()["dice"]["contributions"] == ["Bo's laptop 77"]
-    again = contribute(bo, gid, "twice")
-    assert again.status_code == 409 and "already" in again.json()["detail"]
-    for bad in ("", "x" * 65):
-        assert contribute(client, gid, bad).status_code == 422
-    assert contribute(client, gid, "bell\a").status_code == 422
-    assert view(spectator, gid)["dice"]["contributions"] == ["Bo's laptop 77"]
-    assert contribute(client, gid, "Ann 1").status_code == 200
-    shown = view(spectator, gid)["dice"]
-    assert shown["contributions"] == ["Bo's laptop 77", "Ann 1"]
+    ann, bo, spectator = Browser(client), Browser(client), Browser(client)
+    ann.jar = dict(client.cookies.items())
+    with spectator as c:
+        r = contribute(c, gid, "not a player")
+        assert r.status_code == 403 and "player" in r.json()["detail"]
+    with bo as c:
+        joined = c.post(f"/api/games/{gid}/join", json={"invite": invite, "seat": 1})
+        assert joined.status_code == 200
+        r = contribute(c, gid, "Bo's laptop 77")
+        assert r.status_code == 200, r.text
+        assert r.json()["dice"]["contributions"] == ["Bo's laptop 77"]
+        again = contribute(c, gid, "twice")
+        assert again.status_code == 409 and "already" in again.json()["detail"]
+    with ann as c:
+        for bad in ("", "x" * 65, "bell\a"):
+            assert contribute(c, gid, bad).status_code == 422
+    with spectator as c:
+        assert view(c, gid)["dice"]["contributions"] == ["Bo's laptop 77"]
+    with ann as c:
+        assert contribute(c, gid, "Ann 1").status_code == 200
+    with spectator as c:
+        shown = view(c, gid)["dice"]
+        assert shown["contributions"] == ["Bo's laptop 77", "Ann 1"]
+        first = view(c, gid)
     # the first roll closes them
-    first = view(client, gid)
-    roller = client if first["turn"]["seat"] == 0 else bo
-    assert act(roller, gid, {"roll": []}).status_code == 200
-    late = contribute(client if roller is bo else bo, gid, "late")
-    assert late.status_code == 409 and "first die" in late.json()["detail"]
-    assert not view(spectator, gid)["dice"]["contributions_open"]
-    # the moves log shows who added what
-    moves = client.get(f"/api/games/{gid}/moves").json()
+    roller, other = (ann, bo) if first["turn"]["seat"] == 0 else (bo, ann)
+    with roller as c:
+        assert act(c, gid, {"roll": []}).status_code == 200
+    with other as c:
+        late = contribute(c, gid, "late")
+        assert late.status_code == 409 and "first die" in late.json()["detail"]
+    with spectator as c:
+        assert not view(c, gid)["dice"]["contributions_open"]
+        # the moves log shows who added what
+        moves = c.get(f"/api/games/{gid}/moves").json()
     added = [(m["seat"], m["action"]["contribute"]) for m in moves if "contribute" in m["action"]]
     assert added == [(1, "Bo's laptop 77"), (0, "Ann 1")]
 

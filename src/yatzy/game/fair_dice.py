@@ -38,6 +38,7 @@ import hmac
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal
 
 from yatzy.errors import IllegalActionError, RecordError, YatzyError
@@ -148,6 +149,9 @@ class FairDice:
     mode: Mode = "standard"
     contributions: list[str] = field(default_factory=list)
     scheme: str = SCHEME
+    hold_until: str | None = None
+    """A day (ISO date, UTC) until the end of which the seed stays secret even when a
+    game is over: a daily challenge, whose dice everyone plays all day."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, bytes) or len(self.seed) < 16:
@@ -156,6 +160,8 @@ class FairDice:
             raise FairDiceError(f"mode {self.mode!r} is not one of {', '.join(MODES)}")
         if self.scheme not in SCHEMES:
             raise FairDiceError(f"scheme {self.scheme!r} is not one of {', '.join(SCHEMES)}")
+        if self.hold_until is not None and not _is_day(self.hold_until):
+            raise FairDiceError(f"hold_until {self.hold_until!r} is not a day (YYYY-MM-DD)")
 
     @classmethod
     def new(cls, mode: Mode = "standard") -> FairDice:
@@ -232,6 +238,8 @@ class FairDice:
             "commitment": self.commitment,
             "contributions": list(self.contributions),
         }
+        if self.hold_until is not None:
+            out["hold_until"] = self.hold_until
         if reveal:
             out["seed"] = self.seed.hex()
         return out
@@ -273,7 +281,18 @@ class FairDice:
                 where="seed",
                 field="dice.seed",
             )
-        return cls(seed, mode, list(contributions), scheme)
+        hold = proof.get("hold_until")
+        if hold is not None and not _is_day(hold):
+            raise RecordError(f"hold_until {hold!r} is not a day", field="dice.hold_until")
+        return cls(seed, mode, list(contributions), scheme, hold)
+
+
+def _is_day(text: Any) -> bool:
+    """Whether ``text`` is a day as ISO 8601 writes it (YYYY-MM-DD)."""
+    try:
+        return isinstance(text, str) and date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
 
 
 def _draws_before(rolls: list[dict[str, Any]], position: int) -> int:

@@ -102,6 +102,13 @@ class ContributeIn(_Strict):
     text: str = Field(min_length=1, max_length=64)
 
 
+class DailyStartIn(_Strict):
+    """Play today's challenge: the player's name (on the leaderboard) and language."""
+
+    name: str = Field(min_length=1, max_length=40)
+    lang: Language = "en"
+
+
 class JoinIn(_Strict):
     """Claim a seat with the invite code of the game."""
 

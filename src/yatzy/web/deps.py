@@ -17,6 +17,7 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
+from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
@@ -52,6 +53,15 @@ def get_settings(conn: HTTPConnection) -> WebSettings:
     """The app's settings."""
     settings: WebSettings = conn.app.state.settings
     return settings
+
+
+def get_daily(conn: HTTPConnection) -> DailyChallenges:
+    """The daily challenges over the game service (made at the first call)."""
+    state = conn.app.state
+    daily: DailyChallenges | None = getattr(state, "daily", None)
+    if daily is None or daily.service is not state.service:
+        daily = state.daily = DailyChallenges(state.service)
+    return daily
 
 
 def get_service(conn: HTTPConnection) -> GameService:
@@ -114,6 +124,7 @@ def secure_cookies(
 
 Settings = Annotated[WebSettings, Depends(get_settings)]
 Service = Annotated[GameService, Depends(get_service)]
+Daily = Annotated[DailyChallenges, Depends(get_daily)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]
 OpenGamesDep = Annotated[OpenGames, Depends(get_open_games)]

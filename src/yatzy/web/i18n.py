@@ -80,6 +80,41 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.rolloff", "Who starts"),
     N_("web.starts_after_rolloff", "{player} starts (see the rolls)"),
     N_("web.fair_title", "Fair dice"),
+    N_("web.daily_link", "Daily"),
+    N_("web.daily_title", "Daily challenge"),
+    N_(
+        "web.daily_intro",
+        "Every day everyone plays the same dice: whoever keeps the same dice gets the same "
+        "rolls. Play once, then see how you did against everyone and against the perfect "
+        "player. The dice's secret number is revealed when the day is over (UTC).",
+    ),
+    N_("web.daily_players", "Played today: {count}"),
+    N_("web.daily_play", "Play today's challenge"),
+    N_("web.daily_calendar", "Earlier days"),
+    N_("web.daily_board", "Leaderboard"),
+    N_("web.daily_place", "You are number {place} of {count}."),
+    N_("web.daily_place_col", "Place"),
+    N_("web.daily_optimal", "The perfect player scored {total} on the same dice."),
+    N_(
+        "web.daily_optimal_pending", "The perfect player's score on these dice is being worked out."
+    ),
+    N_("web.daily_your_total", "Your score: {total}."),
+    N_("web.daily_day", "Day"),
+    N_("web.daily_players_col", "Players"),
+    N_("web.daily_best", "Best"),
+    N_("web.daily_perfect", "Perfect player"),
+    N_("web.daily_yours", "You"),
+    N_("web.daily_seed", "The day's secret number (to check any game of the day)"),
+    N_("web.daily_played", "You have played today's challenge: see the leaderboard."),
+    N_("web.daily_bad_name", "That name cannot be used: try another."),
+    N_("web.daily_not_yet", "The leaderboard opens when you have played the challenge."),
+    N_("web.daily_nobody", "Nobody played this challenge."),
+    N_("web.daily_game", "The daily challenge of {day}: the same dice for everyone."),
+    N_(
+        "web.fair_held",
+        "Everyone plays these dice all day: the secret number is shown when the day is over "
+        "(UTC), and then anyone can check every die.",
+    ),
     N_("web.duplicate_dice", "Same dice for everyone"),
     N_(
         "web.duplicate_about",

@@ -166,6 +166,8 @@ class DiceView(TypedDict):
     contributions: list[str]
     seed: str | None
     contributions_open: bool
+    hold_until: str | None
+    """A daily challenge's day: its seed is shown when that day is over."""
 
 
 class GameView(TypedDict):
@@ -502,3 +504,67 @@ __all__ = [
     "WinUnavailableView",
     "YouView",
 ]
+
+
+class DailyDayView(TypedDict):
+    """A past challenge in the calendar."""
+
+    day: str
+    players: int
+    best: int | None
+    optimal_total: int | None
+    yours: int | None
+    seed: str | None
+    """The day's seed (revealed: the day is over), to check any game of it."""
+
+
+class DailyChallengeView(TypedDict):
+    """Today's challenge of one rule set, with this browser's part in it."""
+
+    rules: str
+    title: str
+    day: str
+    commitment: str
+    players: int
+    game_id: str | None
+    finished: bool
+    total: int | None
+    calendar: list[DailyDayView]
+
+
+class DailyView(TypedDict):
+    """The daily challenges page's data."""
+
+    today: str
+    challenges: list[DailyChallengeView]
+
+
+class DailyEntryView(TypedDict):
+    """A line of a challenge's leaderboard."""
+
+    place: int
+    name: str
+    total: int
+    game_id: str
+    yours: bool
+
+
+class DailyBoardView(TypedDict):
+    """A challenge's leaderboard, with what the optimal player scored on its dice
+    (None while it is computed) and, once the day is over, its seed."""
+
+    day: str
+    rules: str
+    commitment: str
+    seed: str | None
+    optimal_total: int | None
+    entries: list[DailyEntryView]
+    your_place: int | None
+
+
+class DailyStartView(TypedDict):
+    """Today's challenge game for this browser: new, or the one it has begun."""
+
+    id: str
+    url: str
+    existing: bool

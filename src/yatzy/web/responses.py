@@ -14,7 +14,9 @@ from starlette.requests import HTTPConnection
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
 from yatzy.game.fair_dice import ContributionsClosedError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
+from yatzy.store.daily import AlreadyEnteredError
 from yatzy.web.bodies import ActionIn
+from yatzy.web.daily import NotPlayedYetError
 from yatzy.web.jobs import Busy
 from yatzy.web.limits import (
     RateLimitedError,
@@ -62,7 +64,7 @@ def status_of(exc: YatzyError) -> int:
     """The HTTP status a refusal gets: 404, 403, 503, 429, 409, else 422."""
     if isinstance(exc, NotFoundError):
         return 404
-    if isinstance(exc, SeatError | InviteError):
+    if isinstance(exc, SeatError | InviteError | NotPlayedYetError):
         return 403
     if isinstance(exc, UnavailableError | Busy):
         return 503
@@ -74,7 +76,8 @@ def status_of(exc: YatzyError) -> int:
         | GameOverError
         | NotYourTurnError
         | NothingWaitsError
-        | ContributionsClosedError,
+        | ContributionsClosedError
+        | AlreadyEnteredError,
     ):
         return 409
     return 422

@@ -20,8 +20,9 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from threading import Lock
 from typing import Any, TypedDict, cast
 
@@ -47,6 +48,7 @@ from yatzy.game import (
 from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.store.daily import write_revealed_record
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -174,6 +176,8 @@ class GameService:
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
         dice: a score pad, or stored before them); loaded with the state."""
         self._lock = Lock()
+        self.today: Callable[[], str] = utc_day
+        """Today's date (ISO, UTC): when a daily challenge's held seed may be shown."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -234,6 +238,9 @@ class GameService:
     def _reload(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.repo.get(game_id)
         data = orjson.loads(stored.record)
+        if stored.finished:
+            stored = self._reveal_held(stored, data)
+            data = orjson.loads(stored.record)
         state = from_record(data)
         dealer = self._dealer_of(stored.id, data.get("dice"))
         with self._lock:
@@ -267,7 +274,8 @@ class GameService:
         """The record of ``state`` as stored, with its dice proof (the seed revealed
         once the game is over)."""
         dealer = dealer if dealer is not None else self._dealers.get(game_id)
-        proof = None if dealer is None else dealer.proof(reveal=state.is_terminal())
+        reveal = state.is_terminal() and dealer is not None and self.may_reveal(dealer)
+        proof = None if dealer is None else dealer.proof(reveal=reveal)
         return orjson.dumps(to_record(state, copy=False, dice=proof)).decode()
 
     def forget(self, game_id: str, older_than: int) -> None:
@@ -302,8 +310,35 @@ class GameService:
                 self._dealers.pop(gone, None)
 
     async def stored(self, game_id: str) -> StoredGame:
-        """The game as stored now (its record, seats and settings)."""
-        return await asyncio.to_thread(self.repo.get, game_id)
+        """The game as stored now (its record, seats and settings; a finished daily
+        challenge's seed revealed once its day is over)."""
+        return await asyncio.to_thread(self._get, game_id)
+
+    def _get(self, game_id: str) -> StoredGame:
+        stored = self.repo.get(game_id)
+        if stored.finished:
+            return self._reveal_held(stored, orjson.loads(stored.record))
+        return stored
+
+    def may_reveal(self, dealer: FairDice) -> bool:
+        """Whether a finished game's seed may be shown: always, except a daily
+        challenge's before its day is over (everyone plays those dice all day)."""
+        return dealer.hold_until is None or self.today() > dealer.hold_until
+
+    def _reveal_held(self, stored: StoredGame, data: dict[str, Any]) -> StoredGame:
+        """A finished game whose record holds back its seed until a day that is now
+        over: the seed goes into the stored record (nothing else changes)."""
+        proof = data.get("dice")
+        if not isinstance(proof, dict) or "seed" in proof or "hold_until" not in proof:
+            return stored
+        if self.today() <= proof["hold_until"]:
+            return stored
+        seed = self.repo.dice_seed(stored.id)
+        if seed is None:
+            return stored
+        text = orjson.dumps({**data, "dice": {**proof, "seed": seed}}).decode()
+        write_revealed_record(self.repo, stored.id, text)
+        return replace(stored, record=text)
 
     async def moves(self, game_id: str) -> list[MoveView]:
         """Every stored action of the game with its version and seat (the audit log);
@@ -318,7 +353,9 @@ class GameService:
         view = game_view(stored, state, words=words)
         view["dice"] = self._dice_view(stored, state)
         # whether the players may switch hints on during the game (see set_hints)
-        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None
+        dice = view["dice"]
+        daily = dice is not None and dice["hold_until"] is not None  # played without hints
+        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None and not daily
         if self.chances is None:
             view["win_chances"] = None
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
@@ -333,8 +370,8 @@ class GameService:
         with self._lock:
             dealer = self._dealers.get(stored.id)
         if dealer is not None:
-            proof = dealer.proof(reveal=state.is_terminal())
-            taking = dealer.open_for(state)
+            proof = dealer.proof(reveal=state.is_terminal() and self.may_reveal(dealer))
+            taking = dealer.open_for(state) and dealer.hold_until is None
         else:  # a finished game (its dealer is dropped), or none: as its record says
             proof = orjson.loads(stored.record).get("dice")
             if proof is None:
@@ -347,6 +384,7 @@ class GameService:
             "contributions": list(proof["contributions"]),
             "seed": proof.get("seed"),
             "contributions_open": taking and not state.is_terminal(),
+            "hold_until": proof.get("hold_until"),
         }
 
     async def view(
@@ -417,13 +455,15 @@ class GameService:
         owner: str | None = None,
         entropy: str | None = None,
         dice_mode: Mode = "standard",
+        dealer: FairDice | None = None,
     ) -> Created:
         """Start a game: check the settings, draw the dice's secret seed (``entropy``:
         the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
         same keeps in a round get the same rolls), roll the roll-off, claim the seats
-        marked here (the insert is awaited)."""
+        marked here (the insert is awaited).  ``dealer``: the game's dice when they are
+        given (a daily challenge's), else a fresh seed."""
         stored, state, created, dealer = self._new_game(
-            rules, lang, seats, pad, hints, owner, entropy, dice_mode
+            rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer
         )
         await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
         with self._lock:
@@ -441,6 +481,7 @@ class GameService:
         owner: str | None,
         entropy: str | None = None,
         dice_mode: Mode = "standard",
+        dealer: FairDice | None = None,
     ) -> tuple[StoredGame, State, Created, FairDice | None]:
         """A new game as it is to be stored (nothing is stored yet), with its dice
         (None for a score pad: its dice are real)."""
@@ -469,7 +510,10 @@ class GameService:
         state = game.new_initial_state()
         if pad and dice_mode != "standard":
             raise YatzyError("a score pad game has no dealt dice to share (its dice are real)")
-        dealer = None if pad else FairDice.new(dice_mode)
+        if dealer is None:
+            dealer = None if pad else FairDice.new(dice_mode)
+        elif pad:
+            raise YatzyError("a score pad game has no dealt dice")
         if entropy is not None:
             if dealer is None:
                 raise YatzyError("a score pad game has no dealt dice to contribute to")
@@ -685,6 +729,9 @@ class GameService:
             raise SeatError("only a player of this game may switch its hints")
         if state.is_terminal():
             raise GameOverError("the game is over; its hints can no longer be switched")
+        dealer = await asyncio.to_thread(self._dealer, stored)
+        if on and dealer is not None and dealer.hold_until is not None:
+            raise HintsUnavailableError("a daily challenge is played without hints")
         if on:
             reason = hints_unsupported(state.rules, stored.pad)
             if reason is not None:
@@ -732,6 +779,8 @@ class GameService:
             raise YatzyError(
                 "this game has no dealt dice to contribute to (a score pad's are real)"
             )
+        if dealer.hold_until is not None:
+            raise ContributionsClosedError("a daily challenge's dice are the same for everyone")
         if not dealer.open_for(state):
             raise ContributionsClosedError("contributions close when the first die is rolled")
         moves = await asyncio.to_thread(self.repo.moves, game_id)
@@ -739,7 +788,7 @@ class GameService:
         seat = next((s for s in seats if s not in given), None)
         if seat is None:
             raise ContributionsClosedError("this seat has added to the dice already")
-        mixed = FairDice(dealer.seed, dealer.mode, list(dealer.contributions), dealer.scheme)
+        mixed = replace(dealer, contributions=list(dealer.contributions))
         mixed.contribute(state, text)
         record = self._record(game_id, state, mixed)
         version = await self.repo.commit_async(
@@ -874,6 +923,11 @@ def bot_is_next(stored: StoredGame, state: State) -> bool:
     """Whether a bot seat is to act in ``state``."""
     seat = state.current_player()
     return seat not in (CHANCE, TERMINAL) and stored.seats[seat].bot is not None
+
+
+def utc_day() -> str:
+    """Today's date in UTC, as ISO 8601 writes it (the daily challenges' clock)."""
+    return datetime.now(UTC).date().isoformat()
 
 
 def bot_levels() -> list[str]:

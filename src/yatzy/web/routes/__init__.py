@@ -8,6 +8,7 @@
 * :mod:`.downloads`: a game's protocol as PDF or Excel;
 * :mod:`.analysis`: a game's analysis in points and in win chance;
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
+* :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -18,7 +19,18 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from yatzy.web.routes import actions, analysis, docs, downloads, games, owner, pages, rules, sockets
+from yatzy.web.routes import (
+    actions,
+    analysis,
+    daily,
+    docs,
+    downloads,
+    games,
+    owner,
+    pages,
+    rules,
+    sockets,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -28,6 +40,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     actions.router,
     downloads.router,
     analysis.router,
+    daily.router,
     sockets.router,
     docs.router,
 )

@@ -117,7 +117,17 @@ export function renderFairDice() {
   section.hidden = false;
   const body = [el("p", {}, t("fair_running")),
     el("p", {}, `${t("fair_fingerprint")}: `, el("code", { class: "fingerprint" }, dice.commitment))];
-  if (dice.mode === "duplicate") body.unshift(el("p", {}, t("fair_duplicate")));
+  if (dice.mode === "duplicate" && !dice.hold_until) body.unshift(el("p", {}, t("fair_duplicate")));
+  if (dice.hold_until) {
+    const line = el("p", { id: "daily-line" }, t("daily_game", { day: dice.hold_until }));
+    if (state.view.finished) {
+      const board = url(`daily?day=${dice.hold_until}&rules=${encodeURIComponent(state.view.rules)}`);
+      line.append(" ", el("a", { href: board.href, id: "daily-board-link" }, t("daily_board")));
+    }
+    body.unshift(line);
+    if (state.view.finished && !dice.seed) body.push(el("p", {}, t("fair_held")));
+    if (!section.dataset.opened) { section.open = true; section.dataset.opened = "1"; }
+  }
   if (dice.contributions.length) body.push(el("p", {}, t("fair_added", { count: dice.contributions.length })));
   if (dice.seed) {
     // a check's result stays across re-renders of the finished game
