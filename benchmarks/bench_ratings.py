@@ -9,7 +9,9 @@ games the stronger one ranked above the weaker for good (by the conservative
 
 Skill index: ``--analysed`` games of each skill level are analysed decision by
 decision against optimal play; the index (mean loss per game) is printed beside the
-level's calibrated target (:data:`yatzy.strategy.levels.LEVEL_LOSS_TARGETS`).
+level's calibrated target (:data:`yatzy.strategy.levels.LEVEL_LOSS_TARGETS`), with the
+share of decisions that were the best play (the reference of
+:data:`yatzy.analysis.fairplay.HUMAN_MATCH_RATE`).
 
     .venv/bin/python benchmarks/bench_ratings.py --games 300 --analysed 20
 """
@@ -22,6 +24,7 @@ import random
 import statistics
 import time
 
+from yatzy.analysis.fairplay import GameMatches, game_matches
 from yatzy.analysis.rating import RatingBook, game_losses, skill_index
 from yatzy.bots import make_bot
 from yatzy.game import Game
@@ -64,6 +67,7 @@ def skill(analysed: int, seed: int) -> None:
     """Print each skill level's index beside its calibrated loss per game."""
     for level, target in LEVEL_LOSS_TARGETS.items():
         bot, rng, losses = make_bot(level), random.Random(seed), []
+        matched: list[GameMatches] = []
         start = time.perf_counter()
         for _ in range(analysed):
             state = Game("yatzy", ["P"]).new_initial_state()
@@ -72,13 +76,17 @@ def skill(analysed: int, seed: int) -> None:
                     state.roll(rng)
                 else:
                     state.apply(bot.choose(state, rng))
-            losses.append(game_losses(analyze(state), 0))
+            analysis = analyze(state)
+            losses.append(game_losses(analysis, 0))
+            matched.append(game_matches(analysis, 0))
         index = skill_index(losses, last=analysed)
+        best = sum(m.best for m in matched) / max(1, sum(m.decisions for m in matched))
         per_game = [g.total_loss for g in losses]
         se = statistics.stdev(per_game) / len(per_game) ** 0.5 if len(per_game) > 1 else 0.0
         print(
             f"  {level:<9} index {index.loss_per_game:5.1f} ± {se:.1f} a game "
-            f"({index.loss_per_decision:.3f} a decision), target {target}: {index.band}  "
+            f"({index.loss_per_decision:.3f} a decision), target {target}: {index.band}; "
+            f"best play in {100 * best:.1f} % of decisions  "
             f"[{time.perf_counter() - start:.0f} s]"
         )
 

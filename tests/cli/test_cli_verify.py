@@ -27,7 +27,7 @@ def test_a_terminal_game_verifies_before_and_after_resuming(
     assert code == 1
     [path] = list(rescue_home.glob("unfinished-*.json"))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["dice"]["scheme"] == "yatzy-hmac-sha256/1"
+    assert data["dice"]["scheme"] == "yatzy-hmac-sha256/2"
     code, out, err = _verify(capsys, path)
     assert code == 0, err
     assert out.startswith("verified: all ") and data["dice"]["commitment"] in out

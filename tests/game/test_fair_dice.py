@@ -19,6 +19,9 @@ from tests.conftest import DEFAULT_RULE_SETS
 from yatzy.errors import IllegalActionError, RecordError
 from yatzy.game import FairDice, Game, Roll, State, to_record, verify_record
 from yatzy.game.fair_dice import (
+    SCHEME,
+    SCHEME_V1,
+    ContributionsClosedError,
     DiceMismatchError,
     FairDiceError,
     commitment_of,
@@ -137,7 +140,7 @@ def test_records_that_cannot_be_checked_say_why() -> None:
         verify_record({**_record(state, dice), "dice": {"scheme": "md5"}})
 
 
-def test_contributions_close_at_the_first_die_and_are_checked() -> None:
+def test_contributions_close_at_the_first_die_of_the_game_and_are_checked() -> None:
     dice = FairDice.new()
     state = Game("yatzy", ["A", "B"]).new_initial_state()
     dice.contribute(state, "from Anna")
@@ -145,10 +148,40 @@ def test_contributions_close_at_the_first_die_and_are_checked() -> None:
         dice.contribute(state, "x" * 65)
     with pytest.raises(FairDiceError, match="printed"):
         dice.contribute(state, "bell\a")
-    state.roll(dice)  # the roll-off
-    with pytest.raises(IllegalActionError, match="first die"):
+    state.roll(dice)  # the roll-off: who starts, from the seed alone
+    assert dice.open_for(state)
+    dice.contribute(state, "from Bo, who joined after the roll-off")
+    state.apply(Roll(()))  # the first roll of the first turn
+    assert not dice.open_for(state)
+    with pytest.raises(ContributionsClosedError, match="first die"):
         dice.contribute(state, "too late")
-    assert dice.contributions == ["from Anna"]
+    assert isinstance(ContributionsClosedError("x"), IllegalActionError)
+    assert dice.contributions == ["from Anna", "from Bo, who joined after the roll-off"]
+
+
+def test_the_roll_off_comes_from_the_seed_alone_and_version_1_still_verifies() -> None:
+    first = Game("yatzy", ["A", "B", "C"]).new_initial_state()
+    plain, mixed = FairDice(SEED), FairDice(SEED, contributions=["a phone"])
+    first.roll(plain)
+    second = Game("yatzy", ["A", "B", "C"]).new_initial_state()
+    second.roll(mixed)
+    assert first.rolloff == second.rolloff  # contributions do not move the roll-off
+    assert [d for _, d in first.rolloff[0]] == [
+        _by_hand(SEED, [], f"rolloff/0/seat/{seat}", 1)[0] for seat in range(3)
+    ]
+    # Version 1 mixed the contributions into the roll-off too and closed them there.
+    old = FairDice(SEED, contributions=["a phone"], scheme=SCHEME_V1)
+    state = Game("yatzy", ["A", "B", "C"]).new_initial_state()
+    state.roll(old)
+    assert [d for _, d in state.rolloff[0]] == [
+        _by_hand(SEED, ["a phone"], f"rolloff/0/seat/{seat}", 1)[0] for seat in range(3)
+    ]
+    assert not old.open_for(state)
+    state = _play("yatzy", old, players=3)
+    data = _record(state, old)
+    assert data["dice"]["scheme"] == SCHEME_V1
+    assert verify_record(data).dice > 0
+    assert _record(_play("yatzy", FairDice(SEED)), FairDice(SEED))["dice"]["scheme"] == SCHEME
 
 
 def _keeps_and_dice(dice: FairDice, players: int, keep_rule: int) -> list[list[Any]]:

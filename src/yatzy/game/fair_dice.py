@@ -9,13 +9,17 @@ contributions and where the die is: the turn, the roll and the die's position (s
 anyone can recompute the commitment and every die (:func:`verify_record`, the
 ``yatzy verify`` command, the finished game's page).
 
-The function, version 1 (``SCHEME``)::
+The function, version 2 (``SCHEME``)::
 
     context = SHA-256("yatzy-dice/1\\n" || for each contribution c: len(c) as 2 bytes || c)
     block_i = HMAC-SHA256(key=seed, msg=context || label || ":" || i as 4 bytes)   i = 0, 1, ...
     a face  = the next byte b of block_0 || block_1 || ... with b < 252, as b mod 6 + 1
 
-A double die (DubbelYatzy) takes two faces, outer then inner.  The label of a die in
+A roll-off die's context has no contributions (version 2: the roll-off only decides who
+starts, so players who join after it may still contribute to every die of the game;
+version 1 mixed the contributions into the roll-off too and closed them at the roll-off,
+and its records still verify).  A double die (DubbelYatzy) takes two faces, outer then
+inner.  The label of a die in
 a turn names the turn's index in the game log, the roll's index in the turn and the
 die's position (``turn/3/roll/1/die/4``); in *duplicate* mode it names the round and
 how often that position was rolled in the turn (``round/1/die/4/draw/2``), so everyone
@@ -34,6 +38,7 @@ import hmac
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal
 
 from yatzy.errors import IllegalActionError, RecordError, YatzyError
@@ -42,8 +47,14 @@ from yatzy.game.state import Phase, State
 from yatzy.game.turnlog import Die
 from yatzy.rules import RuleSet
 
-SCHEME = "yatzy-hmac-sha256/1"
-"""The name of the dice function above, written in every record's ``dice`` block."""
+SCHEME_V1 = "yatzy-hmac-sha256/1"
+"""Version 1: contributions close at the first die (the roll-off's included) and go into
+every die's context."""
+SCHEME = "yatzy-hmac-sha256/2"
+"""The name of the dice function above, written in every new record's ``dice`` block:
+as version 1, except that the roll-off's dice come from the seed alone and contributions
+close at the first die of the first turn."""
+SCHEMES = (SCHEME_V1, SCHEME)
 
 Mode = Literal["standard", "duplicate"]
 MODES: tuple[Mode, ...] = ("standard", "duplicate")
@@ -54,6 +65,10 @@ _ACCEPT = 252  # the largest multiple of 6 that fits in a byte: no face is favou
 
 class FairDiceError(YatzyError):
     """A contribution or seed that cannot be used (quoted in the message)."""
+
+
+class ContributionsClosedError(IllegalActionError):
+    """A contribution after the first die of the game (or a seat's second one)."""
 
 
 class DiceMismatchError(RecordError):
@@ -133,12 +148,20 @@ class FairDice:
     seed: bytes
     mode: Mode = "standard"
     contributions: list[str] = field(default_factory=list)
+    scheme: str = SCHEME
+    hold_until: str | None = None
+    """A day (ISO date, UTC) until the end of which the seed stays secret even when a
+    game is over: a daily challenge, whose dice everyone plays all day."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, bytes) or len(self.seed) < 16:
             raise FairDiceError("a seed is at least 16 bytes")
         if self.mode not in MODES:
             raise FairDiceError(f"mode {self.mode!r} is not one of {', '.join(MODES)}")
+        if self.scheme not in SCHEMES:
+            raise FairDiceError(f"scheme {self.scheme!r} is not one of {', '.join(SCHEMES)}")
+        if self.hold_until is not None and not _is_day(self.hold_until):
+            raise FairDiceError(f"hold_until {self.hold_until!r} is not a day (YYYY-MM-DD)")
 
     @classmethod
     def new(cls, mode: Mode = "standard") -> FairDice:
@@ -156,10 +179,17 @@ class FairDice:
         """SHA-256 of the seed, in hex (shown before the first roll)."""
         return commitment_of(self.seed)
 
+    def open_for(self, state: State) -> bool:
+        """Whether contributions are still taken: until the first die of the first turn
+        (version 1: until the first die, the roll-off's included)."""
+        if any(turn.get("rolls") for turn in state.log):
+            return False
+        return self.scheme != SCHEME_V1 or not any(state.rolloff)
+
     def contribute(self, state: State, text: str) -> None:
-        """Add a player's contribution; refused once a die has been rolled."""
-        if state.log or any(state.rolloff):
-            raise IllegalActionError("contributions close when the first die is rolled")
+        """Add a player's contribution; refused once the first die of the game is rolled."""
+        if not self.open_for(state):
+            raise ContributionsClosedError("contributions close when the first die is rolled")
         if len(self.contributions) >= MAX_CONTRIBUTIONS:
             raise FairDiceError(f"at most {MAX_CONTRIBUTIONS} contributions")
         self.contributions.append(check_contribution(text))
@@ -173,8 +203,7 @@ class FairDice:
             if state.phase is Phase.ROLL_OFF:
                 round_index = len(state.rolloff) - 1
                 seat = state.contenders()[len(state.rolloff[-1])]
-                [face] = faces(self.seed, self.contributions, rolloff_label(round_index, seat), 1)
-                state.apply_chance(face)
+                state.apply_chance(self.rolloff_face(round_index, seat))
                 continue
             turn = len(state.log) - 1
             rolls = state.log[-1]["rolls"]
@@ -188,6 +217,12 @@ class FairDice:
         label = die_label(self.mode, turn, roll, position, draw, state.game.num_players)
         return self.die(label, double=state.rules.double)
 
+    def rolloff_face(self, round_index: int, seat: int) -> int:
+        """The roll-off die of ``seat`` in round ``round_index`` (from the seed alone
+        in version 2)."""
+        contributions = self.contributions if self.scheme == SCHEME_V1 else []
+        return faces(self.seed, contributions, rolloff_label(round_index, seat), 1)[0]
+
     def die(self, label: str, *, double: bool) -> Die:
         """The die named ``label``: a face, or a double die's ``(outer, inner)``."""
         if double:
@@ -198,11 +233,13 @@ class FairDice:
     def proof(self, *, reveal: bool) -> dict[str, Any]:
         """The record's ``dice`` block (the seed only when ``reveal``)."""
         out: dict[str, Any] = {
-            "scheme": SCHEME,
+            "scheme": self.scheme,
             "mode": self.mode,
             "commitment": self.commitment,
             "contributions": list(self.contributions),
         }
+        if self.hold_until is not None:
+            out["hold_until"] = self.hold_until
         if reveal:
             out["seed"] = self.seed.hex()
         return out
@@ -213,9 +250,10 @@ class FairDice:
         seed must match the commitment)."""
         if not isinstance(proof, dict):
             raise RecordError("the dice block is a JSON object", field="dice")
-        if proof.get("scheme") != SCHEME:
+        scheme = proof.get("scheme")
+        if scheme not in SCHEMES:
             raise RecordError(
-                f"dice scheme {proof.get('scheme')!r} is not {SCHEME!r}", field="dice.scheme"
+                f"dice scheme {scheme!r} is not one of {', '.join(SCHEMES)}", field="dice.scheme"
             )
         mode = proof.get("mode", "standard")
         if mode not in MODES:
@@ -243,7 +281,18 @@ class FairDice:
                 where="seed",
                 field="dice.seed",
             )
-        return cls(seed, mode, list(contributions))
+        hold = proof.get("hold_until")
+        if hold is not None and not _is_day(hold):
+            raise RecordError(f"hold_until {hold!r} is not a day", field="dice.hold_until")
+        return cls(seed, mode, list(contributions), scheme, hold)
+
+
+def _is_day(text: Any) -> bool:
+    """Whether ``text`` is a day as ISO 8601 writes it (YYYY-MM-DD)."""
+    try:
+        return isinstance(text, str) and date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
 
 
 def _draws_before(rolls: list[dict[str, Any]], position: int) -> int:
@@ -274,7 +323,7 @@ def expected_dice(data: dict[str, Any], dice: FairDice) -> Iterator[DealtDie]:
         for r, rnd in enumerate(data.get("rolloff") or []):
             for i, entry in enumerate(rnd):
                 seat = entry["player"]
-                [face] = faces(dice.seed, dice.contributions, rolloff_label(r, seat), 1)
+                face = dice.rolloff_face(r, seat)
                 where = f"roll-off round {r + 1}, {names[seat]}'s die"
                 yield DealtDie(where, 0, f"rolloff[{r}][{i}].die", face, entry["die"])
         for t, turn in enumerate(data["turns"]):

@@ -14,6 +14,7 @@ fills; a browser that signs in hands its guest seats to the account
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,6 +28,7 @@ from yatzy.errors import YatzyError
 from yatzy.store.models import (
     AccountRow,
     AccountSessionRow,
+    DailyEntryRow,
     FriendLinkRow,
     PasskeyChallengeRow,
     PasskeyRow,
@@ -41,6 +43,8 @@ CODES = cast(Table, RecoveryCodeRow.__table__)
 FRIEND_LINKS = cast(Table, FriendLinkRow.__table__)
 _PASSKEYS = cast(Table, PasskeyRow.__table__)
 _CHALLENGES = cast(Table, PasskeyChallengeRow.__table__)
+DAILY = cast(Table, DailyEntryRow.__table__)
+DAILY_MINE = DAILY.alias("mine")
 
 ACCOUNT_OWNER_PREFIX = "account."
 """How an account's owner token begins.  A guest's owner token (a cookie) is URL-safe
@@ -188,6 +192,21 @@ class AccountStore:
                     .values(record=_renamed(record, seat, label))
                 )
             conn.execute(update(SEATS).where(SEATS.c.owner_hash == mine).values(owner_hash=None))
+            # its daily challenge entries stay on the leaderboards, anonymous: a fresh
+            # owner each (nobody holds it), and its name replaced like a seat's
+            for game_id, name in conn.execute(
+                select(DAILY.c.game_id, DAILY.c.name).where(DAILY.c.owner_hash == mine)
+            ).all():
+                lang = conn.execute(select(GAMES.c.lang).where(GAMES.c.id == game_id)).scalar()
+                label = labels.get(lang or "en", labels["en"])
+                conn.execute(
+                    update(DAILY)
+                    .where(DAILY.c.game_id == game_id)
+                    .values(
+                        owner_hash=secrets.token_hex(32),
+                        name=label if name.casefold() == key else name,
+                    )
+                )
             # sessions and codes go with the account (ON DELETE CASCADE), but SQLite
             # applies that only with its foreign keys on: delete them here as well
             conn.execute(delete(SESSIONS).where(SESSIONS.c.account_id == account.id))
@@ -212,6 +231,18 @@ class AccountStore:
         with self.repo.write_connection() as conn, conn.begin():
             moved = conn.execute(
                 update(SEATS).where(SEATS.c.owner_hash == guest_owner_hash).values(owner_hash=mine)
+            )
+            # the browser's daily challenges go along, except one the account has
+            # played that day already (the account's own game of it stays its entry)
+            taken = select(DAILY_MINE.c.game_id).where(
+                DAILY_MINE.c.owner_hash == mine,
+                DAILY_MINE.c.day == DAILY.c.day,
+                DAILY_MINE.c.rules == DAILY.c.rules,
+            )
+            conn.execute(
+                update(DAILY)
+                .where(DAILY.c.owner_hash == guest_owner_hash, ~taken.exists())
+                .values(owner_hash=mine)
             )
         return int(moved.rowcount or 0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -145,3 +145,46 @@ class PasskeyChallengeRow(Base):
         String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class DiceSeedRow(Base):
+    """The secret seed of a game's verifiable dice (:mod:`yatzy.game.fair_dice`).
+
+    Kept apart from the game's record, which every viewer may read: the record shows
+    only the seed's commitment until the game is over, then the seed itself."""
+
+    __tablename__ = "dice_seeds"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seed: Mapped[str] = mapped_column(String(128), nullable=False)
+
+
+class DailyChallengeRow(Base):
+    """A day's challenge for one rule set: its secret seed (everyone plays the same
+    dice; revealed when the day is over) and what the optimal player scored on them."""
+
+    __tablename__ = "daily_challenges"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(200), primary_key=True)
+    seed: Mapped[str] = mapped_column(String(128), nullable=False)
+    optimal_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class DailyEntryRow(Base):
+    """A browser's one game of a day's challenge (its total is the game's solo total)."""
+
+    __tablename__ = "daily_entries"
+    __table_args__ = (
+        UniqueConstraint("day", "rules", "owner_hash", name="uq_daily_entries_player"),
+    )
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[str] = mapped_column(String(10), nullable=False)
+    rules: Mapped[str] = mapped_column(String(200), nullable=False)
+    owner_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)

@@ -19,12 +19,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from yatzy.store.db import make_engine, migrate, shown_url
 from yatzy.store.errors import ConflictError, DatabaseOpenError, NotFoundError, UnavailableError
-from yatzy.store.models import GameRow, MoveRow, SeatRow
+from yatzy.store.models import DiceSeedRow, GameRow, MoveRow, SeatRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL, PgActionWriter, Write, utc_now
 
 GAMES = cast(Table, GameRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
+DICE_SEEDS = cast(Table, DiceSeedRow.__table__)
 
 log = logging.getLogger("yatzy.store")
 
@@ -147,6 +148,13 @@ class GameRepository:
         " SELECT game.id, s.* FROM game, unnest($13::integer[], $14::text[], $15::text[],"
         " $16::text[], $17::text[]) AS s"
     )
+    # The same with the secret seed of the game's verifiable dice (``$18``).
+    _SQL_INSERT_GAME_SEATS_AND_SEED_PG = _SQL_INSERT_GAME_AND_SEATS_PG.replace(
+        " RETURNING id) ",
+        " RETURNING id), seed AS (INSERT INTO dice_seeds (game_id, seed)"
+        " SELECT id, $18::text FROM game) ",
+        1,
+    )
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -242,8 +250,9 @@ class GameRepository:
 
     # -- creating and claiming ---------------------------------------------------------
 
-    def insert(self, game: StoredGame) -> None:
-        """Store a new game and its seats (as :meth:`StoredGame.new` makes them)."""
+    def insert(self, game: StoredGame, dice_seed: str | None = None) -> None:
+        """Store a new game and its seats (as :meth:`StoredGame.new` makes them) and,
+        in the same transaction, the secret seed of its verifiable dice (hex)."""
         p = "%s" if self.postgres else "?"
         stamp = self._stamp(game.created_at)
         with self._write() as conn, conn.begin():
@@ -254,8 +263,22 @@ class GameRepository:
             conn.exec_driver_sql(
                 self._SQL_INSERT_SEAT.format(", ".join([p] * 6)), self._seat_rows(game)
             )
+            if dice_seed is not None:
+                conn.exec_driver_sql(
+                    f"INSERT INTO dice_seeds (game_id, seed) VALUES ({p}, {p})",
+                    (game.id, dice_seed),
+                )
 
-    async def insert_async(self, game: StoredGame) -> None:
+    def dice_seed(self, game_id: str) -> str | None:
+        """The secret seed (hex) of the game's verifiable dice; None for a game dealt
+        without one (stored before verifiable dice, or a score pad)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(DICE_SEEDS.c.seed).where(DICE_SEEDS.c.game_id == game_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    async def insert_async(self, game: StoredGame, dice_seed: str | None = None) -> None:
         """:meth:`insert` for the event loop (asyncpg on PostgreSQL, in place on SQLite).
 
         On PostgreSQL the game and its seats go in ONE statement (atomic on its own):
@@ -263,15 +286,17 @@ class GameRepository:
         a game's creation cost the server 2.4 ms of CPU, a third of it in those trips).
         """
         if self._pg_writer is None:
-            self.insert(game)
+            self.insert(game, dice_seed)
             return
         row = self._game_row(game)
         seats = list(zip(*self._seat_rows(game), strict=True))[1:]
+        sql = self._SQL_INSERT_GAME_AND_SEATS_PG
+        extra: tuple[str, ...] = ()
+        if dice_seed is not None:
+            sql, extra = self._SQL_INSERT_GAME_SEATS_AND_SEED_PG, (dice_seed,)
 
         async def insert(conn: Any, _prepared: Any) -> None:
-            await conn.execute(
-                self._SQL_INSERT_GAME_AND_SEATS_PG, *row, *seats, timeout=PgActionWriter.TIMEOUT
-            )
+            await conn.execute(sql, *row, *seats, *extra, timeout=PgActionWriter.TIMEOUT)
 
         await self._pg_writer.run(insert)
 

@@ -18,12 +18,14 @@ from typing import cast
 from sqlalchemy import Table, and_, delete, func, select
 
 from yatzy.errors import YatzyError
-from yatzy.store.models import GameRow, MoveRow, SeatRow
+from yatzy.store.models import DailyEntryRow, DiceSeedRow, GameRow, MoveRow, SeatRow
 from yatzy.store.repo import GameRepository
 
 GAMES = cast(Table, GameRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
+DICE_SEEDS = cast(Table, DiceSeedRow.__table__)
+DAILY_ENTRIES = cast(Table, DailyEntryRow.__table__)
 
 DEFAULT_DAYS = 30.0
 """Unfinished games untouched for this many days are pruned (``yatzy serve`` and ``prune``)."""
@@ -80,6 +82,8 @@ def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned
             # Explicit deletes rather than ON DELETE CASCADE: SQLite enforces it only
             # with its foreign-keys pragma, which an older database file may lack.
             conn.execute(delete(MOVES).where(MOVES.c.game_id.in_(ids)))
+            conn.execute(delete(DICE_SEEDS).where(DICE_SEEDS.c.game_id.in_(ids)))
+            conn.execute(delete(DAILY_ENTRIES).where(DAILY_ENTRIES.c.game_id.in_(ids)))
             conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
             conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
         total += len(ids)

@@ -34,6 +34,16 @@ class CreateGameIn(_Strict):
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
     pad: bool = Field(default=False, description="score pad for physical dice")
     hints: bool = Field(default=False, description="show the advisor's hints")
+    dice: Literal["standard", "duplicate"] = Field(
+        default="standard",
+        description="duplicate: whoever keeps the same dice in a round gets the same rolls",
+    )
+    entropy: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="this device's contribution to the game's verifiable dice",
+    )
 
 
 class EntryIn(_Strict):
@@ -83,6 +93,20 @@ class HintsIn(_Strict):
     """Switch a game's hints on or off during the game."""
 
     on: bool
+
+
+class ContributeIn(_Strict):
+    """A player's contribution to the game's verifiable dice (random text from the
+    device), taken until the first die of the first turn."""
+
+    text: str = Field(min_length=1, max_length=64)
+
+
+class DailyStartIn(_Strict):
+    """Play today's challenge: the player's name (on the leaderboard) and language."""
+
+    name: str = Field(min_length=1, max_length=40)
+    lang: Language = "en"
 
 
 class JoinIn(_Strict):

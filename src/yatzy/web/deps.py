@@ -26,6 +26,7 @@ from yatzy.web.accounts import (
     same_origin,
     with_account,
 )
+from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
 from yatzy.web.passkeys import PasskeyService
@@ -64,6 +65,15 @@ def get_settings(conn: HTTPConnection) -> WebSettings:
     """The app's settings."""
     settings: WebSettings = conn.app.state.settings
     return settings
+
+
+def get_daily(conn: HTTPConnection) -> DailyChallenges:
+    """The daily challenges over the game service (made at the first call)."""
+    state = conn.app.state
+    daily: DailyChallenges | None = getattr(state, "daily", None)
+    if daily is None or daily.service is not state.service:
+        daily = state.daily = DailyChallenges(state.service)
+    return daily
 
 
 def get_service(conn: HTTPConnection) -> GameService:
@@ -170,6 +180,7 @@ Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
 Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
 Service = Annotated[GameService, Depends(get_service)]
+Daily = Annotated[DailyChallenges, Depends(get_daily)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]
 OpenGamesDep = Annotated[OpenGames, Depends(get_open_games)]

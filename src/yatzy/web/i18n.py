@@ -79,6 +79,78 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.not_joined", "not joined"),
     N_("web.rolloff", "Who starts"),
     N_("web.starts_after_rolloff", "{player} starts (see the rolls)"),
+    N_("web.fair_title", "Fair dice"),
+    N_("web.daily_link", "Daily"),
+    N_("web.daily_title", "Daily challenge"),
+    N_(
+        "web.daily_intro",
+        "Every day everyone plays the same dice: whoever keeps the same dice gets the same "
+        "rolls. Play once, then see how you did against everyone and against the perfect "
+        "player. The dice's secret number is revealed when the day is over (UTC).",
+    ),
+    N_("web.daily_players", "Played today: {count}"),
+    N_("web.daily_play", "Play today's challenge"),
+    N_("web.daily_calendar", "Earlier days"),
+    N_("web.daily_board", "Leaderboard"),
+    N_("web.daily_place", "You are number {place} of {count}."),
+    N_("web.daily_place_col", "Place"),
+    N_("web.daily_optimal", "The perfect player scored {total} on the same dice."),
+    N_(
+        "web.daily_optimal_pending", "The perfect player's score on these dice is being worked out."
+    ),
+    N_("web.daily_your_total", "Your score: {total}."),
+    N_("web.daily_day", "Day"),
+    N_("web.daily_players_col", "Players"),
+    N_("web.daily_best", "Best"),
+    N_("web.daily_perfect", "Perfect player"),
+    N_("web.daily_yours", "You"),
+    N_("web.daily_seed", "The day's secret number (to check any game of the day)"),
+    N_("web.daily_played", "You have played today's challenge: see the leaderboard."),
+    N_("web.daily_bad_name", "That name cannot be used: try another."),
+    N_("web.daily_not_yet", "The leaderboard opens when you have played the challenge."),
+    N_("web.daily_nobody", "Nobody played this challenge."),
+    N_("web.daily_game", "The daily challenge of {day}: the same dice for everyone."),
+    N_(
+        "web.fair_held",
+        "Everyone plays these dice all day: the secret number is shown when the day is over "
+        "(UTC), and then anyone can check every die.",
+    ),
+    N_("web.duplicate_dice", "Same dice for everyone"),
+    N_(
+        "web.duplicate_about",
+        "Whoever keeps the same dice in a round gets the same new ones, so luck is shared "
+        "and the better choices win.",
+    ),
+    N_(
+        "web.fair_duplicate",
+        "Same dice for everyone: each round, the same keeps get the same rolls.",
+    ),
+    N_(
+        "web.fair_running",
+        "The dice come from a secret number the server chose before the first roll. Its "
+        "fingerprint is below; the number itself is shown when the game is over, so anyone "
+        "can check every die.",
+    ),
+    N_("web.fair_fingerprint", "Fingerprint"),
+    N_("web.fair_added", "Added by the players' devices: {count}"),
+    N_("web.fair_check", "Check the dice"),
+    N_("web.fair_checking", "Checking every die …"),
+    N_("web.fair_ok", "All {count} dice come from the number promised before the first roll."),
+    N_("web.fair_bad", "Not verified: {where}."),
+    N_(
+        "web.fair_where_die",
+        "turn {turn} ({player}), roll {roll}, die {die} is {found} where the seed gives {expected}",
+    ),
+    N_(
+        "web.fair_where_rolloff",
+        "{player}'s roll-off die is {found} where the seed gives {expected}",
+    ),
+    N_("web.fair_where_seed", "the revealed number does not match the fingerprint"),
+    N_("web.fair_unsupported", "This browser cannot check the dice (it lacks Web Crypto)."),
+    N_(
+        "web.fair_none",
+        "This game was started before the dice could be checked.",
+    ),
     N_("web.rolling_off", "Rolling who starts …"),
     N_("web.protocol", "Score sheet"),
     N_("web.protocol_pdf", "Score sheet as PDF"),

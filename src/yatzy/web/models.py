@@ -155,6 +155,21 @@ class YouView(TypedDict):
     record_hint: NotRequired[HintView | None]
 
 
+class DiceView(TypedDict):
+    """The proof of a game's verifiable dice (:mod:`yatzy.game.fair_dice`): the
+    commitment shown before the first roll, the players' contributions, and the seed,
+    revealed (``seed``) when the game is over."""
+
+    scheme: str
+    mode: str
+    commitment: str
+    contributions: list[str]
+    seed: str | None
+    contributions_open: bool
+    hold_until: str | None
+    """A daily challenge's day: its seed is shown when that day is over."""
+
+
 class GameView(TypedDict):
     """A game as every viewer sees it (the WebSocket's ``state`` messages), with
     ``ui`` (the page's words) and ``you`` (the viewer's seats) in the API's answers."""
@@ -186,6 +201,7 @@ class GameView(TypedDict):
     winners: list[int]
     turn: TurnView | None
     win_chances: NotRequired[WinChancesView | None]
+    dice: NotRequired[DiceView | None]
     hints_switch: NotRequired[bool]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
@@ -255,6 +271,7 @@ class ActionJSON(TypedDict, total=False):
     inner: FillJSON
     outer: FillJSON
     undo: bool
+    contribute: str
 
 
 class GoOnView(TypedDict):
@@ -562,3 +579,67 @@ class PasskeyView(TypedDict):
     id: str
     created: str
     agent: str
+
+
+class DailyDayView(TypedDict):
+    """A past challenge in the calendar."""
+
+    day: str
+    players: int
+    best: int | None
+    optimal_total: int | None
+    yours: int | None
+    seed: str | None
+    """The day's seed (revealed: the day is over), to check any game of it."""
+
+
+class DailyChallengeView(TypedDict):
+    """Today's challenge of one rule set, with this browser's part in it."""
+
+    rules: str
+    title: str
+    day: str
+    commitment: str
+    players: int
+    game_id: str | None
+    finished: bool
+    total: int | None
+    calendar: list[DailyDayView]
+
+
+class DailyView(TypedDict):
+    """The daily challenges page's data."""
+
+    today: str
+    challenges: list[DailyChallengeView]
+
+
+class DailyEntryView(TypedDict):
+    """A line of a challenge's leaderboard."""
+
+    place: int
+    name: str
+    total: int
+    game_id: str
+    yours: bool
+
+
+class DailyBoardView(TypedDict):
+    """A challenge's leaderboard, with what the optimal player scored on its dice
+    (None while it is computed) and, once the day is over, its seed."""
+
+    day: str
+    rules: str
+    commitment: str
+    seed: str | None
+    optimal_total: int | None
+    entries: list[DailyEntryView]
+    your_place: int | None
+
+
+class DailyStartView(TypedDict):
+    """Today's challenge game for this browser: new, or the one it has begun."""
+
+    id: str
+    url: str
+    existing: bool

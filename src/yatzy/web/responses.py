@@ -12,8 +12,11 @@ from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
 from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
+from yatzy.game.fair_dice import ContributionsClosedError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
+from yatzy.store.daily import AlreadyEnteredError
 from yatzy.web.bodies import ActionIn
+from yatzy.web.daily import NotPlayedYetError
 from yatzy.web.jobs import Busy
 from yatzy.web.limits import (
     RateLimitedError,
@@ -65,13 +68,21 @@ def status_of(exc: YatzyError) -> int:
         return own
     if isinstance(exc, NotFoundError):
         return 404
-    if isinstance(exc, SeatError | InviteError):
+    if isinstance(exc, SeatError | InviteError | NotPlayedYetError):
         return 403
     if isinstance(exc, UnavailableError | Busy):
         return 503
     if isinstance(exc, RateLimitedError | TooManyGamesError | TooManySocketsError):
         return 429
-    if isinstance(exc, ConflictError | GameOverError | NotYourTurnError | NothingWaitsError):
+    if isinstance(
+        exc,
+        ConflictError
+        | GameOverError
+        | NotYourTurnError
+        | NothingWaitsError
+        | ContributionsClosedError
+        | AlreadyEnteredError,
+    ):
         return 409
     return 422
 

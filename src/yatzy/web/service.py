@@ -1,7 +1,9 @@
 """Game service: creating, joining and playing stored games through the core engine.
 
 Every rule is decided by :class:`yatzy.game.State`; this module only translates
-requests into core actions, rolls the server's dice with the CSPRNG, checks seat
+requests into core actions, deals the server's dice (verifiable: each game's secret
+seed is committed in its view and revealed when it is over, see
+:mod:`yatzy.game.fair_dice`), checks seat
 tokens and stores each applied action through :class:`GameRepository` in one
 transaction with the new record.  Its public methods are coroutines, awaited in the
 server's event loop: an action is judged in memory and only its commit waits on the
@@ -18,8 +20,9 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from threading import Lock
 from typing import Any, TypedDict, cast
 
@@ -31,6 +34,7 @@ from yatzy.game import (
     CHANCE,
     TERMINAL,
     Action,
+    FairDice,
     Game,
     Player,
     State,
@@ -41,13 +45,16 @@ from yatzy.game import (
     from_record,
     to_record,
 )
+from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.store.daily import write_revealed_record
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
 from yatzy.web.models import (
     AnalysisView,
+    DiceView,
     GameView,
     HintView,
     HistoryEntry,
@@ -82,6 +89,10 @@ class NothingWaitsError(YatzyError):
 
 class InviteError(YatzyError):
     """A wrong invite code, or a seat that cannot be claimed."""
+
+
+class DiceSeedMissingError(YatzyError):
+    """A game whose record commits to a dice seed that the store does not have."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +181,12 @@ class GameService:
         self.chances = chances
         self.win_analyses = win_analyses or WinAnalyses(enabled=False)
         self._cache: dict[str, tuple[StoredGame, State]] = {}
+        self._dealers: dict[str, FairDice | None] = {}
+        """The dice of the games in :attr:`_cache` (None: a game without verifiable
+        dice: a score pad, or stored before them); loaded with the state."""
         self._lock = Lock()
+        self.today: Callable[[], str] = utc_day
+        """Today's date (ISO, UTC): when a daily challenge's held seed may be shown."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -206,11 +222,13 @@ class GameService:
         stored, state = cached
         if [v for v, _, _ in moves] != list(range(stored.version + 1, version + 1)):
             return None
+        if stored.id not in self._dealers:
+            return None
         new = state.clone()
         try:
             for _, seat, text in moves:
                 move = orjson.loads(text)
-                if "claim" in move or seat is None:
+                if "claim" in move or "contribute" in move or seat is None:
                     return None
                 dice = move.pop("dice") if "roll" in move else None
                 new.apply(action_from_json(move), player=seat)
@@ -222,15 +240,52 @@ class GameService:
                     new.apply_roll([tuple(d) if isinstance(d, list) else d for d in rolled])
         except (YatzyError, KeyError, IndexError, TypeError, ValueError):
             return None
-        now = stored.moved(version, _dump(new), new.is_terminal())
+        now = stored.moved(version, self._record(stored.id, new), new.is_terminal())
         self._remember(now, new)
         return now, new
 
     def _reload(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.repo.get(game_id)
-        state = from_record(orjson.loads(stored.record))
+        data = orjson.loads(stored.record)
+        if stored.finished:
+            stored = self._reveal_held(stored, data)
+            data = orjson.loads(stored.record)
+        state = from_record(data)
+        dealer = self._dealer_of(stored.id, data.get("dice"))
+        with self._lock:
+            self._dealers[stored.id] = dealer
         self._remember(stored, state)
         return stored, state
+
+    def _dealer_of(self, game_id: str, proof: Any) -> FairDice | None:
+        """The dice of a stored game from its record's ``dice`` block and the secret
+        seed in the store (None: a game dealt without verifiable dice)."""
+        if proof is None:
+            return None
+        if isinstance(proof, dict) and "seed" not in proof:
+            seed = self.repo.dice_seed(game_id)
+            if seed is None:
+                raise DiceSeedMissingError(f"the dice seed of game {game_id} is missing")
+            proof = {**proof, "seed": seed}
+        return FairDice.from_proof(proof)
+
+    def _dealer(self, stored: StoredGame) -> FairDice | None:
+        """The dice of a game in play (read from the store if this process has none)."""
+        with self._lock:
+            if stored.id in self._dealers:
+                return self._dealers[stored.id]
+        dealer = self._dealer_of(stored.id, orjson.loads(stored.record).get("dice"))
+        with self._lock:
+            self._dealers[stored.id] = dealer
+        return dealer
+
+    def _record(self, game_id: str, state: State, dealer: FairDice | None = None) -> str:
+        """The record of ``state`` as stored, with its dice proof (the seed revealed
+        once the game is over)."""
+        dealer = dealer if dealer is not None else self._dealers.get(game_id)
+        reveal = state.is_terminal() and dealer is not None and self.may_reveal(dealer)
+        proof = None if dealer is None else dealer.proof(reveal=reveal)
+        return orjson.dumps(to_record(state, copy=False, dice=proof)).decode()
 
     def forget(self, game_id: str, older_than: int) -> None:
         """Drop the cached state of a game if it is older than version ``older_than``
@@ -256,12 +311,43 @@ class GameService:
                 self._cache.pop(stored.id, None)
                 if not state.is_terminal():
                     self._cache[stored.id] = (stored, state)
+                else:
+                    self._dealers.pop(stored.id, None)
             while len(self._cache) > MAX_CACHED:
-                del self._cache[next(iter(self._cache))]
+                gone = next(iter(self._cache))
+                del self._cache[gone]
+                self._dealers.pop(gone, None)
 
     async def stored(self, game_id: str) -> StoredGame:
-        """The game as stored now (its record, seats and settings)."""
-        return await asyncio.to_thread(self.repo.get, game_id)
+        """The game as stored now (its record, seats and settings; a finished daily
+        challenge's seed revealed once its day is over)."""
+        return await asyncio.to_thread(self._get, game_id)
+
+    def _get(self, game_id: str) -> StoredGame:
+        stored = self.repo.get(game_id)
+        if stored.finished:
+            return self._reveal_held(stored, orjson.loads(stored.record))
+        return stored
+
+    def may_reveal(self, dealer: FairDice) -> bool:
+        """Whether a finished game's seed may be shown: always, except a daily
+        challenge's before its day is over (everyone plays those dice all day)."""
+        return dealer.hold_until is None or self.today() > dealer.hold_until
+
+    def _reveal_held(self, stored: StoredGame, data: dict[str, Any]) -> StoredGame:
+        """A finished game whose record holds back its seed until a day that is now
+        over: the seed goes into the stored record (nothing else changes)."""
+        proof = data.get("dice")
+        if not isinstance(proof, dict) or "seed" in proof or "hold_until" not in proof:
+            return stored
+        if self.today() <= proof["hold_until"]:
+            return stored
+        seed = self.repo.dice_seed(stored.id)
+        if seed is None:
+            return stored
+        text = orjson.dumps({**data, "dice": {**proof, "seed": seed}}).decode()
+        write_revealed_record(self.repo, stored.id, text)
+        return replace(stored, record=text)
 
     async def moves(self, game_id: str) -> list[MoveView]:
         """Every stored action of the game with its version and seat (the audit log);
@@ -274,8 +360,11 @@ class GameService:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
+        view["dice"] = self._dice_view(stored, state)
         # whether the players may switch hints on during the game (see set_hints)
-        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None
+        dice = view["dice"]
+        daily = dice is not None and dice["hold_until"] is not None  # played without hints
+        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None and not daily
         if self.chances is None:
             view["win_chances"] = None
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
@@ -283,6 +372,29 @@ class GameService:
                 "WinChancesView | None", self.chances.for_view(stored, state)
             )
         return view
+
+    def _dice_view(self, stored: StoredGame, state: State) -> DiceView | None:
+        """The game's dice proof for every viewer: the commitment and contributions,
+        the seed once the game is over; None for a game without verifiable dice."""
+        with self._lock:
+            dealer = self._dealers.get(stored.id)
+        if dealer is not None:
+            proof = dealer.proof(reveal=state.is_terminal() and self.may_reveal(dealer))
+            taking = dealer.open_for(state) and dealer.hold_until is None
+        else:  # a finished game (its dealer is dropped), or none: as its record says
+            proof = orjson.loads(stored.record).get("dice")
+            if proof is None:
+                return None
+            taking = False
+        return {
+            "scheme": proof["scheme"],
+            "mode": proof["mode"],
+            "commitment": proof["commitment"],
+            "contributions": list(proof["contributions"]),
+            "seed": proof.get("seed"),
+            "contributions_open": taking and not state.is_terminal(),
+            "hold_until": proof.get("hold_until"),
+        }
 
     async def view(
         self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
@@ -354,11 +466,21 @@ class GameService:
         pad: bool = False,
         hints: bool = False,
         owner: str | None = None,
+        entropy: str | None = None,
+        dice_mode: Mode = "standard",
+        dealer: FairDice | None = None,
     ) -> Created:
-        """Start a game: check the settings, roll the roll-off, claim the seats marked
-        here (the insert is awaited)."""
-        stored, state, created = self._new_game(rules, lang, seats, pad, hints, owner)
-        await self.repo.insert_async(stored)
+        """Start a game: check the settings, draw the dice's secret seed (``entropy``:
+        the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
+        same keeps in a round get the same rolls), roll the roll-off, claim the seats
+        marked here (the insert is awaited).  ``dealer``: the game's dice when they are
+        given (a daily challenge's), else a fresh seed."""
+        stored, state, created, dealer = self._new_game(
+            rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer
+        )
+        await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
+        with self._lock:
+            self._dealers[stored.id] = dealer
         self._remember(stored, state)
         return created
 
@@ -370,8 +492,12 @@ class GameService:
         pad: bool,
         hints: bool,
         owner: str | None,
-    ) -> tuple[StoredGame, State, Created]:
-        """A new game as it is to be stored (nothing is stored yet)."""
+        entropy: str | None = None,
+        dice_mode: Mode = "standard",
+        dealer: FairDice | None = None,
+    ) -> tuple[StoredGame, State, Created, FairDice | None]:
+        """A new game as it is to be stored (nothing is stored yet), with its dice
+        (None for a score pad: its dice are real)."""
         ruleset = RuleSet.parse(rules)
         if lang not in LANGUAGES:
             raise YatzyError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
@@ -395,8 +521,18 @@ class GameService:
             prepare_hints(ruleset)
         game = Game(ruleset, [Player(s.name, s.bot) for s in seats], pad=pad)
         state = game.new_initial_state()
+        if pad and dice_mode != "standard":
+            raise YatzyError("a score pad game has no dealt dice to share (its dice are real)")
+        if dealer is None:
+            dealer = None if pad else FairDice.new(dice_mode)
+        elif pad:
+            raise YatzyError("a score pad game has no dealt dice")
+        if entropy is not None:
+            if dealer is None:
+                raise YatzyError("a score pad game has no dealt dice to contribute to")
+            dealer.contribute(state, entropy)
         if state.is_chance_node():  # a roll-off for the starting player (not when alone)
-            state.roll(self.rng)
+            state.roll(dealer if dealer is not None else self.rng)
         game_id = secrets.token_hex(16)
         invite = new_token()
         owner = owner or new_token()
@@ -418,11 +554,11 @@ class GameService:
             pad,
             hints,
             token_hash(invite),
-            _dump(state),
+            self._record(game_id, state, dealer),
             state.is_terminal(),
             infos,
         )
-        return stored, state, Created(game_id, invite, tokens, owner)
+        return stored, state, Created(game_id, invite, tokens, owner), dealer
 
     async def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
         """Claim a free human seat with the invite code: the seat's new token and the
@@ -536,14 +672,16 @@ class GameService:
         return self._apply(stored, state, action, seat)
 
     def _apply(self, stored: StoredGame, state: State, action: Action, seat: int) -> _Decided:
+        dealer = self._dealer(stored)
         new = state.clone()
         new.apply(action, player=seat)
         if new.is_chance_node():
-            new.roll(self.rng)  # the server's dice, from the CSPRNG
+            # The game's verifiable dice; the CSPRNG for games stored before them.
+            new.roll(dealer if dealer is not None else self.rng)
         move: dict[str, Any] = action_to_json(action)
         if new.dice is not None and new.game.pad is False and "roll" in move:
             move["dice"] = [list(d) if isinstance(d, tuple) else d for d in new.dice]
-        return _Decided(stored, new, seat, move, _dump(new))
+        return _Decided(stored, new, seat, move, self._record(stored.id, new, dealer))
 
     async def _store(self, decided: _Decided) -> tuple[StoredGame, State]:
         return self._stored(decided, await self.repo.commit_async(**decided.commit))
@@ -604,6 +742,9 @@ class GameService:
             raise SeatError("only a player of this game may switch its hints")
         if state.is_terminal():
             raise GameOverError("the game is over; its hints can no longer be switched")
+        dealer = await asyncio.to_thread(self._dealer, stored)
+        if on and dealer is not None and dealer.hold_until is not None:
+            raise HintsUnavailableError("a daily challenge is played without hints")
         if on:
             reason = hints_unsupported(state.rules, stored.pad)
             if reason is not None:
@@ -634,6 +775,49 @@ class GameService:
         if not self._holds(stored, seat, tokens.get(seat, "")):
             raise SeatError(f"you do not hold seat {seat} ({stored.seats[seat].name})")
         return stored.version
+
+    async def contribute(
+        self, game_id: str, text: str, tokens: Mapping[int, str]
+    ) -> tuple[StoredGame, State]:
+        """Add a player's contribution to the game's dice (once per seat, until the
+        first die of the first turn: :meth:`FairDice.contribute`); stored as a move
+        of its own, so every viewer's page shows it.  :class:`SeatError` for a
+        browser that holds no seat of the game."""
+        stored, state = await self.load(game_id)
+        seats = self.seats_held(stored, tokens)
+        if not seats:
+            raise SeatError("only a player of this game may add to its dice")
+        dealer = await asyncio.to_thread(self._dealer, stored)
+        if dealer is None:
+            raise YatzyError(
+                "this game has no dealt dice to contribute to (a score pad's are real)"
+            )
+        if dealer.hold_until is not None:
+            raise ContributionsClosedError("a daily challenge's dice are the same for everyone")
+        if not dealer.open_for(state):
+            raise ContributionsClosedError("contributions close when the first die is rolled")
+        moves = await asyncio.to_thread(self.repo.moves, game_id)
+        given = {m["seat"] for m in moves if "contribute" in m["action"]}
+        seat = next((s for s in seats if s not in given), None)
+        if seat is None:
+            raise ContributionsClosedError("this seat has added to the dice already")
+        mixed = replace(dealer, contributions=list(dealer.contributions))
+        mixed.contribute(state, text)
+        record = self._record(game_id, state, mixed)
+        version = await self.repo.commit_async(
+            game_id=game_id,
+            based_on=stored.version,
+            record=record,
+            finished=False,
+            seat=seat,
+            action={"contribute": mixed.contributions[-1]},
+            solo_total=None,
+        )
+        with self._lock:
+            self._dealers[game_id] = mixed
+        now = stored.moved(version, record, False)
+        self._remember(now, state)
+        return now, state
 
     async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or
@@ -754,8 +938,9 @@ def bot_is_next(stored: StoredGame, state: State) -> bool:
     return seat not in (CHANCE, TERMINAL) and stored.seats[seat].bot is not None
 
 
-def _dump(state: State) -> str:
-    return orjson.dumps(to_record(state, copy=False)).decode()
+def utc_day() -> str:
+    """Today's date in UTC, as ISO 8601 writes it (the daily challenges' clock)."""
+    return datetime.now(UTC).date().isoformat()
 
 
 def bot_levels() -> list[str]:

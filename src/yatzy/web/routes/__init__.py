@@ -9,6 +9,7 @@
 * :mod:`.analysis`: a game's analysis in points and in win chance;
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
+* :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -23,6 +24,7 @@ from yatzy.web.routes import (
     account,
     actions,
     analysis,
+    daily,
     docs,
     downloads,
     games,
@@ -40,6 +42,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     actions.router,
     downloads.router,
     analysis.router,
+    daily.router,
     sockets.router,
     docs.router,
     account.router,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from yatzy.web.bodies import ActIn, HintsIn
+from yatzy.web.bodies import ActIn, ContributeIn, HintsIn
 from yatzy.web.deps import Bots, GameId, HubDep, Owner, SeatTokens, Service
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.models import GameView, GoOnView
@@ -68,5 +68,27 @@ async def switch_hints(
     """Switch the game's hints on or off during the game (a player of it only);
     every viewer's page follows.  422 where the game cannot have hints (a score pad)."""
     stored, _ = await service.set_hints(game_id, body.on, tokens)
+    await hub.announce(game_id, stored.version)
+    return await service.view(game_id, tokens, owner)
+
+
+@router.post(
+    "/api/games/{game_id}/contribute",
+    response_model=GameView,
+    responses=refusals(*BODY, 403, 404, 409, 503),
+)
+async def contribute(
+    game_id: GameId,
+    body: ContributeIn,
+    tokens: SeatTokens,
+    owner: Owner,
+    service: Service,
+    hub: HubDep,
+) -> GameView:
+    """Add this player's contribution to the game's verifiable dice (once per seat,
+    until the first die of the first turn; the page sends random text from the
+    device).  409 once the dice have begun or the seat has contributed, 403 for a
+    browser that holds no seat."""
+    stored, _ = await service.contribute(game_id, body.text, tokens)
     await hub.announce(game_id, stored.version)
     return await service.view(game_id, tokens, owner)

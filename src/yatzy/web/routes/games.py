@@ -62,6 +62,8 @@ async def create_game(
         pad=body.pad,
         hints=body.hints,
         owner=owner,
+        entropy=body.entropy,
+        dice_mode=body.dice,
     )
     gid = created.game_id
     open_games.created(client, gid)

@@ -18,10 +18,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from yatzy.errors import YatzyError
 from yatzy.rules import CATEGORIES, LANGUAGES, VARIANTS, Language, label, parse_spec
 from yatzy.web import catalog
 from yatzy.web.assets import static_prefix
-from yatzy.web.deps import GameId, Owner, Service, note_account
+from yatzy.web.deps import Daily, GameId, Owner, Service, note_account
 from yatzy.web.hints import advisor_available
 from yatzy.web.i18n import LANGUAGE_NAMES, ui_strings
 from yatzy.web.models import HistoryEntry
@@ -178,6 +179,36 @@ async def history_page(request: Request, service: Service, owner: Owner) -> HTML
     if owner:
         games = await service.history(owner, lang)
     return _page(request, "history.html", lang, games=games)
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily_page(
+    request: Request,
+    daily: Daily,
+    owner: Owner,
+    day: str | None = Query(None, max_length=10),
+    rules: str | None = Query(None, max_length=200),
+) -> HTMLResponse:
+    """The daily challenges: today's, to play once, the calendar of past days, and a
+    challenge's leaderboard (``?day=&rules=``; today's once this browser played it)."""
+    lang = lang_of(request)
+    overview = await daily.overview(owner, lang)
+    board, refused = None, None
+    if day is not None and rules is not None:
+        try:
+            board = await daily.board(day, rules, owner)
+        except YatzyError as exc:
+            refused = type(exc).__name__
+    title = catalog.rules_name(board["rules"], lang) if board else None
+    return _page(
+        request,
+        "daily.html",
+        lang,
+        daily=overview,
+        board=board,
+        board_title=title,
+        refused=refused,
+    )
 
 
 EXAMPLES: dict[str, list[tuple[str, tuple[int, ...], int | None]]] = {

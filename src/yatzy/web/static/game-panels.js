@@ -8,6 +8,7 @@ import { api, explain, accept, reconnect } from "./game-net.js";
 import { restoreKept } from "./game-kept.js";
 import { renderDice } from "./game-sheet.js";
 import { render } from "./game-render.js";
+import { contributeOnce } from "./fair-dice.js";
 
 export function renderRolloff() {
   const section = $("rolloff");
@@ -84,6 +85,7 @@ export function renderJoin() {
       try {
         const data = await api("POST", `api/games/${gameId}/join`, { invite, seat: p.seat });
         accept(data, data.you);
+        contributeOnce();
         reconnect();
         $("roll").focus();
       } catch (e) { $("error").textContent = explain(e); }

@@ -2,6 +2,7 @@
 import { root, $, state, mine } from "./game-state.js";
 import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
+import { renderFairDice } from "./fair-dice.js";
 import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
@@ -45,5 +46,6 @@ export function render() {
   renderProtocol();
   renderWinner();
   renderHintsSwitch();
+  renderFairDice();
   keepFocus(focused);
 }

@@ -140,6 +140,11 @@ async function start(which) {
     rules: spec(), lang: form.dataset.lang, seats: list,
     pad: which === "pad", hints: document.getElementById("hints").checked,
   };
+  if (which !== "pad" && document.getElementById("duplicate").checked) body.dice = "duplicate";
+  // This device's share of the dice (verifiable dice: docs/fair-dice.md).
+  if (which !== "pad" && window.crypto) {
+    body.entropy = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
   let response, data;
   try {
     response = await fetch(new URL("api/games", document.baseURI), {
