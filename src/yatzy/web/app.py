@@ -31,6 +31,7 @@ from yatzy.web.chances import LiveChances
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
+from yatzy.web.jobs import active_queue
 from yatzy.web.limits import (
     ClientAddress,
     Limits,
@@ -38,6 +39,8 @@ from yatzy.web.limits import (
     RateLimiter,
     RateLimits,
 )
+from yatzy.web.pg_jobs import install as install_pg_jobs
+from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
@@ -97,6 +100,7 @@ def create_app(
     win_budget: float = 0.2,
     public_url: str | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    jobs: str = "server",
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -120,6 +124,10 @@ def create_app(
     (:class:`yatzy.web.security.AllowedHosts`; empty or ``*``: any).  Trailing
     slashes are not redirected (such a redirect would name the request's host).
 
+    ``jobs`` says who runs table builds, analyses and live win chances: ``server``,
+    bounded pools in this process; ``workers``, ``yatzy worker`` processes on the
+    same PostgreSQL (:mod:`yatzy.web.pg_jobs`; a :class:`YatzyError` on SQLite).
+
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
     """
@@ -134,7 +142,12 @@ def create_app(
         win_budget=win_budget,
         public_url=public_url,
         allowed_hosts=allowed_hosts,
+        jobs=jobs,
     )
+    if jobs not in ("server", "workers"):
+        raise YatzyError(f"jobs {jobs!r} is neither server nor workers")
+    if jobs == "workers" and not settings.database_url.startswith("postgresql"):
+        raise YatzyError("jobs on workers need a PostgreSQL database (SQLite: jobs='server')")
     app = _App(
         title="yatzy",
         version=__version__,
@@ -178,8 +191,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     the pruner (``app.state``); stop them all at the end."""
     settings: WebSettings = app.state.settings
     repo = await asyncio.to_thread(GameRepository.open, settings.database_url)
-    chances = LiveChances(budget=settings.win_budget, enabled=settings.win_chances)
-    analyses = WinAnalyses(budget=settings.win_budget, enabled=settings.win_chances)
+    backend = None
+    if settings.jobs == "workers":  # heavy work to `yatzy worker` processes
+        backend = await asyncio.to_thread(install_pg_jobs, settings.database_url)
+    chances = LiveChances(
+        budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("chances")
+    )
+    analyses = WinAnalyses(
+        budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("analyses")
+    )
     service = GameService(repo, chances=chances, win_analyses=analyses)
     hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
@@ -218,6 +238,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                     await task
         await repo.aclose()
         repo.close()
+        if backend is not None:
+            uninstall_pg_jobs(backend)
 
 
 async def _yatzy_error(_request: Request, exc: Exception) -> Response:
@@ -255,8 +277,9 @@ def app_from_env() -> FastAPI:
     ``YATZY_UNDO_GRACE`` (seconds; default 5),
     ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults),
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
-    off; default 0.2), ``YATZY_PUBLIC_URL`` and ``YATZY_ALLOWED_HOSTS``
-    (comma-separated; default: any), for uvicorn."""
+    off; default 0.2), ``YATZY_PUBLIC_URL``, ``YATZY_ALLOWED_HOSTS``
+    (comma-separated; default: any) and ``YATZY_JOBS`` (``server`` or ``workers``),
+    for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -271,4 +294,5 @@ def app_from_env() -> FastAPI:
         win_budget=budget,
         public_url=os.environ.get("YATZY_PUBLIC_URL") or None,
         allowed_hosts=parse_hosts(os.environ.get("YATZY_ALLOWED_HOSTS", "")),
+        jobs=os.environ.get("YATZY_JOBS") or "server",
     )

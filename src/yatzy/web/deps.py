@@ -46,6 +46,10 @@ class WebSettings:
     allowed_hosts: tuple[str, ...] = ()
     """The ``Host`` names the app answers (see :class:`yatzy.web.security.AllowedHosts`);
     empty: any."""
+    jobs: str = "server"
+    """Who runs the heavy jobs: ``server`` (this process's bounded pools) or
+    ``workers`` (``yatzy worker`` processes, PostgreSQL only; see
+    :mod:`yatzy.web.pg_jobs`)."""
 
 
 def get_settings(conn: HTTPConnection) -> WebSettings:

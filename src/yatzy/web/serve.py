@@ -92,6 +92,15 @@ def add_parser(sub: Any) -> None:
         "or specs besides (presets,yatzy+bonus_points=40); other rule sets are played "
         "greedily with no hints, analyses or win chances",
     )
+    p.add_argument(
+        "--jobs",
+        choices=("auto", "server", "workers"),
+        default="auto",
+        help="who runs table builds, analyses and live win chances: server (bounded "
+        "pools in the server's processes), workers (`yatzy worker` processes on the same "
+        "PostgreSQL, this machine or others) or auto (default: workers on PostgreSQL, "
+        "server on SQLite)",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -399,10 +408,22 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_PUBLIC_URL"] = public_url or ""
     os.environ["YATZY_ALLOWED_HOSTS"] = ",".join(hosts)
     os.environ[PREPARE_ENV] = prepare.setting
+    jobs = args.jobs
+    if jobs == "auto":
+        jobs = "workers" if url.startswith("postgresql") else "server"
+    if jobs == "workers" and not url.startswith("postgresql"):
+        raise YatzyError("--jobs workers needs --database-url postgresql://...")
+    os.environ["YATZY_JOBS"] = jobs
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
     )
+    if jobs == "workers":
+        print(
+            "yatzy: tables, analyses and win chances are jobs for `yatzy worker "
+            "--database-url ...` processes: start one or more",
+            flush=True,
+        )
     if "*" in hosts and not public_url:
         print(
             "yatzy: any Host header is answered and links name it; --public-url or "
