@@ -45,6 +45,7 @@ from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
+from yatzy.web.shared_limits import REDIS_ENV, RedisStore
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -101,6 +102,7 @@ def create_app(
     public_url: str | None = None,
     allowed_hosts: tuple[str, ...] = (),
     jobs: str = "server",
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -127,6 +129,8 @@ def create_app(
     ``jobs`` says who runs table builds, analyses and live win chances: ``server``,
     bounded pools in this process; ``workers``, ``yatzy worker`` processes on the
     same PostgreSQL (:mod:`yatzy.web.pg_jobs`; a :class:`YatzyError` on SQLite).
+    With ``redis_url`` the rate limits' counts are kept in that Redis, shared by
+    every process that names it (:mod:`yatzy.web.shared_limits`).
 
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
@@ -167,7 +171,7 @@ def create_app(
     )
     app.limits = settings.limits
     app.allowed_hosts = allowed_hosts
-    app.limiter = RateLimiter(settings.limits)
+    app.limiter = RateLimiter(settings.limits, RedisStore(redis_url) if redis_url else None)
     app.state.settings = settings
     app.state.limiter = app.limiter
     app.state.limits = settings.limits
@@ -278,8 +282,8 @@ def app_from_env() -> FastAPI:
     ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults),
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
     off; default 0.2), ``YATZY_PUBLIC_URL``, ``YATZY_ALLOWED_HOSTS``
-    (comma-separated; default: any) and ``YATZY_JOBS`` (``server`` or ``workers``),
-    for uvicorn."""
+    (comma-separated; default: any), ``YATZY_JOBS`` (``server`` or ``workers``) and
+    ``YATZY_REDIS_URL`` (the rate limits' shared store; default: none), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -295,4 +299,5 @@ def app_from_env() -> FastAPI:
         public_url=os.environ.get("YATZY_PUBLIC_URL") or None,
         allowed_hosts=parse_hosts(os.environ.get("YATZY_ALLOWED_HOSTS", "")),
         jobs=os.environ.get("YATZY_JOBS") or "server",
+        redis_url=os.environ.get(REDIS_ENV) or None,
     )

@@ -101,6 +101,14 @@ def add_parser(sub: Any) -> None:
         "PostgreSQL, this machine or others) or auto (default: workers on PostgreSQL, "
         "server on SQLite)",
     )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("YATZY_REDIS_URL") or None,
+        metavar="URL",
+        help="redis://HOST:PORT/DB: keep the rate limits' counts there, shared by every "
+        "server process and host (default $YATZY_REDIS_URL; none: each process counts "
+        "alone)",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -414,6 +422,9 @@ def run(args: argparse.Namespace) -> int:
     if jobs == "workers" and not url.startswith("postgresql"):
         raise YatzyError("--jobs workers needs --database-url postgresql://...")
     os.environ["YATZY_JOBS"] = jobs
+    if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise YatzyError(f"--redis-url {args.redis_url!r} is not a redis:// URL")
+    os.environ["YATZY_REDIS_URL"] = args.redis_url or ""
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
