@@ -247,3 +247,41 @@ def test_live_chances_from_a_worker_reach_another_server_process(
     # The other process reads the same answer from its view, computed once.
     view = httpx.get(f"{b.url}/api/games/{gid}").json()
     assert view["win_chances"]["version"] == view["version"]
+
+
+def test_analyses_of_a_finished_game_come_from_a_worker(
+    pg_url: str, workers: Callable[..., Worker]
+) -> None:
+    workers("--queues", "tables,analyses", "--stalled-after", "5")
+    app = create_app(pg_url, bot_delay=0.0, jobs="workers", win_budget=0.05)
+    with TestClient(app) as client:
+        r = client.post(
+            "/api/games",
+            json={"rules": "yatzy", "seats": [{"name": n, "here": True} for n in ("Ann", "Bo")]},
+        )
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        view = client.get(f"/api/games/{gid}").json()
+        while not view["finished"]:
+            moved = client.post(f"/api/games/{gid}/actions", json={"action": next_action(view)})
+            assert moved.status_code == 200, moved.text
+            view = client.get(f"/api/games/{gid}").json()
+        for path in ("analysis", "win-analysis"):
+            done = eventually(
+                lambda path=path: client.get(f"/api/games/{gid}/{path}"),
+                lambda r: r.status_code != 200 or not r.json().get("pending"),
+                timeout=600,
+                interval=0.5,
+                what=f"the {path} from a worker",
+            )
+            assert done.status_code == 200, done.text
+            assert "error" not in done.json(), done.json()
+        analysis = client.get(f"/api/games/{gid}/analysis").json()
+        assert {p["name"] for p in analysis["players"]} == {"Ann", "Bo"}
+        win = client.get(f"/api/games/{gid}/win-analysis").json()
+        assert len(win["players"]) == 2
+    with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
+        kinds = conn.execute(
+            "SELECT kind, state FROM yatzy_jobs WHERE kind IN ('analysis', 'win_analysis')"
+        ).fetchall()
+    assert sorted(kinds) == [("analysis", "done"), ("win_analysis", "done")]  # run once each

@@ -87,6 +87,10 @@ class JobFailed(YatzyError):
     """A job ended without its result (the reason is the message)."""
 
 
+class QueueUnavailable(Busy):
+    """The jobs' database does not answer now: "busy" (503), try again later."""
+
+
 def conninfo(url: str) -> str:
     """A libpq connection string from a SQLAlchemy or plain PostgreSQL URL."""
     for prefix in ("postgresql+psycopg://", "postgresql+asyncpg://", "postgres://"):
@@ -235,11 +239,19 @@ class PgBackend:
         then: Callable[[Any, BaseException | None], None] | None,
     ) -> Future[Any]:
         """See :meth:`PgJobs.submit`."""
+        import psycopg
+
         key = spec.key
         with self._lock:
             found = self._waiting.get(key)
         if found is None:
-            found = self._start(queue, spec, client)
+            try:
+                found = self._start(queue, spec, client)
+            except psycopg.Error as exc:
+                log.warning("job %s not queued: %s", key, exc)
+                raise QueueUnavailable(
+                    "the server cannot queue work now: try again in a minute"
+                ) from None
         if then is not None:
             found.future.add_done_callback(lambda f: then(*outcome(f)))
         return found.future
@@ -269,12 +281,16 @@ class PgBackend:
             try:
                 self._defer(queue, key)
             except Exception as exc:  # PostgreSQL went away: the row says why
-                self._query(
-                    "UPDATE yatzy_jobs SET state = 'failed', error = %s, updated = now() "
-                    "WHERE key = %s",
-                    (f"not queued: {exc}", key),
-                )
-                raise
+                with contextlib.suppress(Exception):
+                    self._query(
+                        "UPDATE yatzy_jobs SET state = 'failed', error = %s, updated = now() "
+                        "WHERE key = %s",
+                        (f"not queued: {exc}", key),
+                    )
+                log.warning("job %s not deferred: %s", key, exc)
+                raise QueueUnavailable(
+                    "the server cannot queue work now: try again in a minute"
+                ) from None
         return self._wait(key, entry)
 
     def _wait(self, key: str, entry: _Waiting) -> _Waiting:
