@@ -282,6 +282,6 @@ def test_analyses_of_a_finished_game_come_from_a_worker(
         assert len(win["players"]) == 2
     with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
         kinds = conn.execute(
-            "SELECT kind, state FROM yatzy_jobs WHERE kind IN ('analysis', 'win_analysis')"
+            "SELECT kind, state FROM yatzy_jobs WHERE key LIKE %s", (f"%analysis:{gid}:%",)
         ).fetchall()
     assert sorted(kinds) == [("analysis", "done"), ("win_analysis", "done")]  # run once each

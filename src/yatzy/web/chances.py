@@ -73,6 +73,8 @@ class LiveChances:
         of that queue (``yatzy worker`` processes, see :mod:`yatzy.web.pg_jobs`), whose
         answers arrive by :meth:`_arrived`."""
         self._asked: set[tuple[str, int]] = set()
+        self._inflight: dict[str, int] = {}  # game -> the version a worker computes
+        self._parked: dict[str, tuple[int, State, list[str | None]]] = {}
         self.notify: Notify | None = None
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # game id -> (version, state, levels): the newest version waiting, oldest game first
@@ -143,6 +145,13 @@ class LiveChances:
                 game_id, (version, state, levels) = self._queue.popitem(last=False)
                 self._computing = (game_id, version)
             if self.queue is not None:
+                with self._cond:
+                    if game_id in self._inflight:
+                        # One job per game at a time: the newest version waits for it
+                        # (the versions between are skipped, as on this thread).
+                        self._parked[game_id] = (version, state, levels)
+                        self._computing = None
+                        continue
                 answer = self._ask_worker(game_id, version, state, levels)
                 with self._cond:
                     self._computing = None
@@ -180,6 +189,7 @@ class LiveChances:
         spec = chances_job(game_id, version, state, levels, self.budget)
         with self._cond:
             self._asked.add((game_id, version))
+            self._inflight[game_id] = version
         try:
             self.queue.submit(
                 spec, then=lambda result, error: self._arrived(game_id, version, result, error)
@@ -187,6 +197,8 @@ class LiveChances:
         except Exception as exc:  # busy, or the database away: said in the view
             with self._cond:
                 self._asked.discard((game_id, version))
+                if self._inflight.get(game_id) == version:
+                    del self._inflight[game_id]
             return {"version": version, "unavailable": str(exc)}
         return None
 
@@ -204,6 +216,12 @@ class LiveChances:
             self._done[(game_id, version)] = answer
             while len(self._done) > _KEPT:
                 self._done.popitem(last=False)
+            if self._inflight.get(game_id) == version:
+                del self._inflight[game_id]
+                parked = self._parked.pop(game_id, None)
+                if parked is not None and parked[0] > version and game_id not in self._queue:
+                    self._queue[game_id] = parked  # the newest version waiting: its turn
+                    self._start()
             self._cond.notify_all()
         if self.notify is not None:
             try:

@@ -478,34 +478,49 @@ class JobRunner:
 
     def __init__(self, dsn: str) -> None:
         self.dsn = conninfo(dsn)
+        self._local = threading.local()  # a connection per thread that runs jobs
+
+    def _connection(self) -> Any:
+        import psycopg
+
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            conn = self._local.conn = psycopg.connect(self.dsn, autocommit=True)
+        return conn
 
     def __call__(self, key: str) -> None:
         """Run the job of ``key`` (nothing if it is done already)."""
         import psycopg
 
-        with psycopg.connect(self.dsn, autocommit=True) as conn:
-            row = conn.execute(
-                "UPDATE yatzy_jobs SET state = 'running', attempts = attempts + 1, "
-                "updated = now() WHERE key = %s AND state IN ('queued', 'running') "
-                "RETURNING kind, args, attempts",
-                (key,),
-            ).fetchone()
-            if row is None:
-                return  # done already (delivered twice), or pruned
-            kind, args, attempts = row
-            if attempts > MAX_ATTEMPTS:
-                reason = f"the job stopped its worker {MAX_ATTEMPTS} times"
-                self._finish(conn, key, "failed", None, reason)
-                return
-            log.info("job %s (attempt %d)", key, attempts)
-            try:
-                result = JobSpec(kind, args).run()
-                text = json.dumps(result)
-            except Exception as exc:  # kept as the job's reason; the worker goes on
-                log.warning("job %s failed: %s", key, exc)
-                self._finish(conn, key, "failed", None, str(exc) or type(exc).__name__)
-                return
-            self._finish(conn, key, "done", text, None)
+        try:
+            self._run(self._connection(), key)
+        except psycopg.OperationalError:
+            self._local.conn = None  # a lost connection: procrastinate retries or fails it
+            raise
+
+    def _run(self, conn: Any, key: str) -> None:
+        row = conn.execute(
+            "UPDATE yatzy_jobs SET state = 'running', attempts = attempts + 1, "
+            "updated = now() WHERE key = %s AND state IN ('queued', 'running') "
+            "RETURNING kind, args, attempts",
+            (key,),
+        ).fetchone()
+        if row is None:
+            return  # done already (delivered twice), or pruned
+        kind, args, attempts = row
+        if attempts > MAX_ATTEMPTS:
+            reason = f"the job stopped its worker {MAX_ATTEMPTS} times"
+            self._finish(conn, key, "failed", None, reason)
+            return
+        log.info("job %s (attempt %d)", key, attempts)
+        try:
+            result = JobSpec(kind, args).run()
+            text = json.dumps(result)
+        except Exception as exc:  # kept as the job's reason; the worker goes on
+            log.warning("job %s failed: %s", key, exc)
+            self._finish(conn, key, "failed", None, str(exc) or type(exc).__name__)
+            return
+        self._finish(conn, key, "done", text, None)
 
     @staticmethod
     def _finish(conn: Any, key: str, state: str, result: str | None, error: str | None) -> None:
