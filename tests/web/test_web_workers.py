@@ -32,8 +32,6 @@ from yatzy.web.app import create_app
 from yatzy.web.jobs import Busy, JobSpec
 from yatzy.web.pg_jobs import JobFailed, PgBackend, PgJobs, conninfo
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
@@ -97,9 +95,32 @@ def _row(url: str, key: str) -> tuple[Any, ...] | None:
         ).fetchone()
 
 
+# -- the command ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--database-url", "sqlite:///x.db"], "needs --database-url postgresql://"),
+        (["--database-url", "postgresql://u@h/d", "--queues", "tables,nope"], "the pools are"),
+        (["--database-url", "postgresql://u@h/d", "--concurrency", "0"], "less than 1"),
+        (["--database-url", "postgresql://u@h/d", "--stalled-after", "0"], "not positive"),
+    ],
+)
+def test_the_worker_command_refuses_bad_settings_in_one_line(args: list[str], says: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "YATZY_DATABASE_URL"}
+    done = subprocess.run(
+        [YATZY, "worker", *args], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode != 0
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not done.stdout
+
+
 # -- the bounds, across processes --------------------------------------------------------------
 
 
+@pytest.mark.pg
 def test_one_job_per_key_a_queue_limit_and_a_client_share_over_every_process(
     pg_url: str,
 ) -> None:
@@ -128,6 +149,7 @@ def test_one_job_per_key_a_queue_limit_and_a_client_share_over_every_process(
         two.stop()
 
 
+@pytest.mark.pg
 def test_a_busy_queue_is_a_503_with_retry_after_in_the_viewers_language(
     pg_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -157,6 +179,8 @@ def test_a_busy_queue_is_a_503_with_retry_after_in_the_viewers_language(
 # -- a worker killed mid-job -------------------------------------------------------------------
 
 
+@pytest.mark.pg
+@pytest.mark.slow
 def test_a_job_of_a_worker_killed_mid_job_is_run_by_another(
     pg_url: str, workers: Callable[..., Worker], tmp_path: Path
 ) -> None:
@@ -187,6 +211,8 @@ def test_a_job_of_a_worker_killed_mid_job_is_run_by_another(
         backend.stop()
 
 
+@pytest.mark.pg
+@pytest.mark.slow
 def test_a_failing_job_keeps_its_reason(pg_url: str, workers: Callable[..., Worker]) -> None:
     backend = PgBackend(pg_url)
     try:
@@ -204,6 +230,8 @@ def test_a_failing_job_keeps_its_reason(pg_url: str, workers: Callable[..., Work
 # -- results reach every server process --------------------------------------------------------
 
 
+@pytest.mark.pg
+@pytest.mark.slow
 def test_live_chances_from_a_worker_reach_another_server_process(
     pg_url: str, workers: Callable[..., Worker], serve: Callable[..., Server]
 ) -> None:
@@ -249,6 +277,8 @@ def test_live_chances_from_a_worker_reach_another_server_process(
     assert view["win_chances"]["version"] == view["version"]
 
 
+@pytest.mark.pg
+@pytest.mark.slow
 def test_analyses_of_a_finished_game_come_from_a_worker(
     pg_url: str, workers: Callable[..., Worker]
 ) -> None:
