@@ -45,7 +45,7 @@ from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
-from yatzy.web.shared_limits import REDIS_ENV, RedisStore
+from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -103,6 +103,7 @@ def create_app(
     allowed_hosts: tuple[str, ...] = (),
     jobs: str = "server",
     redis_url: str | None = None,
+    shared_limits: bool = False,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -130,7 +131,8 @@ def create_app(
     bounded pools in this process; ``workers``, ``yatzy worker`` processes on the
     same PostgreSQL (:mod:`yatzy.web.pg_jobs`; a :class:`YatzyError` on SQLite).
     With ``redis_url`` the rate limits' counts are kept in that Redis, shared by
-    every process that names it (:mod:`yatzy.web.shared_limits`).
+    every process that names it (:mod:`yatzy.web.shared_limits`); else, with
+    ``shared_limits`` and PostgreSQL, in the database.
 
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
@@ -171,7 +173,14 @@ def create_app(
     )
     app.limits = settings.limits
     app.allowed_hosts = allowed_hosts
-    app.limiter = RateLimiter(settings.limits, RedisStore(redis_url) if redis_url else None)
+    store: RedisStore | PgStore | None = None
+    if redis_url:
+        store = RedisStore(redis_url)
+    elif shared_limits:
+        if not settings.database_url.startswith("postgresql"):
+            raise YatzyError("shared rate limits need Redis or a PostgreSQL database")
+        store = PgStore(settings.database_url)
+    app.limiter = RateLimiter(settings.limits, store)
     app.state.settings = settings
     app.state.limiter = app.limiter
     app.state.limits = settings.limits
@@ -283,7 +292,8 @@ def app_from_env() -> FastAPI:
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
     off; default 0.2), ``YATZY_PUBLIC_URL``, ``YATZY_ALLOWED_HOSTS``
     (comma-separated; default: any), ``YATZY_JOBS`` (``server`` or ``workers``) and
-    ``YATZY_REDIS_URL`` (the rate limits' shared store; default: none), for uvicorn."""
+    ``YATZY_REDIS_URL`` (the rate limits' shared store; default: none) or
+    ``YATZY_SHARED_LIMITS=1`` (that store in PostgreSQL), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -300,4 +310,5 @@ def app_from_env() -> FastAPI:
         allowed_hosts=parse_hosts(os.environ.get("YATZY_ALLOWED_HOSTS", "")),
         jobs=os.environ.get("YATZY_JOBS") or "server",
         redis_url=os.environ.get(REDIS_ENV) or None,
+        shared_limits=os.environ.get("YATZY_SHARED_LIMITS") == "1",
     )

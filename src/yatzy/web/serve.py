@@ -109,6 +109,13 @@ def add_parser(sub: Any) -> None:
         "server process and host (default $YATZY_REDIS_URL; none: each process counts "
         "alone)",
     )
+    p.add_argument(
+        "--shared-limits",
+        action="store_true",
+        help="keep the rate limits' counts in the PostgreSQL database, shared by every "
+        "server process and host (one statement per limited request; --redis-url is "
+        "cheaper and wins when both are given)",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -425,6 +432,9 @@ def run(args: argparse.Namespace) -> int:
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise YatzyError(f"--redis-url {args.redis_url!r} is not a redis:// URL")
     os.environ["YATZY_REDIS_URL"] = args.redis_url or ""
+    if args.shared_limits and not url.startswith("postgresql"):
+        raise YatzyError("--shared-limits needs --database-url postgresql://... (or --redis-url)")
+    os.environ["YATZY_SHARED_LIMITS"] = "1" if args.shared_limits else ""
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
