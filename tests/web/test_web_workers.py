@@ -30,7 +30,7 @@ from tests.postgres import pg_or_skip, postgres_database
 from yatzy.web import prepare
 from yatzy.web.app import create_app
 from yatzy.web.jobs import Busy, JobSpec
-from yatzy.web.pg_jobs import JobFailed, PgBackend, PgJobs, conninfo
+from yatzy.web.pg_jobs import JobFailed, PgBackend, PgJobs, conninfo, ensure_schema
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +209,32 @@ def test_a_job_of_a_worker_killed_mid_job_is_run_by_another(
         assert again.done() and again.result() is None
     finally:
         backend.stop()
+
+
+@pytest.mark.pg
+@pytest.mark.slow
+def test_a_job_written_but_never_deferred_is_queued_again_by_a_worker(
+    pg_url: str, workers: Callable[..., Worker]
+) -> None:
+    # A web process that died between writing a job's row and deferring it.
+    key = '["strategy", {"spec": "yatzy"}]'
+    ensure_schema(conninfo(pg_url))
+    with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO yatzy_jobs (key, pool, kind, args, state, updated) VALUES "
+            "(%s, 'tables', 'strategy', '{\"spec\": \"yatzy\"}', 'queued', "
+            "now() - interval '5 minutes') ON CONFLICT (key) DO NOTHING",
+            (key,),
+        )
+    workers("--queues", "tables", "--stalled-after", "2")
+    row = eventually(
+        lambda: _row(pg_url, key),
+        lambda row: row is not None and row[0] == "done",
+        timeout=600,
+        interval=0.5,
+        what="the orphaned job done",
+    )
+    assert row == ("done", 1, None)
 
 
 @pytest.mark.pg

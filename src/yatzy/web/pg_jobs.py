@@ -198,9 +198,9 @@ class PgBackend:
                     )
                 if client is not None:
                     mine = conn.execute(
-                        "SELECT count(*) FROM yatzy_jobs WHERE client = %s "
+                        "SELECT count(*) FROM yatzy_jobs WHERE pool = %s AND client = %s "
                         "AND state IN ('queued', 'running')",
-                        (client,),
+                        (queue.pool, client),
                     ).fetchone()[0]
                     if mine >= queue.per_client:
                         raise Busy(
@@ -531,6 +531,39 @@ class JobRunner:
                 (state, result, error, key),
             )
             conn.execute("SELECT pg_notify(%s, %s)", (JOBS_CHANNEL, key))
+
+
+ORPHANS = """
+SELECT key, pool FROM yatzy_jobs j WHERE state = 'queued'
+AND updated < now() - make_interval(secs => %s)
+AND NOT EXISTS (
+    SELECT 1 FROM procrastinate_jobs p
+    WHERE p.queueing_lock = j.key AND p.status IN ('todo', 'doing')
+)
+AND NOT EXISTS (
+    SELECT 1 FROM procrastinate_jobs p WHERE p.lock = j.key AND p.status = 'doing'
+)
+LIMIT 100
+"""
+
+
+async def requeue_orphans(app: Any, dsn: str, older_than: float = 60.0) -> int:
+    """Defer again the jobs whose row waits with no procrastinate job behind it (a web
+    process died between writing the row and deferring it); how many."""
+    import psycopg
+    from procrastinate.exceptions import AlreadyEnqueued
+
+    async with await psycopg.AsyncConnection.connect(conninfo(dsn), autocommit=True) as conn:
+        rows = await (await conn.execute(ORPHANS, (older_than,))).fetchall()
+    for key, pool in rows:
+        log.warning("job %s had no queue entry: queued again", key)
+        with contextlib.suppress(AlreadyEnqueued):
+            await (
+                app.tasks[TASK]
+                .configure(queue=pool, lock=key, queueing_lock=key)
+                .defer_async(key=key)
+            )
+    return len(rows)
 
 
 async def retry_stalled(app: Any, stalled_after: float) -> int:

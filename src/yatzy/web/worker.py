@@ -127,13 +127,15 @@ async def work(url: str, queues: list[str], concurrency: int, stalled_after: flo
 
 
 async def _janitor(app: Any, dsn: str, stalled_after: float) -> None:
-    from yatzy.web.pg_jobs import prune, retry_stalled
+    from yatzy.web.pg_jobs import prune, requeue_orphans, retry_stalled
 
     log = logging.getLogger("yatzy.web")
     rounds = 0
     while True:
         try:
             await retry_stalled(app, stalled_after)
+            if rounds % 12 == 0:
+                await requeue_orphans(app, dsn)
             if rounds % 600 == 0:
                 await asyncio.to_thread(prune, dsn)
         except Exception as exc:  # the database went away: the next round tries again
