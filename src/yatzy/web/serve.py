@@ -133,8 +133,8 @@ def add_limit_options(p: Any) -> None:
     g = p.add_argument_group(
         "abuse limits",
         "Per client (its address; behind a proxy, see --trusted-proxies), per server "
-        "process.  A rate is events per minute, refused with 429 and Retry-After; 0 "
-        "switches a limit off.",
+        "process (the rates over every process with --redis-url or --shared-limits).  A "
+        "rate is events per minute, refused with 429 and Retry-After; 0 switches a limit off.",
     )
     g.add_argument(
         "--no-limits",
