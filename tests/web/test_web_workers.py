@@ -27,6 +27,7 @@ with warnings.catch_warnings():
 from tests.e2e.support import YATZY, Server, next_action
 from tests.helpers import eventually, scaled
 from tests.postgres import pg_or_skip, postgres_database
+from yatzy.errors import YatzyError
 from yatzy.web import prepare
 from yatzy.web.app import create_app
 from yatzy.web.jobs import Busy, JobSpec
@@ -115,6 +116,19 @@ def test_the_worker_command_refuses_bad_settings_in_one_line(args: list[str], sa
     assert done.returncode != 0
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not done.stdout
+
+
+def test_sqlite_keeps_its_jobs_in_the_server(tmp_path: Path) -> None:
+    with pytest.raises(YatzyError, match="PostgreSQL"):
+        create_app(f"sqlite:///{tmp_path / 'x.db'}", jobs="workers")
+    done = subprocess.run(
+        [YATZY, "serve", "--database-url", f"sqlite:///{tmp_path / 'x.db'}", "--jobs", "workers"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "--jobs workers needs" in done.stderr, done.stderr
+    assert not (tmp_path / "x.db").exists()  # refused before anything started
 
 
 # -- the bounds, across processes --------------------------------------------------------------
