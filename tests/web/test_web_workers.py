@@ -106,6 +106,8 @@ def _row(url: str, key: str) -> tuple[Any, ...] | None:
         (["--database-url", "postgresql://u@h/d", "--queues", "tables,nope"], "the pools are"),
         (["--database-url", "postgresql://u@h/d", "--concurrency", "0"], "less than 1"),
         (["--database-url", "postgresql://u@h/d", "--stalled-after", "0"], "not positive"),
+        (["--database-url", "postgresql://u@127.0.0.1:1/d"], "cannot use the database"),
+        (["--database-url", "postgresql://u@h/d", "--log-level", "loud"], "--log-level"),
     ],
 )
 def test_the_worker_command_refuses_bad_settings_in_one_line(args: list[str], says: str) -> None:

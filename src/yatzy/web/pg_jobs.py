@@ -512,7 +512,10 @@ class JobRunner:
             reason = f"the job stopped its worker {MAX_ATTEMPTS} times"
             self._finish(conn, key, "failed", None, reason)
             return
-        log.info("job %s (attempt %d)", key, attempts)
+        if attempts > 1:  # a worker died during it before
+            log.warning("job %s: attempt %d", key, attempts)
+        else:
+            log.debug("job %s", key)
         try:
             result = JobSpec(kind, args).run()
             text = json.dumps(result)

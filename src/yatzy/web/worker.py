@@ -83,9 +83,24 @@ def run(args: argparse.Namespace) -> int:
     unknown = [q for q in queues if q not in POOLS]
     if unknown or not queues:
         raise YatzyError(f"--queues {args.queues!r}: the pools are {', '.join(POOLS)}")
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+    level = logging.getLevelName(args.log_level.upper())
+    if not isinstance(level, int):
+        raise YatzyError(f"--log-level {args.log_level!r} is not debug, info, warning or error")
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if level > logging.DEBUG:
+        # procrastinate says two lines per job at "info": one per move of every game
+        # followed, for the live chances; its warnings and errors still show.
+        logging.getLogger("procrastinate").setLevel(max(level, logging.WARNING))
+    import psycopg
+
+    from yatzy.store.db import shown_url
+    from yatzy.web.pg_jobs import conninfo, ensure_schema
+
+    try:
+        ensure_schema(conninfo(url))  # and a first check that the database answers
+    except psycopg.Error as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise YatzyError(f"cannot use the database {shown_url(url)}: {first}") from None
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(work(url, queues, args.concurrency, args.stalled_after))
     return 0
