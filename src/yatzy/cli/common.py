@@ -66,6 +66,8 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
         "asyncpg",
         "segno",
         "fastapi_offline",
+        "procrastinate",
+        "redis",
     },
 }
 """Optional extra to the top-level modules it installs, from the smallest extra up."""
@@ -83,6 +85,7 @@ COMMAND_EXTRAS: dict[str, str] = {
     "import": "protocols",
     "serve": "web",
     "prune": "web",
+    "worker": "web",
 }
 """The extra each command is made for (``score`` and ``rules`` need none)."""
 

@@ -32,6 +32,7 @@ from yatzy.web.chances import LiveChances
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
+from yatzy.web.jobs import active_queue
 from yatzy.web.limits import (
     ClientAddress,
     Limits,
@@ -39,10 +40,13 @@ from yatzy.web.limits import (
     RateLimiter,
     RateLimits,
 )
+from yatzy.web.pg_jobs import install as install_pg_jobs
+from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
+from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -99,6 +103,9 @@ def create_app(
     public_url: str | None = None,
     allowed_hosts: tuple[str, ...] = (),
     hasher: Hasher | None = None,
+    jobs: str = "server",
+    redis_url: str | None = None,
+    shared_limits: bool = False,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -124,6 +131,13 @@ def create_app(
     ``hasher`` is Argon2id's cost for account passwords (default: RFC 9106's
     low-memory profile; tests pass a cheap one).
 
+    ``jobs`` says who runs table builds, analyses and live win chances: ``server``,
+    bounded pools in this process; ``workers``, ``yatzy worker`` processes on the
+    same PostgreSQL (:mod:`yatzy.web.pg_jobs`; a :class:`YatzyError` on SQLite).
+    With ``redis_url`` the rate limits' counts are kept in that Redis, shared by
+    every process that names it (:mod:`yatzy.web.shared_limits`); else, with
+    ``shared_limits`` and PostgreSQL, in the database.
+
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
     """
@@ -139,7 +153,12 @@ def create_app(
         public_url=public_url,
         allowed_hosts=allowed_hosts,
         hasher=hasher or Hasher(),
+        jobs=jobs,
     )
+    if jobs not in ("server", "workers"):
+        raise YatzyError(f"jobs {jobs!r} is neither server nor workers")
+    if jobs == "workers" and not settings.database_url.startswith("postgresql"):
+        raise YatzyError("jobs on workers need a PostgreSQL database (SQLite: jobs='server')")
     app = _App(
         title="yatzy",
         version=__version__,
@@ -159,7 +178,14 @@ def create_app(
     )
     app.limits = settings.limits
     app.allowed_hosts = allowed_hosts
-    app.limiter = RateLimiter(settings.limits)
+    store: RedisStore | PgStore | None = None
+    if redis_url:
+        store = RedisStore(redis_url)
+    elif shared_limits:
+        if not settings.database_url.startswith("postgresql"):
+            raise YatzyError("shared rate limits need Redis or a PostgreSQL database")
+        store = PgStore(settings.database_url)
+    app.limiter = RateLimiter(settings.limits, store)
     app.state.settings = settings
     app.state.limiter = app.limiter
     app.state.limits = settings.limits
@@ -183,8 +209,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     the pruner (``app.state``); stop them all at the end."""
     settings: WebSettings = app.state.settings
     repo = await asyncio.to_thread(GameRepository.open, settings.database_url)
-    chances = LiveChances(budget=settings.win_budget, enabled=settings.win_chances)
-    analyses = WinAnalyses(budget=settings.win_budget, enabled=settings.win_chances)
+    backend = None
+    if settings.jobs == "workers":  # heavy work to `yatzy worker` processes
+        backend = await asyncio.to_thread(install_pg_jobs, settings.database_url)
+    chances = LiveChances(
+        budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("chances")
+    )
+    analyses = WinAnalyses(
+        budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("analyses")
+    )
     service = GameService(repo, chances=chances, win_analyses=analyses)
     hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
@@ -224,6 +257,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                     await task
         await repo.aclose()
         repo.close()
+        if backend is not None:
+            uninstall_pg_jobs(backend)
 
 
 async def _yatzy_error(_request: Request, exc: Exception) -> Response:
@@ -261,8 +296,10 @@ def app_from_env() -> FastAPI:
     ``YATZY_UNDO_GRACE`` (seconds; default 5),
     ``YATZY_LIMITS`` (JSON of :class:`Limits`; default: its defaults),
     ``YATZY_WIN_BUDGET`` (CPU seconds per live win-chance update; 0 switches them
-    off; default 0.2), ``YATZY_PUBLIC_URL`` and ``YATZY_ALLOWED_HOSTS``
-    (comma-separated; default: any), for uvicorn."""
+    off; default 0.2), ``YATZY_PUBLIC_URL``, ``YATZY_ALLOWED_HOSTS``
+    (comma-separated; default: any), ``YATZY_JOBS`` (``server`` or ``workers``) and
+    ``YATZY_REDIS_URL`` (the rate limits' shared store; default: none) or
+    ``YATZY_SHARED_LIMITS=1`` (that store in PostgreSQL), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -277,4 +314,7 @@ def app_from_env() -> FastAPI:
         win_budget=budget,
         public_url=os.environ.get("YATZY_PUBLIC_URL") or None,
         allowed_hosts=parse_hosts(os.environ.get("YATZY_ALLOWED_HOSTS", "")),
+        jobs=os.environ.get("YATZY_JOBS") or "server",
+        redis_url=os.environ.get(REDIS_ENV) or None,
+        shared_limits=os.environ.get("YATZY_SHARED_LIMITS") == "1",
     )

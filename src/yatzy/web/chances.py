@@ -30,11 +30,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from yatzy.game import Game, State
+from yatzy.game import Game, State, from_record, to_record
 from yatzy.rules import RuleSet
 from yatzy.store import StoredGame
-from yatzy.web.jobs import Busy, JobSpec, register
-from yatzy.web.prepare import TABLE_JOBS, policy
+from yatzy.web.jobs import Busy, JobQueue, JobSpec, register
+from yatzy.web.prepare import policy, table_jobs
 
 log = logging.getLogger("yatzy.web")
 
@@ -57,10 +57,24 @@ class LiveChances:
     from its actions.
     """
 
-    def __init__(self, *, budget: float = 0.2, enabled: bool = True, share: float = 0.5) -> None:
+    def __init__(
+        self,
+        *,
+        budget: float = 0.2,
+        enabled: bool = True,
+        share: float = 0.5,
+        queue: JobQueue | None = None,
+    ) -> None:
         self.budget = budget
         self.share = share
         self.enabled = enabled and _available()
+        self.queue = queue
+        """Where the chances are computed: ``None``, this process's thread; else jobs
+        of that queue (``yatzy worker`` processes, see :mod:`yatzy.web.pg_jobs`), whose
+        answers arrive by :meth:`_arrived`."""
+        self._asked: set[tuple[str, int]] = set()
+        self._inflight: dict[str, int] = {}  # game -> the version a worker computes
+        self._parked: dict[str, tuple[int, State, list[str | None]]] = {}
         self.notify: Notify | None = None
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # game id -> (version, state, levels): the newest version waiting, oldest game first
@@ -83,7 +97,7 @@ class LiveChances:
             found = self._done.get(key)
             if found is not None:
                 return found
-            if key == self._computing:
+            if key == self._computing or key in self._asked:
                 return {"version": stored.version, "pending": True}
             levels = [s.bot for s in stored.seats]
             self._queue[stored.id] = (stored.version, state, levels)
@@ -104,9 +118,12 @@ class LiveChances:
             self._cond.notify_all()
 
     def wait_idle(self, timeout: float = 60.0) -> bool:
-        """Wait until nothing is queued or computing (tests); False on timeout."""
+        """Wait until nothing is queued, computing or asked of a worker (tests); False
+        on timeout."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._queue and not self._computing, timeout)
+            return self._cond.wait_for(
+                lambda: not self._queue and not self._computing and not self._asked, timeout
+            )
 
     # -- the background thread ---------------------------------------------------------------
 
@@ -127,6 +144,20 @@ class LiveChances:
                     return
                 game_id, (version, state, levels) = self._queue.popitem(last=False)
                 self._computing = (game_id, version)
+            if self.queue is not None:
+                with self._cond:
+                    if game_id in self._inflight:
+                        # One job per game at a time: the newest version waits for it
+                        # (the versions between are skipped, as on this thread).
+                        self._parked[game_id] = (version, state, levels)
+                        self._computing = None
+                        continue
+                answer = self._ask_worker(game_id, version, state, levels)
+                with self._cond:
+                    self._computing = None
+                if answer is not None:
+                    self._arrived(game_id, version, answer, None)
+                continue
             spent = time.thread_time()
             answer = self._compute(game_id, version, state, levels)
             spent = time.thread_time() - spent
@@ -146,6 +177,57 @@ class LiveChances:
                 with self._cond:
                     # Rest (woken early only to stop): the share of a core stays bounded.
                     self._cond.wait_for(lambda: self._stopped, spent * (1 / self.share - 1))
+
+    def _ask_worker(
+        self, game_id: str, version: int, state: State, levels: list[str | None]
+    ) -> dict[str, Any] | None:
+        """Queue the chances of a game version as a job for the workers (``None``: the
+        answer comes by :meth:`_arrived`), or the answer now (not prepared, busy)."""
+        assert self.queue is not None
+        if not policy().allows(state.rules):
+            return {"version": version, "unavailable": "not prepared on this server"}
+        spec = chances_job(game_id, version, state, levels, self.budget)
+        with self._cond:
+            self._asked.add((game_id, version))
+            self._inflight[game_id] = version
+        try:
+            self.queue.submit(
+                spec, then=lambda result, error: self._arrived(game_id, version, result, error)
+            )
+        except Exception as exc:  # busy, or the database away: said in the view
+            with self._cond:
+                self._asked.discard((game_id, version))
+                if self._inflight.get(game_id) == version:
+                    del self._inflight[game_id]
+            return {"version": version, "unavailable": str(exc)}
+        return None
+
+    def _arrived(
+        self, game_id: str, version: int, result: Any, error: BaseException | None
+    ) -> None:
+        """A game version's chances are known (a worker's result, or why not): keep
+        them and send them to the game's sockets."""
+        if error is not None or not isinstance(result, dict):
+            answer: dict[str, Any] = {"version": version, "unavailable": str(error)}
+        else:
+            answer = result
+        with self._cond:
+            self._asked.discard((game_id, version))
+            self._done[(game_id, version)] = answer
+            while len(self._done) > _KEPT:
+                self._done.popitem(last=False)
+            if self._inflight.get(game_id) == version:
+                del self._inflight[game_id]
+                parked = self._parked.pop(game_id, None)
+                if parked is not None and parked[0] > version and game_id not in self._queue:
+                    self._queue[game_id] = parked  # the newest version waiting: its turn
+                    self._start()
+            self._cond.notify_all()
+        if self.notify is not None:
+            try:
+                self.notify(game_id, version, answer)
+            except Exception as exc:  # a closed loop at shutdown: nothing to tell
+                log.debug("win chances of %s not sent: %s", game_id, exc)
 
     def _compute(
         self, game_id: str, version: int, state: State, levels: list[str | None]
@@ -181,7 +263,7 @@ class LiveChances:
                 return
             self._building.add(spec)
         try:
-            TABLE_JOBS.submit(
+            table_jobs().submit(
                 JobSpec("win_chances", {"spec": spec}),
                 then=lambda _, error: self._built(state.rules, error),
             )
@@ -226,6 +308,34 @@ def _build_win_tables(args: dict[str, Any]) -> None:
 
 
 register("win_chances", _build_win_tables)
+
+
+def chances_job(
+    game_id: str, version: int, state: State, levels: list[str | None], budget: float
+) -> JobSpec:
+    """The job of a game version's live win chances: the game's record rides along,
+    so a worker needs nothing else (one job per game version)."""
+    args = {"record": to_record(state), "levels": levels, "version": version, "budget": budget}
+    return JobSpec("chances", args, name=f"chances:{game_id}:{version}")
+
+
+def _chances(args: dict[str, Any]) -> dict[str, Any]:
+    """A worker's job: the live win chances of the position of ``args["record"]``
+    (building a 5-dice rule set's tables when they are missing; Maxi's never)."""
+    from yatzy.strategy.win_chance import TablesNotReady, win_chances
+
+    state = from_record(args["record"])
+    version = int(args["version"])
+    try:
+        result = win_chances(
+            state, args["levels"], budget=float(args["budget"]), build=state.rules.num_dice <= 5
+        )
+    except TablesNotReady as exc:
+        return {"version": version, "unavailable": str(exc)}
+    return {"version": version, **result.to_json()}
+
+
+register("chances", _chances)
 
 
 def _available() -> bool:

@@ -59,6 +59,10 @@ class WebSettings:
     empty: any."""
     hasher: Hasher = field(default_factory=Hasher)
     """Argon2id's cost for the accounts' passwords."""
+    jobs: str = "server"
+    """Who runs the heavy jobs: ``server`` (this process's bounded pools) or
+    ``workers`` (``yatzy worker`` processes, PostgreSQL only; see
+    :mod:`yatzy.web.pg_jobs`)."""
 
 
 def get_settings(conn: HTTPConnection) -> WebSettings:

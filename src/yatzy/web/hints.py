@@ -21,10 +21,10 @@ from types import ModuleType
 from typing import Any, cast
 
 from yatzy.errors import RecordError, YatzyError
-from yatzy.game import Fill2, Roll, Score, Scratch, State
+from yatzy.game import Fill2, Roll, Score, Scratch, State, from_record, to_record
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
-from yatzy.web.jobs import Busy
+from yatzy.web.jobs import Busy, JobQueue, JobSpec, active_queue, register
 from yatzy.web.models import (
     AnalysisView,
     HintOption,
@@ -228,6 +228,9 @@ def analysis(
         if "busy" in waiting:
             raise Busy(busy_words(lang))
         return PENDING
+    queue = active_queue("analyses")
+    if queue is not None and key:
+        return _analysis_by_worker(queue, state, lang, seats, key)
     result = analysis_view(analyze.analyze(state, lang), state, lang, seats)
     if key:
         with _lock:
@@ -235,6 +238,37 @@ def analysis(
             while len(_ANALYSES) > _KEPT_ANALYSES:
                 _ANALYSES.popitem(last=False)
     return result
+
+
+def _analysis_by_worker(
+    queue: JobQueue, state: State, lang: Language, seats: set[int], key: str
+) -> AnalysisView | PendingView:
+    """:func:`analysis` as a job of ``yatzy worker`` processes: ``{"pending": true}``
+    until a worker stored it (then every server process reads it)."""
+    cache_key = (key, lang)
+    spec = JobSpec(
+        "analysis",
+        {"record": to_record(state), "lang": lang, "people": sorted(seats)},
+        name=f"analysis:{key}:{lang}:{','.join(map(str, sorted(seats)))}",
+    )
+
+    def keep(result: Any, error: BaseException | None) -> None:
+        if error is None and isinstance(result, dict):
+            with _lock:
+                _ANALYSES[cache_key] = cast("AnalysisView", result)
+                while len(_ANALYSES) > _KEPT_ANALYSES:
+                    _ANALYSES.popitem(last=False)
+
+    try:
+        future = queue.submit(spec, then=keep)
+    except Busy:
+        raise Busy(busy_words(lang)) from None
+    if not future.done():
+        return PENDING
+    error = future.exception()
+    if error is not None:
+        raise YatzyError(f"no analysis for {state.rules.spec}: {error}")
+    return cast("AnalysisView", future.result())
 
 
 def win_analysis(
@@ -286,9 +320,51 @@ def win_analysis(
         )
         return cast("dict[str, Any]", win_view(result, frozen, lang, seats))
 
+    # The same work as a job for ``yatzy worker`` processes (the record rides along).
+    spec = JobSpec(
+        "win_analysis",
+        {
+            "record": to_record(frozen),
+            "total": record,
+            "budget": jobs.budget,
+            "lang": lang,
+            "people": sorted(seats),
+        },
+        name=f"win_analysis:{key}:{lang}:{record}" if key else None,
+    )
     # the jobs keep plain dicts: the view computed above, or PENDING meanwhile
     try:
-        found = jobs.get((key or id(frozen), lang, record), compute, client=client)
+        found = jobs.get(
+            (key or id(frozen), lang, record), compute, client=client, spec=spec if key else None
+        )
     except Busy:
         raise Busy(busy_words(lang)) from None
     return cast("WinAnalysisView | PendingView", found)
+
+
+def _win_analysis_job(args: dict[str, Any]) -> dict[str, Any]:
+    """A worker's job: the analysis in win chance of the finished game of
+    ``args["record"]`` (see :func:`win_analysis`)."""
+    from yatzy.strategy.win_analysis import analyze_wins
+    from yatzy.web.win_view import win_view
+
+    state = from_record(args["record"])
+    lang = args["lang"]
+    result = analyze_wins(state, record=args["total"], budget=float(args["budget"]), lang=lang)
+    return cast("dict[str, Any]", win_view(result, state, lang, set(args["people"])))
+
+
+def _analysis_job(args: dict[str, Any]) -> dict[str, Any]:
+    """A worker's job: the game's decisions against the best ones (see
+    :func:`analysis`)."""
+    from yatzy.strategy.analyze import analyze
+    from yatzy.web.analysis_view import analysis_view
+
+    state = from_record(args["record"])
+    lang = args["lang"]
+    view = analysis_view(analyze(state, lang), state, lang, set(args["people"]))
+    return cast("dict[str, Any]", view)
+
+
+register("win_analysis", _win_analysis_job)
+register("analysis", _analysis_job)

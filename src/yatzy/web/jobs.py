@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from yatzy.errors import YatzyError
 
@@ -59,10 +59,15 @@ class JobSpec:
 
     kind: str
     args: dict[str, Any] = field(default_factory=dict)
+    name: str | None = None
+    """The job's identity where its arguments are large (a game's record): the
+    job ``name`` is one job whatever its arguments; ``None``: the kind and arguments."""
 
     @property
     def key(self) -> str:
-        """The job's identity: equal specs are one job."""
+        """The job's identity: equal specs (or equal names) are one job."""
+        if self.name is not None:
+            return self.name
         return json.dumps([self.kind, self.args], sort_keys=True)
 
     def run(self) -> Any:
@@ -80,6 +85,45 @@ class _Entry:
     client: str | None
     state: JobState = "queued"
     error: str | None = None
+
+
+class JobQueue(Protocol):
+    """The one job interface of the web layer, in front of both back ends: the
+    in-process :class:`Jobs` pool (SQLite, ``yatzy serve`` alone) and the jobs that
+    ``yatzy worker`` processes run from PostgreSQL (:class:`yatzy.web.pg_jobs.PgJobs`).
+
+    Nothing here waits for a job: :meth:`submit` queues it (or joins the same job
+    under way) and says how it ends through its future and ``then``; :meth:`status`
+    answers from what the process knows."""
+
+    name: str
+
+    def submit(
+        self,
+        spec: JobSpec,
+        *,
+        client: str | None = None,
+        then: Callable[[Any, BaseException | None], None] | None = None,
+    ) -> Future[Any]:
+        """Queue ``spec`` (or join it); :class:`Busy` when the queue or the client's
+        share is full."""
+        ...
+
+    def status(self, spec: JobSpec) -> tuple[JobState | None, str | None]:
+        """``queued``/``running``, ``failed`` with its reason, or ``None``."""
+        ...
+
+    def load(self) -> dict[str, int]:
+        """How many jobs wait and run."""
+        ...
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until no job of this process's is under way (tests)."""
+        ...
+
+    def stop(self) -> None:
+        """Queue no more."""
+        ...
 
 
 class Jobs:
@@ -232,3 +276,26 @@ def _outcome(future: Future[Any]) -> tuple[Any, BaseException | None]:
         return None, CancelledError()
     error = future.exception()
     return (None, error) if error is not None else (future.result(), None)
+
+
+# -- which queue runs a pool's jobs -------------------------------------------------------------
+
+_ACTIVE: dict[str, JobQueue] = {}
+_ACTIVE_LOCK = threading.Lock()
+
+
+def use_queue(pool: str, queue: JobQueue | None) -> None:
+    """Let ``queue`` run the jobs of ``pool`` (``tables``, ``analyses``, ``chances``) in
+    this process (the app's start does, with workers on PostgreSQL); ``None`` gives
+    them back to the in-process pools."""
+    with _ACTIVE_LOCK:
+        if queue is None:
+            _ACTIVE.pop(pool, None)
+        else:
+            _ACTIVE[pool] = queue
+
+
+def active_queue(pool: str) -> JobQueue | None:
+    """The queue :func:`use_queue` set for ``pool``, or ``None`` (in-process)."""
+    with _ACTIVE_LOCK:
+        return _ACTIVE.get(pool)

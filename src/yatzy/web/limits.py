@@ -16,8 +16,9 @@
   ``limit_concurrency``).  Every 429, of a rate or of a cap, carries
   ``Retry-After`` (:class:`RateLimitedError`).
 
-The buckets and counts live in the process: with several server processes each
-keeps its own, so a client gets up to that many times the rate (see the README).
+The rates' buckets live in the process, or, with ``yatzy serve --redis-url``, in
+Redis, shared by every server process and host (:mod:`yatzy.web.shared_limits`); the
+caps (open games, sockets, connections) count per process.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -345,16 +346,26 @@ _WHAT = {
 }
 
 
-class RateLimiter:
-    """The buckets of every kind of :class:`Limits` that has a rate."""
+class BucketStore(Protocol):
+    """Where the buckets of a kind are kept when not in the process (Redis: see
+    :class:`yatzy.web.shared_limits.RedisStore`)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def buckets(self, kind: str, rate: Rate) -> Buckets:
+        """The buckets of ``kind`` at ``rate``."""
+        ...
+
+
+class RateLimiter:
+    """The buckets of every kind of :class:`Limits` that has a rate: in the process,
+    or in ``store``, shared by every process that uses it."""
+
+    def __init__(self, limits: Limits, store: BucketStore | None = None) -> None:
         self.limits = limits
         self.buckets: dict[str, Buckets] = {}
         for kind in _WHAT:
             rate = getattr(limits, kind)
             if rate is not None:
-                self.buckets[kind] = Buckets(rate)
+                self.buckets[kind] = Buckets(rate) if store is None else store.buckets(kind, rate)
 
     def check(self, kind: str, key: str, *, spend: bool = True) -> None:
         """Raise :class:`RateLimitedError` if ``key`` is over its rate of ``kind``;

@@ -12,9 +12,10 @@ played and advised without tables: its bots play the greedy strategy (the bots'
 strategy that needs no table), it has no hints, analyses or win chances, and the game
 view says so in words (:func:`not_prepared_words`).
 
-The preparation itself runs as jobs of the bounded pool :data:`TABLE_JOBS` (kind
-``strategy``: the advisor's tables of a spec; ``winner``: the winner bot's target
-tables), never in a request.  Meanwhile a bot plays the greedy strategy rather than
+The preparation itself runs as jobs (kind ``strategy``: the advisor's tables of a
+spec; ``winner``: the winner bot's target tables) of the bounded in-process pool
+:data:`TABLE_JOBS`, or of ``yatzy worker`` processes on PostgreSQL
+(:func:`table_jobs`), never in a request.  Meanwhile a bot plays the greedy strategy rather than
 keep the game waiting (:func:`bot_for`).
 """
 
@@ -32,7 +33,7 @@ from yatzy.game import Game
 from yatzy.i18n import N_, Language, Message
 from yatzy.rules import OPTIONS, RuleSet
 from yatzy.web.catalog import PRESETS
-from yatzy.web.jobs import Busy, Jobs, JobSpec, register
+from yatzy.web.jobs import Busy, JobQueue, Jobs, JobSpec, active_queue, register
 
 log = logging.getLogger("yatzy.web")
 
@@ -137,8 +138,14 @@ def preparing_words(lang: Language) -> str:
 # -- the jobs --------------------------------------------------------------------------------
 
 TABLE_JOBS = Jobs(workers=1, queue_limit=16, per_client=4, name="table")
-"""The pool that builds tables: one build at a time (each uses every core through
-numba's threads), 16 waiting at most."""
+"""The in-process pool that builds tables: one build at a time (each uses every core
+through numba's threads), 16 waiting at most."""
+
+
+def table_jobs() -> JobQueue:
+    """The queue that builds tables now: ``yatzy worker`` processes' (the ``tables``
+    pool on PostgreSQL, see :mod:`yatzy.web.pg_jobs`) or :data:`TABLE_JOBS`."""
+    return active_queue("tables") or TABLE_JOBS
 
 
 def _strategy(args: dict[str, Any]) -> None:
@@ -183,14 +190,16 @@ def strategy_status(rules: RuleSet, client: str | None = None) -> dict[str, Any]
     with _ready_lock:
         if job.key in _ready:
             return None
-    state, reason = TABLE_JOBS.status(job)
+    state, reason = table_jobs().status(job)
     if state == "failed":
         return {"unavailable": reason}
     if state is None:
         try:
-            TABLE_JOBS.submit(job, client=client, then=_mark_ready(job.key))
+            future = table_jobs().submit(job, client=client, then=_mark_ready(job.key))
         except Busy as exc:
             return {"busy": str(exc)}
+        if future.done() and not future.cancelled() and future.exception() is None:
+            return None  # built before (by a worker): on disk, loaded on first use
     return {"pending": True}
 
 
@@ -229,10 +238,10 @@ def bot_for(level: str, rules: RuleSet) -> tuple[Bot, bool]:
     with _ready_lock:
         if job.key in _ready:
             return make_bot(level), False
-    if TABLE_JOBS.status(job)[0] == "failed":
+    if table_jobs().status(job)[0] == "failed":
         return GreedyBot(), True
     try:
-        future = TABLE_JOBS.submit(job, then=_mark_ready(job.key))
+        future = table_jobs().submit(job, then=_mark_ready(job.key))
         future.result(STAND_IN_AFTER)
     except Busy as exc:
         log.info("no table job for %s now: %s", rules.spec, exc)
@@ -254,7 +263,7 @@ def bot_plan(level: str | None, rules: RuleSet) -> Literal["own", "preparing", "
     with _ready_lock:
         if job.key in _ready:
             return "own"
-    if TABLE_JOBS.status(job)[0] in ("queued", "running"):
+    if table_jobs().status(job)[0] in ("queued", "running"):
         return "preparing"
     try:
         return "preparing" if preparing(level, rules) else "own"

@@ -51,12 +51,19 @@ def refusal(exc: Exception) -> dict[str, str]:
     return {"detail": str(exc), "error": type(exc).__name__}
 
 
+BUSY_RETRY = 30
+"""Seconds a client told "busy" (503, a full job queue) is asked to wait."""
+
+
 def error_response(status: int, exc: Exception) -> JSONResponse:
-    """The refusal of ``exc`` with ``status`` (and ``Retry-After`` with every 429)."""
+    """The refusal of ``exc`` with ``status`` (and ``Retry-After`` with every 429 and
+    every "busy" 503)."""
     headers = None
     if status == 429:
         wait = retry_after(exc) if isinstance(exc, RateLimitedError) else "1"
         headers = {"Retry-After": wait}
+    elif status == 503 and isinstance(exc, Busy):
+        headers = {"Retry-After": str(BUSY_RETRY)}  # a queue of jobs drains in about that
     return FastJSONResponse(refusal(exc), status_code=status, headers=headers)
 
 

@@ -92,6 +92,30 @@ def add_parser(sub: Any) -> None:
         "or specs besides (presets,yatzy+bonus_points=40); other rule sets are played "
         "greedily with no hints, analyses or win chances",
     )
+    p.add_argument(
+        "--jobs",
+        choices=("auto", "server", "workers"),
+        default="auto",
+        help="who runs table builds, analyses and live win chances: server (bounded "
+        "pools in the server's processes), workers (`yatzy worker` processes on the same "
+        "PostgreSQL, this machine or others) or auto (default: workers on PostgreSQL, "
+        "server on SQLite)",
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("YATZY_REDIS_URL") or None,
+        metavar="URL",
+        help="redis://HOST:PORT/DB: keep the rate limits' counts there, shared by every "
+        "server process and host (default $YATZY_REDIS_URL; none: each process counts "
+        "alone)",
+    )
+    p.add_argument(
+        "--shared-limits",
+        action="store_true",
+        help="keep the rate limits' counts in the PostgreSQL database, shared by every "
+        "server process and host (one statement per limited request; --redis-url is "
+        "cheaper and wins when both are given)",
+    )
     add_limit_options(p)
     p.set_defaults(run=run)
 
@@ -109,8 +133,8 @@ def add_limit_options(p: Any) -> None:
     g = p.add_argument_group(
         "abuse limits",
         "Per client (its address; behind a proxy, see --trusted-proxies), per server "
-        "process.  A rate is events per minute, refused with 429 and Retry-After; 0 "
-        "switches a limit off.",
+        "process (the rates over every process with --redis-url or --shared-limits).  A "
+        "rate is events per minute, refused with 429 and Retry-After; 0 switches a limit off.",
     )
     g.add_argument(
         "--no-limits",
@@ -423,10 +447,28 @@ def run(args: argparse.Namespace) -> int:
     os.environ["YATZY_PUBLIC_URL"] = public_url or ""
     os.environ["YATZY_ALLOWED_HOSTS"] = ",".join(hosts)
     os.environ[PREPARE_ENV] = prepare.setting
+    jobs = args.jobs
+    if jobs == "auto":
+        jobs = "workers" if url.startswith("postgresql") else "server"
+    if jobs == "workers" and not url.startswith("postgresql"):
+        raise YatzyError("--jobs workers needs --database-url postgresql://...")
+    os.environ["YATZY_JOBS"] = jobs
+    if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise YatzyError(f"--redis-url {args.redis_url!r} is not a redis:// URL")
+    os.environ["YATZY_REDIS_URL"] = args.redis_url or ""
+    if args.shared_limits and not url.startswith("postgresql"):
+        raise YatzyError("--shared-limits needs --database-url postgresql://... (or --redis-url)")
+    os.environ["YATZY_SHARED_LIMITS"] = "1" if args.shared_limits else ""
     print(
         f"yatzy: serving http://{args.host}:{args.port}{root}/ (database {_redact(url)})",
         flush=True,
     )
+    if jobs == "workers":
+        print(
+            "yatzy: tables, analyses and win chances are jobs for `yatzy worker "
+            "--database-url ...` processes: start one or more",
+            flush=True,
+        )
     if "*" in hosts and not public_url:
         print(
             "yatzy: any Host header is answered and links name it; --public-url or "

@@ -14,6 +14,7 @@ answer is "busy" (:class:`yatzy.web.jobs.Busy`, a 503 with the reason in words).
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -22,7 +23,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from yatzy.web.jobs import Busy
+from yatzy.web.jobs import Busy, JobQueue, JobSpec
 
 log = logging.getLogger("yatzy.web")
 
@@ -44,8 +45,12 @@ class WinAnalyses:
         share: float = 0.5,
         queue_limit: int = 16,
         per_client: int = 2,
+        queue: JobQueue | None = None,
     ) -> None:
         self.budget = budget
+        self.queue = queue
+        """``None``: the analyses run on this process's thread; else they are jobs of
+        that queue (``yatzy worker`` processes, see :mod:`yatzy.web.pg_jobs`)."""
         self.queue_limit = queue_limit
         self.per_client = per_client
         self._clients: dict[Hashable, str | None] = {}
@@ -58,16 +63,26 @@ class WinAnalyses:
         self._pool: ThreadPoolExecutor | None = None
 
     def get(
-        self, key: Hashable, compute: Callable[[], dict[str, Any]], client: str | None = None
+        self,
+        key: Hashable,
+        compute: Callable[[], dict[str, Any]],
+        client: str | None = None,
+        spec: JobSpec | None = None,
     ) -> dict[str, Any]:
         """The answer for ``key``, or ``{"pending": true}`` while ``compute`` runs (it is
-        queued on the first ask).  Past ``queue_limit`` analyses under way, or
+        queued on the first ask) — or, with a :attr:`queue`, while a worker runs
+        ``spec`` (the same work as a job).  Past ``queue_limit`` analyses under way, or
         ``per_client`` of ``client``'s, raises :class:`yatzy.web.jobs.Busy`."""
         with self._lock:
             found = self._done.get(key)
             if found is not None:
                 self._done.move_to_end(key)
                 return found
+        if self.queue is not None and spec is not None:
+            self.queue.submit(spec, client=client, then=functools.partial(self._arrived, key))
+            with self._lock:
+                return self._done.get(key) or {"pending": True}
+        with self._lock:
             if key not in self._running:
                 if len(self._running) >= self.queue_limit:
                     raise Busy(f"{len(self._running)} win analyses under way: try again later")
@@ -93,6 +108,15 @@ class WinAnalyses:
                 self._done.popitem(last=False)
             self._running.pop(key, None)
             self._clients.pop(key, None)
+
+    def _arrived(self, key: Hashable, result: Any, error: BaseException | None) -> None:
+        """A worker's answer for ``key`` (or why there is none)."""
+        if error is not None or not isinstance(result, dict):
+            result = {"pending": False, "error": str(error) or type(error).__name__}
+        with self._lock:
+            self._done[key] = result
+            while len(self._done) > _KEPT:
+                self._done.popitem(last=False)
 
     def pace(self, done: int, total: int) -> None:
         """Called after each turn of a game analysed (``analyze_wins``' ``progress``):
