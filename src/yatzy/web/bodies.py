@@ -95,6 +95,12 @@ class HintsIn(_Strict):
     on: bool
 
 
+class SayIn(_Strict):
+    """A preset phrase to say in a game (its key, e.g. ``good_luck``)."""
+
+    phrase: str = Field(min_length=1, max_length=40)
+
+
 class ContributeIn(_Strict):
     """A player's contribution to the game's verifiable dice (random text from the
     device), taken until the first die of the first turn."""

@@ -106,6 +106,8 @@ class Limits:
     """Accounts created per client."""
     friend: Rate | None = Rate(30, 10)
     """Friend requests, answers and blocks per client."""
+    talk: Rate | None = Rate(12, 4)
+    """Phrases said per client (a few in a row, then one every five seconds)."""
     download: Rate | None = Rate(120, 30)
     """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
     rendering or starts a computation.  A game page polls its analyses every 2 s
@@ -150,6 +152,7 @@ class Limits:
             login=None,
             signup=None,
             friend=None,
+            talk=None,
             socket=None,
             download=None,
             open_games=None,
@@ -341,6 +344,7 @@ _WHAT = {
     "login": "log-in attempts",
     "signup": "accounts created",
     "friend": "friend requests, answers and blocks",
+    "talk": "phrases said",
     "socket": "WebSocket connections",
     "download": "downloads (protocols, QR codes, analyses)",
 }

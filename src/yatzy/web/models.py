@@ -155,6 +155,15 @@ class YouView(TypedDict):
     record_hint: NotRequired[HintView | None]
 
 
+class TalkLine(TypedDict):
+    """A phrase said in a game (:mod:`yatzy.web.talk`): by which seat, which phrase
+    (a key; each viewer reads it in their language), at which game version."""
+
+    seat: int
+    phrase: str
+    version: int
+
+
 class DiceView(TypedDict):
     """The proof of a game's verifiable dice (:mod:`yatzy.game.fair_dice`): the
     commitment shown before the first roll, the players' contributions, and the seed,
@@ -202,6 +211,7 @@ class GameView(TypedDict):
     turn: TurnView | None
     win_chances: NotRequired[WinChancesView | None]
     dice: NotRequired[DiceView | None]
+    talk: NotRequired[list[TalkLine]]
     hints_switch: NotRequired[bool]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
@@ -272,6 +282,7 @@ class ActionJSON(TypedDict, total=False):
     outer: FillJSON
     undo: bool
     contribute: str
+    say: str
 
 
 class GoOnView(TypedDict):

@@ -192,6 +192,13 @@ def add_limit_options(p: Any) -> None:
         help="friend requests, answers and blocks (default 30, bursts of 10)",
     )
     g.add_argument(
+        "--limit-talk",
+        type=number,
+        default=12,
+        metavar="N",
+        help="phrases said in games (default 12, bursts of 4)",
+    )
+    g.add_argument(
         "--limit-sockets",
         type=number,
         default=120,
@@ -360,6 +367,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         login=rate(args.limit_logins, 10),
         signup=rate(args.limit_signups, 5),
         friend=rate(args.limit_friends, 10),
+        talk=rate(args.limit_talk, 4),
         socket=rate(args.limit_sockets, 60),
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,

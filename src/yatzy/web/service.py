@@ -67,6 +67,7 @@ from yatzy.web.models import (
     YouView,
 )
 from yatzy.web.prepare import bot_for
+from yatzy.web.talk import Talk, check_phrase
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -185,6 +186,8 @@ class GameService:
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
         dice: a score pad, or stored before them); loaded with the state."""
         self._lock = Lock()
+        self.talk = Talk()
+        """The latest phrases said in each game (:mod:`yatzy.web.talk`)."""
         self.today: Callable[[], str] = utc_day
         """Today's date (ISO, UTC): when a daily challenge's held seed may be shown."""
 
@@ -226,8 +229,11 @@ class GameService:
             return None
         new = state.clone()
         try:
-            for _, seat, text in moves:
+            for number, seat, text in moves:
                 move = orjson.loads(text)
+                if "say" in move and seat is not None:
+                    self.talk.heard(stored.id, seat, str(move["say"]), number)
+                    continue
                 if "claim" in move or "contribute" in move or seat is None:
                     return None
                 dice = move.pop("dice") if "roll" in move else None
@@ -361,6 +367,7 @@ class GameService:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
         view["dice"] = self._dice_view(stored, state)
+        view["talk"] = self.talk.lines(stored.id)
         # whether the players may switch hints on during the game (see set_hints)
         dice = view["dice"]
         daily = dice is not None and dice["hold_until"] is not None  # played without hints
@@ -816,6 +823,34 @@ class GameService:
         with self._lock:
             self._dealers[game_id] = mixed
         now = stored.moved(version, record, False)
+        self._remember(now, state)
+        return now, state
+
+    async def say(
+        self, game_id: str, phrase: str, tokens: Mapping[int, str]
+    ) -> tuple[StoredGame, State]:
+        """A player of the game says a preset phrase (:mod:`yatzy.web.talk`), during
+        the game or after it; stored as a move of its own so every viewer hears it.
+        :class:`SeatError` for a browser that holds no seat (spectators listen)."""
+        check_phrase(phrase)
+        stored, state = await self.load(game_id)
+        seats = self.seats_held(stored, tokens)
+        if not seats:
+            raise SeatError("only a player of this game may talk in it")
+        to_act = state.current_player()
+        seat = to_act if to_act in seats else seats[0]
+        solo = state.totals()[0] if state.is_terminal() and len(stored.seats) == 1 else None
+        version = await self.repo.commit_async(
+            game_id=game_id,
+            based_on=stored.version,
+            record=stored.record,
+            finished=state.is_terminal(),
+            seat=seat,
+            action={"say": phrase},
+            solo_total=solo,
+        )
+        self.talk.heard(game_id, seat, phrase, version)
+        now = stored.moved(version, stored.record, state.is_terminal())
         self._remember(now, state)
         return now, state
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from yatzy.web.bodies import ActIn, ContributeIn, HintsIn
-from yatzy.web.deps import Bots, GameId, HubDep, Owner, SeatTokens, Service
+from yatzy.web.bodies import ActIn, ContributeIn, HintsIn, SayIn
+from yatzy.web.deps import Bots, GameId, HubDep, Limiter, Owner, SeatTokens, Service
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
+from yatzy.web.limits import client_of
 from yatzy.web.models import GameView, GoOnView
 from yatzy.web.transport import act_json
 
@@ -90,5 +91,29 @@ async def contribute(
     device).  409 once the dice have begun or the seat has contributed, 403 for a
     browser that holds no seat."""
     stored, _ = await service.contribute(game_id, body.text, tokens)
+    await hub.announce(game_id, stored.version)
+    return await service.view(game_id, tokens, owner)
+
+
+@router.post(
+    "/api/games/{game_id}/say",
+    response_model=GameView,
+    responses=refusals(*BODY, 403, 404, 409, 503),
+)
+async def say(
+    request: Request,
+    game_id: GameId,
+    body: SayIn,
+    tokens: SeatTokens,
+    owner: Owner,
+    service: Service,
+    hub: HubDep,
+    limiter: Limiter,
+) -> GameView:
+    """Say a preset phrase to the game (a player of it, during the game or after);
+    every viewer reads it in their own language.  422 for a phrase that is not one of
+    :data:`yatzy.web.talk.PHRASES`, 403 for a spectator, 429 past the talk limit."""
+    limiter.check("talk", client_of(request.scope))
+    stored, _ = await service.say(game_id, body.phrase, tokens)
     await hub.announce(game_id, stored.version)
     return await service.view(game_id, tokens, owner)

@@ -3,6 +3,7 @@ import { root, $, state, mine } from "./game-state.js";
 import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
 import { renderFairDice } from "./fair-dice.js";
+import { renderTalk } from "./talk.js";
 import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
@@ -47,5 +48,6 @@ export function render() {
   renderWinner();
   renderHintsSwitch();
   renderFairDice();
+  renderTalk();
   keepFocus(focused);
 }
