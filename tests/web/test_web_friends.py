@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.web.helpers import conforms
+from tests.web.helpers import Browser, conforms
 from tests.web.test_web_accounts import CHEAP, CSRF, fresh_name, signup
 from yatzy.web.app import create_app
 from yatzy.web.limits import Limits, Rate
@@ -48,8 +48,12 @@ def lists(browser: TestClient) -> dict[str, list[str]]:
     r = browser.get("/api/friends")
     assert r.status_code == 200, r.text
     conforms(FriendsView, r.json())
-    data: dict[str, list[str]] = r.json()
-    return data
+    return ties(r.json())
+
+
+def ties(answer: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The lists of ties, without the presence (who is online: see its own test)."""
+    return {k: v for k, v in answer.items() if k not in ("online", "playing")}
 
 
 EMPTY = {"friends": [], "incoming": [], "outgoing": [], "blocked": []}
@@ -62,11 +66,11 @@ def test_a_request_accepted_makes_friends_both_ways(client: TestClient) -> None:
     bo, bo_name = person(client, "Bo")
     r = act(anna, "request", bo_name.upper())
     assert r.status_code == 200, r.text
-    assert r.json() == {**EMPTY, "outgoing": [bo_name]}
+    assert ties(r.json()) == {**EMPTY, "outgoing": [bo_name]}
     assert lists(bo) == {**EMPTY, "incoming": [anna_name]}
-    assert act(bo, "accept", anna_name).json() == {**EMPTY, "friends": [anna_name]}
+    assert ties(act(bo, "accept", anna_name).json()) == {**EMPTY, "friends": [anna_name]}
     assert lists(anna) == {**EMPTY, "friends": [bo_name]}
-    assert act(anna, "remove", bo_name).json() == EMPTY
+    assert ties(act(anna, "remove", bo_name).json()) == EMPTY
     assert lists(bo) == EMPTY
 
 
@@ -99,9 +103,9 @@ def test_a_block_ends_every_tie_and_the_blocked_is_not_told(client: TestClient) 
     b, b_name = person(client, "Hugo")
     act(a, "request", b_name)
     act(b, "accept", a_name)
-    assert act(a, "block", b_name).json() == {**EMPTY, "blocked": [b_name]}
+    assert ties(act(a, "block", b_name).json()) == {**EMPTY, "blocked": [b_name]}
     assert lists(b) == EMPTY
-    assert act(b, "request", a_name).json() == {**EMPTY, "outgoing": [a_name]}
+    assert ties(act(b, "request", a_name).json()) == {**EMPTY, "outgoing": [a_name]}
     assert lists(a)["incoming"] == []
     refused = act(a, "request", b_name)
     assert refused.status_code == 422 and refused.json()["error"] == "BlockedFriendError"
@@ -167,3 +171,31 @@ def test_friend_actions_are_rate_limited(sqlite_url: str) -> None:
         assert act(a, "remove", b_name).status_code == 200
         r = act(a, "request", b_name)
         assert r.status_code == 429 and "retry-after" in r.headers
+
+
+def test_friends_online_and_in_a_game(client: TestClient) -> None:
+    """A friend with a live session is online; one whose game moves is in a game; a
+    friend who logged out everywhere and plays nothing is neither; strangers never show."""
+    anna, anna_name = person(client, "Ada")
+    bo, bo_name = person(client, "Bob")
+    cy, cy_name = person(client, "Cyd")
+    act(anna, "request", bo_name)
+    act(bo, "accept", anna_name)
+    act(anna, "request", cy_name)
+    act(cy, "accept", anna_name)
+    seen = anna.get("/api/friends").json()
+    assert seen["online"] == sorted([bo_name, cy_name], key=str.casefold)
+    assert seen["playing"] == []
+    playing = Browser(client)  # Bo's cookies on the app's own client (its event loop)
+    playing.jar = dict(bo.cookies.items())
+    with playing as c:
+        game = c.post("/api/games", json={"seats": [{"name": bo_name, "here": True}]})
+        assert game.status_code == 201, game.text
+        gid = game.json()["id"]
+        assert c.post(f"/api/games/{gid}/actions", json={"action": {"roll": []}}).status_code == 200
+    assert cy.post("/api/account/logout-everywhere", headers=CSRF).status_code == 200
+    seen = anna.get("/api/friends").json()
+    assert seen["online"] == [bo_name] and seen["playing"] == [bo_name]
+    # presence is for friends only
+    stranger, _ = person(client, "Dee")
+    assert stranger.get("/api/friends").json()["online"] == []

@@ -9,16 +9,17 @@ requests stay pending on its side and are shown to nobody.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, delete, insert, select
 
 from yatzy.errors import YatzyError
-from yatzy.store.accounts import ACCOUNTS
+from yatzy.store.accounts import ACCOUNTS, SESSIONS, account_owner, owner_hash
 from yatzy.store.models import FriendLinkRow
 from yatzy.store.pg_writer import utc_now
-from yatzy.store.repo import GameRepository
+from yatzy.store.repo import GAMES, SEATS, GameRepository
 
 LINKS = cast(Table, FriendLinkRow.__table__)
 
@@ -37,6 +38,17 @@ class FriendLists:
     outgoing: list[str]
     """Its own requests, not answered yet."""
     blocked: list[str]
+    online: list[str] = field(default_factory=list)
+    """Friends seen in the last :data:`ONLINE_WITHIN` (a session's last request)."""
+    playing: list[str] = field(default_factory=list)
+    """Friends with a game in play that moved in the last :data:`ONLINE_WITHIN`."""
+
+
+ONLINE_WITHIN = timedelta(minutes=10)
+"""How recent a friend's last request (or game's move) must be to count as online (or
+playing).  Sessions note their last request at most every five minutes
+(:data:`yatzy.store.accounts.SEEN_EVERY`), so presence is that coarse, and the same
+from every server process, as it is read from the database."""
 
 
 class FriendStore:
@@ -70,11 +82,54 @@ class FriendStore:
         def names(state: str) -> list[str]:
             return sorted((n for s, n in mine if s == state), key=str.casefold)
 
+        online, playing = self._presence(me)
         return FriendLists(
             names("friends"),
             sorted((r[0] for r in incoming), key=str.casefold),
             names("requested"),
             names("blocked"),
+            online,
+            playing,
+        )
+
+    def _presence(self, me: str) -> tuple[list[str], list[str]]:
+        """The account's friends online, and those of them in a game that moves."""
+        since = utc_now() - ONLINE_WITHIN
+        with self.engine.connect() as conn, conn.begin():
+            rows = conn.execute(
+                select(ACCOUNTS.c.id, ACCOUNTS.c.name)
+                .join(LINKS, ACCOUNTS.c.id == LINKS.c.other_id)
+                .where(LINKS.c.account_id == me, LINKS.c.state == "friends")
+            ).all()
+            friends = [(str(r[0]), str(r[1])) for r in rows]
+            if not friends:
+                return [], []
+            ids = [f for f, _ in friends]
+            seen = {
+                r[0]
+                for r in conn.execute(
+                    select(SESSIONS.c.account_id).where(
+                        SESSIONS.c.account_id.in_(ids), SESSIONS.c.seen_at >= since
+                    )
+                )
+            }
+            owners = {owner_hash(account_owner(f)): f for f in ids}
+            busy = {
+                owners[r[0]]
+                for r in conn.execute(
+                    select(SEATS.c.owner_hash)
+                    .join(GAMES, GAMES.c.id == SEATS.c.game_id)
+                    .where(
+                        SEATS.c.owner_hash.in_(list(owners)),
+                        GAMES.c.finished.is_(False),
+                        GAMES.c.updated_at >= since,
+                    )
+                )
+            }
+        by_name = sorted(friends, key=lambda f: f[1].casefold())
+        return (
+            [n for f, n in by_name if f in seen or f in busy],
+            [n for f, n in by_name if f in busy],
         )
 
     @staticmethod

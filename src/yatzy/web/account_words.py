@@ -70,6 +70,8 @@ _WORDS: dict[str, Message] = messages(
     N_("account.friend_decline", "Decline"),
     N_("account.friend_cancel", "Withdraw"),
     N_("account.friend_remove", "Remove"),
+    N_("account.friend_online", "online"),
+    N_("account.friend_playing", "in a game"),
     N_("account.friend_block", "Block"),
     N_("account.friend_unblock", "Unblock"),
     N_("account.no_friends", "No friends yet: add one by their account name."),

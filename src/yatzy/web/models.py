@@ -562,6 +562,10 @@ class FriendsView(TypedDict):
     outgoing: list[str]
     """Its own requests, not answered yet."""
     blocked: list[str]
+    online: list[str]
+    """Friends seen in the last ten minutes (or in a game that moved in them)."""
+    playing: list[str]
+    """Friends in a game that moved in the last ten minutes."""
 
 
 class AccountExport(TypedDict):

@@ -166,6 +166,8 @@ def friends_view(lists: FriendLists) -> FriendsView:
         "incoming": lists.incoming,
         "outgoing": lists.outgoing,
         "blocked": lists.blocked,
+        "online": lists.online,
+        "playing": lists.playing,
     }
 
 

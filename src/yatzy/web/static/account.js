@@ -176,6 +176,12 @@ if (account) {
   function showFriends(lists) {
     fill("incoming", lists.incoming, [["accept", words.friend_accept], ["remove", words.friend_decline], ["block", words.friend_block]]);
     fill("friends", lists.friends, [["remove", words.friend_remove], ["block", words.friend_block]]);
+    // presence: who is online, who is in a game (as the server saw them lately)
+    for (const item of document.getElementById("friends").children) {
+      const name = item.querySelector(".who").textContent;
+      const status = lists.playing.includes(name) ? words.friend_playing : (lists.online.includes(name) ? words.friend_online : "");
+      if (status) item.querySelector(".who").after(" ", el("span", { class: "presence" }, `(${status})`));
+    }
     fill("outgoing", lists.outgoing, [["remove", words.friend_cancel]]);
     fill("blocked", lists.blocked, [["unblock", words.friend_unblock]]);
     document.getElementById("no-friends").hidden = lists.friends.length > 0;
