@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any, TypedDict, cast
@@ -43,6 +43,7 @@ from yatzy.game import (
 )
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.web.ahead import Ahead
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -160,6 +161,9 @@ class GameService:
         self.rng = rng or default_rng()
         self.chances = chances
         self.win_analyses = win_analyses or WinAnalyses(enabled=False)
+        # Each turn analysed as its box is written, so the analyses are there within
+        # seconds of the last box (issue 24).
+        self.ahead = Ahead(self.win_analyses)
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._lock = Lock()
 
@@ -539,7 +543,17 @@ class GameService:
         new = decided.state
         now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
+        self.ahead.after_write(now.id, new, self._record_of(now))
         return now, new
+
+    def _record_of(self, stored: StoredGame) -> Callable[[], int | None] | None:
+        """How the analysis ahead finds a solo game's record to beat (its owner's best
+        before this game); ``None`` for other games, or a seat without an owner."""
+        owner = stored.seats[0].owner_hash if len(stored.seats) == 1 else None
+        if owner is None:
+            return None
+        repo, rules, game_id = self.repo, stored.rules, stored.id
+        return lambda: repo.best_solo_total(owner, rules, exclude=game_id)
 
     async def act_view(
         self,
