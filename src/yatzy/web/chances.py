@@ -153,14 +153,18 @@ class LiveChances:
         from yatzy.strategy.win_chance import TablesNotReady, win_chances
 
         if not policy().allows(state.rules):
-            return {"version": version, "unavailable": "not prepared on this server"}
+            return {
+                "version": version,
+                "unavailable": "not prepared on this server",
+                "why": "not_prepared",
+            }
         try:
             result = win_chances(state, levels, budget=self.budget, build=False)
         except TablesNotReady as exc:
             if state.rules.num_dice > 5:
                 # Maxi's whole table takes minutes: never built here (``yatzy solve``
                 # builds it, hints prepare it); late positions' sub-games need none.
-                return {"version": version, "unavailable": str(exc)}
+                return {"version": version, "unavailable": str(exc), "why": "large"}
             failed = self._recent_failure(state.rules.spec)
             if failed is not None:
                 return {"version": version, "unavailable": failed}
