@@ -51,7 +51,6 @@ def main() -> None:
     was_ready = strategy_ready(game.rules)
     start = _clock()
     advise(game.new_initial_state(starter=0))
-    analyze(game.new_initial_state(starter=0))
     print(f"strategy ready before: {was_ready}; loading it: {_since(start)[0]:.2f} CPU s")
     rng = random.Random(args.seed)
     state = game.new_initial_state(starter=0)

@@ -259,9 +259,25 @@ export function renderWinner() {
   const first = section.hidden;
   section.hidden = false;
   const names = state.view.winners.map((w) => `${seatName(w)} (${state.view.totals[w]})`).join(", ");
-  $("winner-h").textContent = state.view.winners.length > 1 ? t("winners_are", { players: names }) : t("winner_is", { players: names });
+  const winnerLine = state.view.winners.length > 1 ? t("winners_are", { players: names }) : t("winner_is", { players: names });
   const record = $("record");
   record.textContent = "";
+  const totals = state.view.totals;
+  const mine = (state.you && state.you.seats) || [];
+  if (totals.length === 1) {
+    // Alone there is nobody to beat: the result, and the record, lead.
+    $("winner-h").textContent = t("solo_result", { player: seatName(0), points: totals[0] });
+  } else if (mine.length === 1) {
+    // The viewer's own result first, then who won.
+    const seat = mine[0];
+    const points = totals[seat];
+    const won = state.view.winners.includes(seat);
+    const place = 1 + totals.filter((p) => p > points).length;
+    $("winner-h").textContent = won
+      ? t(state.view.winners.length > 1 ? "you_share_the_win" : "you_won", { points })
+      : t("your_place", { points, place, count: totals.length });
+    record.textContent = winnerLine;
+  } else $("winner-h").textContent = winnerLine;
   if ("solo_record" in state.you) {
     record.textContent = state.you.beats_record ? t("new_record") : t("record_is", { points: state.you.solo_record });
   }
