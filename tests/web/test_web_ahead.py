@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,56 @@ def test_only_a_written_box_starts_an_analysis_ahead() -> None:
     solo.apply(Score("ones"))
     ahead.after_write("s", solo, None)
     assert ahead._thread is None and not ahead._waiting  # nothing was queued
+
+
+def test_a_persons_play_so_far_gives_their_level() -> None:
+    # Issue 24 (honest chances): the points a person lost per turn so far, scaled to a
+    # game, map to the nearest calibrated level; too few turns, and bots, give none.
+    from yatzy.game import Game, Player
+    from yatzy.strategy.analyze import Analysis, PlayerSummary
+    from yatzy.web.ahead import MEASURED_AFTER, measured_levels
+
+    state = Game("yatzy", [Player("Ann"), Player("Bo"), Player("Bot", "greedy")])
+    start = state.new_initial_state(starter=0)
+
+    def summary(seat: int, loss: float, turns: int) -> PlayerSummary:
+        return PlayerSummary(seat, "x", 0, total_loss=loss, expected=[200.0] * turns)
+
+    def levels(ann: float, bo: float, turns: int = MEASURED_AFTER) -> dict[int, str]:
+        players = (summary(0, ann, turns), summary(1, bo, turns), summary(2, 90.0, turns))
+        return measured_levels(start, Analysis("yatzy", True, "exact", (), players))
+
+    # 15 turns a game: 2 points a turn is 30 a game (Beginner's 29.6), 1 is 15 (Casual).
+    assert levels(3 * 2.0, 3 * 1.0) == {0: "beginner", 1: "casual"}
+    assert levels(0.0, 3 * 0.3) == {0: "optimal", 1: "strong"}
+    assert levels(3 * 2.0, 3 * 1.0, turns=MEASURED_AFTER - 1) == {}
+
+
+def test_the_live_chances_count_people_at_their_measured_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    import yatzy.strategy.win_chance as wc
+    from tests.helpers import eventually
+    from yatzy.game import Game
+    from yatzy.web.chances import LiveChances
+
+    asked: list[list[str | None]] = []
+
+    def chances(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+        asked.append(list(levels))
+        raise wc.TablesNotReady("not today")
+
+    monkeypatch.setattr(wc, "win_chances", chances)
+    live = LiveChances(budget=0.05, share=1.0)
+    if not live.enabled:
+        pytest.skip("numpy and numba are not installed")
+    live.measured = lambda game_id: {0: "beginner"} if game_id == "g" else {}
+    state = Game("maxi", ["Ann", "Bo"]).new_initial_state(starter=0)
+    seats = [SimpleNamespace(bot=None), SimpleNamespace(bot="strong")]
+    stored: Any = SimpleNamespace(id="g", version=0, seats=seats)
+    live.for_view(stored, state)
+    eventually(lambda: live.answer("g", 0), lambda a: a is not None, what="the answer")
+    live.stop()
+    assert asked == [["beginner", "strong"]]

@@ -6,15 +6,18 @@ kernels compiled.  Done only after the last box, both made a player wait far bey
 the goals of issue 24 (the analysis within 5 s, the win analysis within 10 s).  So each
 turn is analysed when its box is written, by one background thread: the strategy
 layer remembers every rated position (:func:`yatzy.strategy.win_analysis.analyze_wins`
-on the game so far), and at the end only the last turn is left to rate.
+on the game so far), and at the end only the last turn is left to rate.  The same
+pass measures each person's play so far (the points lost per turn, scaled to a game)
+and maps it to a calibrated level (:func:`measured_levels`), so the live chances count
+a beginner as a beginner rather than as a perfect player (:meth:`Ahead.levels_of`).
 
 The thread takes at most the win analyses' ``share`` of a core (their
 :meth:`yatzy.web.win_jobs.WinAnalyses.pace`), keeps only each game's latest position
 (a game several turns ahead is analysed once, from where it is), at most
 :data:`GAMES_KEPT` games, and does nothing for games whose strategy is not ready
-(their tables are being prepared), score pads, games without a person, or when the
-win analyses are off.  A failure is logged and forgotten: the analysis at the end
-does the work then.
+(their tables are being prepared), score pads and games without a person; with the
+win analyses off it only measures the people (when the live chances are on).  A
+failure is logged and forgotten: the analysis at the end does the work then.
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.web.prepare import strategy_status
 from yatzy.web.win_jobs import WinAnalyses
+
+if TYPE_CHECKING:  # the strategy package loads numpy: only where a game is analysed
+    from yatzy.strategy.analyze import Analysis
 
 log = logging.getLogger("yatzy.web")
 
@@ -36,6 +43,28 @@ GAMES_KEPT = 256
 next turn)."""
 
 RecordOf = Callable[[], int | None]
+
+MEASURED_AFTER = 3
+"""A person's own turns seen before their play is mapped to a level (before that they
+count as playing their best, as the chances always did)."""
+
+
+def measured_levels(state: State, analysis: Analysis) -> dict[int, str]:
+    """Each person's level from their decisions so far in ``analysis`` (of ``state``):
+    the points they lost per turn, scaled to a whole game, mapped to the nearest
+    calibrated level (:func:`yatzy.analysis.rating.level_of`); people with fewer than
+    :data:`MEASURED_AFTER` turns, and bots, are left out."""
+    from yatzy.analysis.rating import level_of  # openskill: only where people are measured
+
+    levels: dict[int, str] = {}
+    for summary in analysis.players:
+        seat = summary.player
+        turns = len(summary.expected)
+        if state.players[seat].bot is not None or turns < MEASURED_AFTER:
+            continue
+        per_game = summary.total_loss / turns * state.rules.turns
+        levels[seat] = level_of(max(per_game, 1e-9))
+    return levels
 
 
 def turn_written(state: State) -> bool:
@@ -49,8 +78,11 @@ def turn_written(state: State) -> bool:
 class Ahead:
     """The background analysis of games in play (see the module docstring)."""
 
-    def __init__(self, analyses: WinAnalyses) -> None:
+    def __init__(self, analyses: WinAnalyses, *, measure: bool = False) -> None:
         self.analyses = analyses
+        self.measure = measure
+        # game id -> {seat: level}: each person's play so far mapped to a calibrated level
+        self._levels: OrderedDict[str, dict[int, str]] = OrderedDict()
         self._waiting: OrderedDict[str, tuple[State, RecordOf | None]] = OrderedDict()
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -61,11 +93,11 @@ class Ahead:
         """A box of ``game_id`` was written, giving ``state``: analyse its turns so far in
         the background.  ``record_of`` gives a solo game's record (its chances are those
         of beating it; without one a solo game's win analysis is not made ahead)."""
-        if not self.analyses.enabled or not turn_written(state):
+        if not (self.analyses.enabled or self.measure) or not turn_written(state):
             return
         if all(p.bot is not None for p in state.players):
             return  # nobody reads the analysis of the computers' own game
-        if len(state.players) == 1 and record_of is None:
+        if len(state.players) == 1 and record_of is None and not self.measure:
             return
         with self._lock:
             self._waiting.pop(game_id, None)
@@ -83,23 +115,33 @@ class Ahead:
                 self._busy = False
                 self._lock.notify_all()
                 self._lock.wait_for(lambda: bool(self._waiting))
-                _, (state, record_of) = self._waiting.popitem(last=False)
+                game_id, (state, record_of) = self._waiting.popitem(last=False)
                 self._busy = True
             try:
-                self._analyse(state, record_of)
+                self._analyse(game_id, state, record_of)
             except Exception as exc:  # the analysis at the end tries again; the server goes on
                 log.info("analysis ahead of %s failed: %s", state.rules.spec, exc)
 
-    def _analyse(self, state: State, record_of: RecordOf | None) -> None:
+    def _analyse(self, game_id: str, state: State, record_of: RecordOf | None) -> None:
         if strategy_status(state.rules) is not None:
             return  # tables being prepared (or none here): the end does the work
         from yatzy.strategy.analyze import analyze
         from yatzy.strategy.win_analysis import analyze_wins
 
-        analyze(state)  # compiles the advisor's kernels early, the first time
+        # The points' analysis: each person's level so far (it also compiles the
+        # advisor's kernels early, the first time).
+        levels = measured_levels(state, analyze(state))
+        with self._lock:
+            self._levels[game_id] = levels
+            self._levels.move_to_end(game_id)
+            while len(self._levels) > GAMES_KEPT:
+                self._levels.popitem(last=False)
+        if not self.analyses.enabled:
+            return
         record = None
         if len(state.players) == 1:
-            assert record_of is not None
+            if record_of is None:
+                return
             record = record_of()
             if record is None:
                 return
@@ -111,6 +153,12 @@ class Ahead:
             log.info("no analysis ahead of %s: %s", state.rules.spec, exc)
             return
         self.done += 1
+
+    def levels_of(self, game_id: str) -> dict[int, str]:
+        """Each person's level measured so far in ``game_id`` (seat to level), where
+        their play has been seen for :data:`MEASURED_AFTER` turns."""
+        with self._lock:
+            return dict(self._levels.get(game_id, {}))
 
     def wait_idle(self, timeout: float = 60.0) -> bool:
         """Wait until nothing waits or runs (tests); False on timeout."""

@@ -62,6 +62,9 @@ class LiveChances:
         self.share = share
         self.enabled = enabled and _available()
         self.notify: Notify | None = None
+        # seat -> level measured from each person's play in a game so far (the service
+        # sets it: yatzy.web.ahead.Ahead.levels_of); people not measured play their best.
+        self.measured: Callable[[str], dict[int, str]] | None = None
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # game id -> (version, state, levels): the newest version waiting, oldest game first
         self._queue: OrderedDict[str, tuple[int, State, list[str | None]]] = OrderedDict()
@@ -86,6 +89,9 @@ class LiveChances:
             if key == self._computing:
                 return {"version": stored.version, "pending": True}
             levels = [s.bot for s in stored.seats]
+            if self.measured is not None:
+                measured = self.measured(stored.id)
+                levels = [measured.get(i) if lv is None else lv for i, lv in enumerate(levels)]
             self._queue[stored.id] = (stored.version, state, levels)
             self._queue.move_to_end(stored.id)
             self._start()

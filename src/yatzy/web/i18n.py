@@ -105,6 +105,14 @@ _STRINGS: dict[str, Message] = messages(
         "percentage points. People are counted as playing their best, the computer at its "
         "level.",
     ),
+    N_(
+        "web.win_measured",
+        "{player} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far.",
+    ),
+    N_("web.level_strong", "Strong"),
+    N_("web.level_casual", "Casual"),
+    N_("web.level_beginner", "Beginner"),
     N_("web.scratched_title", "Scratched: 0 points"),
     N_(
         "web.par_help",

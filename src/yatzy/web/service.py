@@ -163,7 +163,9 @@ class GameService:
         self.win_analyses = win_analyses or WinAnalyses(enabled=False)
         # Each turn analysed as its box is written, so the analyses are there within
         # seconds of the last box (issue 24).
-        self.ahead = Ahead(self.win_analyses)
+        self.ahead = Ahead(self.win_analyses, measure=chances is not None and chances.enabled)
+        if chances is not None:
+            chances.measured = self.ahead.levels_of  # people counted at their measured level
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._lock = Lock()
 

@@ -68,6 +68,8 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
   else if (chances.method === "final") note.textContent = "";
   else if (chances.exact) note.textContent = t("win_note_exact");
   else note.textContent = t("win_note_about", { margin: marginText(chances.margin) });
+  const measured = measuredWords(view, chances, t, seatName);
+  if (measured) note.textContent += " " + measured;
   note.hidden = !note.textContent;
 }
 
@@ -78,4 +80,15 @@ function unavailableWords(view, chances, t) {
   if (chances.why === "large") return t("win_unavailable_large", { title: view.title });
   if (chances.why === "not_prepared") return t("win_unavailable_not_prepared");
   return t("win_unavailable");
+}
+
+// The people counted at the level their play in this game has shown so far (not as
+// perfect players): "Ann counts as playing like the computer level “Casual” …".
+const MEASURED = ["strong", "casual", "beginner"];
+function measuredWords(view, chances, t, seatName) {
+  if (!chances.seats) return "";
+  return chances.seats
+    .filter((s) => !view.players[s.seat].bot && MEASURED.includes(s.level))
+    .map((s) => t("win_measured", { player: seatName(s.seat), level: t("level_" + s.level) }))
+    .join(" ");
 }
