@@ -81,8 +81,8 @@ class Ahead:
     def __init__(self, analyses: WinAnalyses, *, measure: bool = False) -> None:
         self.analyses = analyses
         self.measure = measure
-        # game id -> {seat: level}: each person's play so far mapped to a calibrated level
-        self._levels: OrderedDict[str, dict[int, str]] = OrderedDict()
+        # game id -> (turns seen, {seat: level}): each person's play so far as a level
+        self._levels: OrderedDict[str, tuple[int, dict[int, str]]] = OrderedDict()
         self._waiting: OrderedDict[str, tuple[State, RecordOf | None]] = OrderedDict()
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -97,8 +97,8 @@ class Ahead:
             return
         if all(p.bot is not None for p in state.players):
             return  # nobody reads the analysis of the computers' own game
-        if len(state.players) == 1 and record_of is None and not self.measure:
-            return
+        if len(state.players) == 1 and (record_of is None or not self.analyses.enabled):
+            return  # alone: no live chances to measure for, nothing to rate without a record
         with self._lock:
             self._waiting.pop(game_id, None)
             self._waiting[game_id] = (state.clone(), record_of)
@@ -115,29 +115,60 @@ class Ahead:
                 self._busy = False
                 self._lock.notify_all()
                 self._lock.wait_for(lambda: bool(self._waiting))
-                game_id, (state, record_of) = self._waiting.popitem(last=False)
                 self._busy = True
-            try:
-                self._analyse(game_id, state, record_of)
-            except Exception as exc:  # the analysis at the end tries again; the server goes on
-                log.info("analysis ahead of %s failed: %s", state.rules.spec, exc)
+            # First every waiting game's people (milliseconds each, for the live chances
+            # of the next move), then one game's win analysis (up to a second a turn,
+            # measuring the games written meanwhile between its turns).
+            self._measure_waiting()
+            with self._lock:
+                if not self._waiting:
+                    continue
+                game_id, (state, record_of) = self._waiting.popitem(last=False)
+            self._guarded(self._rate, game_id, state, record_of)
 
-    def _analyse(self, game_id: str, state: State, record_of: RecordOf | None) -> None:
+    def _measure_waiting(self) -> None:
+        with self._lock:
+            pending = [(game_id, state) for game_id, (state, _) in self._waiting.items()]
+        for game_id, state in pending:
+            self._guarded(self._measure, game_id, state)
+
+    def _between_turns(self, done: int, total: int) -> None:
+        """After each turn of a win analysis: rest (the win analyses' share of a core),
+        then measure the people of the games written meanwhile."""
+        self.analyses.pace(done, total)
+        self._measure_waiting()
+
+    @staticmethod
+    def _guarded(task: Callable[..., None], game_id: str, state: State, *args: object) -> None:
+        try:
+            task(game_id, state, *args)
+        except Exception as exc:  # the analysis at the end tries again; the server goes on
+            log.info("analysis ahead of %s failed: %s", state.rules.spec, exc)
+
+    def _measure(self, game_id: str, state: State) -> None:
+        """Each person's level so far (the points' analysis; it also compiles the
+        advisor's kernels early, the first time)."""
+        with self._lock:
+            seen = self._levels.get(game_id)
+        if not self.measure or (seen is not None and seen[0] == len(state.log)):
+            return
         if strategy_status(state.rules) is not None:
-            return  # tables being prepared (or none here): the end does the work
+            return  # tables being prepared (or none here)
         from yatzy.strategy.analyze import analyze
-        from yatzy.strategy.win_analysis import analyze_wins
 
-        # The points' analysis: each person's level so far (it also compiles the
-        # advisor's kernels early, the first time).
         levels = measured_levels(state, analyze(state))
         with self._lock:
-            self._levels[game_id] = levels
+            self._levels[game_id] = (len(state.log), levels)
             self._levels.move_to_end(game_id)
             while len(self._levels) > GAMES_KEPT:
                 self._levels.popitem(last=False)
-        if not self.analyses.enabled:
-            return
+
+    def _rate(self, game_id: str, state: State, record_of: RecordOf | None) -> None:
+        """The game's turns so far in win chance (remembered for the end)."""
+        if not self.analyses.enabled or strategy_status(state.rules) is not None:
+            return  # off, or tables being prepared (or none here): the end does the work
+        from yatzy.strategy.win_analysis import analyze_wins
+
         record = None
         if len(state.players) == 1:
             if record_of is None:
@@ -147,7 +178,7 @@ class Ahead:
                 return
         try:
             analyze_wins(
-                state, record=record, budget=self.analyses.budget, progress=self.analyses.pace
+                state, record=record, budget=self.analyses.budget, progress=self._between_turns
             )
         except YatzyError as exc:
             log.info("no analysis ahead of %s: %s", state.rules.spec, exc)
@@ -158,7 +189,8 @@ class Ahead:
         """Each person's level measured so far in ``game_id`` (seat to level), where
         their play has been seen for :data:`MEASURED_AFTER` turns."""
         with self._lock:
-            return dict(self._levels.get(game_id, {}))
+            found = self._levels.get(game_id)
+        return dict(found[1]) if found is not None else {}
 
     def wait_idle(self, timeout: float = 60.0) -> bool:
         """Wait until nothing waits or runs (tests); False on timeout."""
