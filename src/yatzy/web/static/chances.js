@@ -86,7 +86,7 @@ function unavailableWords(view, chances, t) {
 // perfect players): "Ann counts as playing like the computer level “Casual” …".
 const MEASURED = ["strong", "casual", "beginner"];
 function measuredWords(view, chances, t, seatName) {
-  if (!chances.seats) return "";
+  if (!chances || !chances.seats) return "";
   return chances.seats
     .filter((s) => !view.players[s.seat].bot && MEASURED.includes(s.level))
     .map((s) => t("win_measured", { player: seatName(s.seat), level: t("level_" + s.level) }))
