@@ -91,3 +91,34 @@ def test_a_refused_box_names_the_box_and_the_rule(
     assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
     assert len(w.errors) == 2
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+def test_maxis_missing_chances_say_why(browser: Any, server: Server, lang: str, size: str) -> None:
+    # Early in a Maxi game the chances are not worked out: the "–" is explained in
+    # words that name the game, for screen readers too.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "random"}]
+    created = context.request.post(
+        server.url + "/api/games", data={"rules": "maxi", "lang": lang, "seats": seats}
+    )
+    assert created.status == 201, created.text()
+    gid = created.json()["id"]
+    title = context.request.get(f"{server.url}/api/games/{gid}").json()["title"]
+    said = words(lang, "win_unavailable_large", title=title)
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    page.wait_for_function(
+        "(s) => document.getElementById('chances-note').textContent === s",
+        arg=said,
+        timeout=120_000,
+    )
+    assert "Maxi" in said and page.locator("#chances-note").is_visible()
+    # each player's "–" says the same to screen readers
+    assert page.locator("#protocol .win .sr").first.inner_text() == said
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
