@@ -107,3 +107,30 @@ def test_a_solo_game_has_a_result_not_a_winner(
     assert_accessible(page)
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
+def test_a_missing_analysis_is_said_in_the_pages_words(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # The server's reasons are in English for developers: a page in Swedish or Finnish
+    # says only that the analysis could not be made, in its own words.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    v = _played(context, server, lang, [{"name": "Ann", "here": True}])
+    english = '{"detail": "no analysis for yatzy: the table failed", "error": "YatzyError"}'
+    page.route(
+        "**/analysis?*",
+        lambda route: route.fulfill(status=422, body=english, content_type="application/json"),
+    )
+    page.goto(f"{server.url}/g/{v['id']}")
+    box = page.locator("#analysis .error")
+    box.wait_for()
+    assert box.inner_text() == words(lang, "analysis_failed") + "."
+    assert "table" not in page.locator("#winner").inner_text()
+    assert_accessible(page)
+    # the refused request is the one console line
+    assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
+    context.close()

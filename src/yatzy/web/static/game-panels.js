@@ -298,7 +298,7 @@ export async function fetchAnalysis() {
     if (data.pending) setTimeout(fetchAnalysis, 2000);
     else fetchWinAnalysis();
   } catch (e) {
-    renderAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, state.view, words);
+    renderAnalysis(box, { error: failure(e) }, state.view, words);
   }
 }
 
@@ -308,11 +308,19 @@ export async function fetchWinAnalysis() {
   const box = $("win-analysis");
   if (!state.winAnalysis) renderWinAnalysis(box, { pending: true }, words);
   try {
-    const data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    let data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    if (data.error) data = Object.assign({}, data, { error: true }); // the server's English
     state.winAnalysis = data;
     renderWinAnalysis(box, data, words);
     if (data.pending) setTimeout(fetchWinAnalysis, 2000);
   } catch (e) {
-    renderWinAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, words);
+    renderWinAnalysis(box, { error: failure(e) }, words);
   }
+}
+
+// Why an analysis is missing, in the page's words: unreachable, or the server busy (its
+// 503 comes in the page's language); any other reason is the server's English: none.
+function failure(e) {
+  if (e.offline) return t("unreachable");
+  return e.status === 503 && e.message ? e.message : true;
 }
