@@ -151,3 +151,28 @@ def test_the_live_chances_count_people_at_their_measured_level(
     eventually(lambda: live.answer("g", 0), lambda a: a is not None, what="the answer")
     live.stop()
     assert asked == [["beginner", "strong"]]
+
+
+def test_a_stopped_server_analyses_no_more() -> None:
+    from yatzy.game import Game, Roll, Score
+
+    state = Game("yatzy", ["Ann", "Bo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    state.apply(Score("ones"))
+    ahead = Ahead(WinAnalyses(), measure=True)
+    ahead.stop()
+    ahead.after_write("g", state)
+    assert ahead._thread is None and not ahead._waiting  # nothing was queued
+    assert ahead.wait_idle(1)
+
+
+def test_the_analysis_ahead_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.web.ahead import AHEAD_ENV, enabled_by_env
+
+    monkeypatch.setenv(AHEAD_ENV, "0")
+    assert not enabled_by_env()
+    monkeypatch.setenv(AHEAD_ENV, "1")
+    assert enabled_by_env()
+    monkeypatch.delenv(AHEAD_ENV)
+    assert enabled_by_env()

@@ -23,6 +23,7 @@ failure is logged and forgotten: the analysis at the end does the work then.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -43,6 +44,21 @@ GAMES_KEPT = 256
 next turn)."""
 
 RecordOf = Callable[[], int | None]
+
+
+AHEAD_ENV = "YATZY_ANALYSE_AHEAD"
+"""``0`` switches the analysis made while games are played off (the analyses are then
+made at the end, as before; the live chances count every person as playing their best)."""
+
+
+def enabled_by_env() -> bool:
+    """Whether :data:`AHEAD_ENV` leaves the analysis ahead on (the default)."""
+    return os.environ.get(AHEAD_ENV, "").strip() != "0"
+
+
+class _Stopped(Exception):
+    """Raised between the turns of a win analysis when the server stops."""
+
 
 MEASURED_AFTER = 3
 """A person's own turns seen before their play is mapped to a level (before that they
@@ -78,28 +94,36 @@ def turn_written(state: State) -> bool:
 class Ahead:
     """The background analysis of games in play (see the module docstring)."""
 
-    def __init__(self, analyses: WinAnalyses, *, measure: bool = False) -> None:
+    def __init__(
+        self, analyses: WinAnalyses, *, measure: bool = False, enabled: bool = True
+    ) -> None:
         self.analyses = analyses
         self.measure = measure
+        self.enabled = enabled
         # game id -> (turns seen, {seat: level}): each person's play so far as a level
         self._levels: OrderedDict[str, tuple[int, dict[int, str]]] = OrderedDict()
         self._waiting: OrderedDict[str, tuple[State, RecordOf | None]] = OrderedDict()
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False
+        self._stopped = False
         self.done = 0  # positions analysed (tests, logs)
 
     def after_write(self, game_id: str, state: State, record_of: RecordOf | None = None) -> None:
         """A box of ``game_id`` was written, giving ``state``: analyse its turns so far in
         the background.  ``record_of`` gives a solo game's record (its chances are those
         of beating it; without one a solo game's win analysis is not made ahead)."""
-        if not (self.analyses.enabled or self.measure) or not turn_written(state):
+        if not self.enabled or not (self.analyses.enabled or self.measure):
+            return
+        if not turn_written(state):
             return
         if all(p.bot is not None for p in state.players):
             return  # nobody reads the analysis of the computers' own game
         if len(state.players) == 1 and (record_of is None or not self.analyses.enabled):
             return  # alone: no live chances to measure for, nothing to rate without a record
         with self._lock:
+            if self._stopped:
+                return
             self._waiting.pop(game_id, None)
             self._waiting[game_id] = (state.clone(), record_of)
             while len(self._waiting) > GAMES_KEPT:
@@ -114,7 +138,10 @@ class Ahead:
             with self._lock:
                 self._busy = False
                 self._lock.notify_all()
-                self._lock.wait_for(lambda: bool(self._waiting))
+                self._lock.wait_for(lambda: bool(self._waiting) or self._stopped)
+                if self._stopped:
+                    self._thread = None
+                    return
                 self._busy = True
             # First every waiting game's people (milliseconds each, for the live chances
             # of the next move), then one game's win analysis (up to a second a turn,
@@ -135,6 +162,8 @@ class Ahead:
     def _between_turns(self, done: int, total: int) -> None:
         """After each turn of a win analysis: rest (the win analyses' share of a core),
         then measure the people of the games written meanwhile."""
+        if self._stopped:
+            raise _Stopped("the server is stopping")
         self.analyses.pace(done, total)
         self._measure_waiting()
 
@@ -184,6 +213,14 @@ class Ahead:
             log.info("no analysis ahead of %s: %s", state.rules.spec, exc)
             return
         self.done += 1
+
+    def stop(self) -> None:
+        """Analyse no more (the server stops): the waiting games are dropped, and a win
+        analysis under way ends after its turn."""
+        with self._lock:
+            self._stopped = True
+            self._waiting.clear()
+            self._lock.notify_all()
 
     def levels_of(self, game_id: str) -> dict[int, str]:
         """Each person's level measured so far in ``game_id`` (seat to level), where

@@ -43,7 +43,7 @@ from yatzy.game import (
 )
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
-from yatzy.web.ahead import Ahead
+from yatzy.web.ahead import Ahead, enabled_by_env
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -163,7 +163,11 @@ class GameService:
         self.win_analyses = win_analyses or WinAnalyses(enabled=False)
         # Each turn analysed as its box is written, so the analyses are there within
         # seconds of the last box (issue 24).
-        self.ahead = Ahead(self.win_analyses, measure=chances is not None and chances.enabled)
+        self.ahead = Ahead(
+            self.win_analyses,
+            measure=chances is not None and chances.enabled,
+            enabled=enabled_by_env(),
+        )
         if chances is not None:
             chances.measured = self.ahead.levels_of  # people counted at their measured level
         self._cache: dict[str, tuple[StoredGame, State]] = {}
