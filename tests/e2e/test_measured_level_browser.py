@@ -14,6 +14,7 @@ from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
 from tests.e2e.support import Server
 from tests.e2e.test_browser import _BypassCSP
 from tests.helpers import eventually
+from yatzy.web.ahead import AHEAD_ENV
 
 pytestmark = pytest.mark.slow
 
@@ -27,8 +28,13 @@ def browser(browser: Any) -> Any:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder: Path = tmp_path_factory.mktemp("measured")
-    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
-        yield s
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(AHEAD_ENV, "1")  # off in the other tests (tests/conftest.py)
+        server = Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _worst(view: dict[str, Any]) -> dict[str, Any]:

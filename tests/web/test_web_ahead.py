@@ -20,7 +20,7 @@ from tests.web.test_web_win_analysis import ready
 from yatzy.game import State
 from yatzy.rules import RuleSet
 from yatzy.strategy import win_analysis
-from yatzy.web.ahead import Ahead, turn_written
+from yatzy.web.ahead import AHEAD_ENV, Ahead, turn_written
 from yatzy.web.app import create_app
 from yatzy.web.prepare import TABLE_JOBS, strategy_status
 from yatzy.web.win_jobs import WinAnalyses
@@ -37,6 +37,7 @@ def _strategy_ready(spec: str) -> None:
 def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(AHEAD_ENV, "1")  # off in the other tests (tests/conftest.py)
     _strategy_ready("yatzy")
     rated: list[int] = []
     rate = win_analysis._rate
