@@ -61,6 +61,10 @@ RUN = _run_dir()
 os.environ["XDG_CACHE_HOME"] = str(LOCAL / "xdg-cache")
 os.environ["XDG_CONFIG_HOME"] = str(RUN / "config")
 os.environ["TMPDIR"] = str(RUN / "tmp")
+# The analysis made while games are played (yatzy.web.ahead) spends CPU on every game
+# with a person that a test plays (+70 % in the analysis modules); the tests of it switch
+# it on (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
+os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
 tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
 
 from hypothesis import HealthCheck, settings  # noqa: E402

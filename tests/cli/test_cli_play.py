@@ -15,7 +15,7 @@ import pytest
 
 from yatzy.cli.main import main
 from yatzy.cli.play_session import BoxResolver, PlaySession, PromptError, random_draws
-from yatzy.game import Fill2, Game, Roll, Score, Scratch, State, load, save
+from yatzy.game import Fill2, Game, Player, Roll, Score, Scratch, State, load, save
 from yatzy.rules import RuleSet
 
 Run = Callable[..., tuple[int, str, str]]
@@ -1096,18 +1096,71 @@ def test_fourteen_maxi_players_fit_80_columns(lang: str) -> None:
     assert "[Dan]" in wide[0] and max(len(line) for line in wide) > 80
 
 
-def test_a_bot_says_it_prepares_its_table_the_first_time_only(
+def test_a_bot_without_its_table_plays_greedily_meanwhile_and_says_so_once(
     play: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # An empty solver cache: the strong bot must solve the whole table before its first
-    # move (minutes for Maxi), so the game says so instead of seeming to hang.
+    # Issue 24: an empty solver cache no longer makes the first move wait for a whole
+    # table (minutes for Maxi): the build starts in the background, the greedy strategy
+    # plays meanwhile, and the game says so once; with the table there, nothing is said.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr("yatzy.strategy.advisor._WHOLE", {})
+    started: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        "yatzy.cli.play_common.prepare_in_background",
+        lambda level, state: started.append((level, state.rules.spec)) or True,
+    )
+    monkeypatch.setattr("yatzy.strategy.levels.AdvisedBot.choose", _never)
     args = ["--rules", "yatzy+forced", "--seed", "1", "--no-record", "P", "--bot", "strong:Hal"]
     _, out, _ = play(args)
     assert "Hal starts." in out
-    assert out.count("Hal (bot strong) prepares its strategy table (once; may take minutes)…") == 1
-    monkeypatch.setattr("yatzy.strategy.advisor._WHOLE", {})  # a new process: from the disk
+    said = (
+        "Hal (bot strong) plays a simple strategy for now: its strategy table is being "
+        "prepared (once on this computer)."
+    )
+    assert out.count(said) == 1 and set(started) == {("strong", "yatzy+forced")}
+    # The table ready: the bot's own strategy plays (a greedy one here, to stay quick).
+    from yatzy.bots import GreedyBot
+
+    monkeypatch.setattr("yatzy.cli.play_common.strategy_pending", lambda state, seat: False)
+    monkeypatch.setattr(
+        "yatzy.strategy.levels.AdvisedBot.choose", lambda self, s, rng: GreedyBot().choose(s, rng)
+    )
     _, again, _ = play(args)
     assert "Hal starts." in again
-    assert "prepares its strategy table" not in again
+    assert "simple strategy" not in again
+
+
+def _never(*args: object) -> None:
+    raise AssertionError("the bot's own strategy was asked while its table was missing")
+
+
+def test_a_bot_takes_up_its_own_strategy_when_the_table_is_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The table built in the background: the next turn the bot plays its own strategy,
+    # and says so (in the game's language).
+    from yatzy.bots import make_bot
+
+    turns = {"n": 0}
+
+    def pending(state: State, seat: int) -> bool:
+        turns["n"] += 1
+        return turns["n"] == 1
+
+    monkeypatch.setattr("yatzy.cli.play_common.strategy_pending", pending)
+    monkeypatch.setattr("yatzy.cli.play_common.prepare_in_background", lambda level, state: True)
+    state = Game(RuleSet.parse("yatzy"), [Player("Hal", "greedy")]).new_initial_state(0)
+    out = io.StringIO()
+    session = PlaySession(
+        state,
+        lang="sv",
+        stdin=io.StringIO(""),
+        stdout=out,
+        rng=random.Random(0),
+        bots={0: make_bot("greedy")},
+    )
+    session._bot_turn(0)
+    session._bot_turn(0)
+    text = out.getvalue()
+    assert text.count("spelar en enkel strategi så länge") == 1
+    assert text.count("har sin strategitabell klar och spelar nu sin egen strategi") == 1

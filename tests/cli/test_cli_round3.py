@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from yatzy.bots import make_bot
+from yatzy.bots import make_bot, prepare_tables
 from yatzy.cli.play_session import PlaySession, PromptError
 from yatzy.game import BoxEntry, Game, Roll, State
 from yatzy.rules import Language
@@ -92,6 +92,7 @@ def test_enter_lets_the_bot_play_after_a_write() -> None:
     ],
 )
 def test_hint_gives_the_advisors_options(lang: Language, word: str, title: str) -> None:
+    prepare_tables("optimal", "dubbel")  # the table there, as after the background build
     state = Game("dubbel", ["P"]).new_initial_state(0)
     state.apply(Roll())
     state.apply_roll([(6, 6), (6, 5), (6, 4), (1, 3), (2, 2), (3, 1)])
@@ -101,6 +102,39 @@ def test_hint_gives_the_advisors_options(lang: Language, word: str, title: str) 
     assert title in text and len(text.splitlines()) >= 5
     if lang == "en":
         assert "Expected final score" in text and "approximate" in text.lower()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The hints' strategy table is being prepared (once on this computer"),
+        ("sv", "Tipsens strategitabell förbereds (en gång på den här datorn"),
+        ("fi", "Vihjeiden strategiataulukkoa valmistellaan (kerran tällä tietokoneella"),
+    ],
+)
+def test_the_first_hint_answers_at_once_while_its_table_is_built(
+    lang: Language, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the first hint no longer waits a minute for a table: the build starts
+    # in the background and the hint says so in words.
+    started: list[tuple[str, str]] = []
+    monkeypatch.setattr("yatzy.bots.preparing", lambda level, rules: True)
+    monkeypatch.setattr(
+        "yatzy.cli.play_common.prepare_in_background",
+        lambda level, state: started.append((level, state.rules.spec)) or True,
+    )
+    monkeypatch.setattr("yatzy.strategy.advisor.advise", _never_advise)
+    state = Game("yatzy", ["P"]).new_initial_state(0)
+    state.apply(Roll())
+    state.apply_roll([6, 6, 6, 5, 4])
+    session = session_of(state, lang)
+    session.handle({"en": "hint", "sv": "tips", "fi": "vihje"}[lang])
+    assert said in session.stdout.getvalue()  # type: ignore[attr-defined]
+    assert started == [("optimal", "yatzy")]
+
+
+def _never_advise(*args: object) -> None:
+    raise AssertionError("the hint waited for the advisor's table")
 
 
 @pytest.mark.parametrize(

@@ -218,6 +218,11 @@ def test_analyze_a_game_played_by_yatzy_play(
     import io
     import sys
 
+    from yatzy.bots import prepare_tables
+
+    # The optimal bot's table at hand (without it the greedy strategy stands in for it
+    # while a child process builds it: test_cli_play).
+    prepare_tables("optimal", "yatzy+forced")
     record = tmp_path / "game.json"
     # A person plays too (forced order: roll once, write the next box), with two bots.
     script = "".join(f"r\ns {box}\n" for box in range(1, 16))

@@ -125,3 +125,32 @@ def test_every_box_reachable_on_a_phone_with_hints(
     assert covered == [], f"boxes under the tray: {covered}"
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_every_box_of_the_score_pad_reachable_on_a_phone(
+    browser: Any, server: Server, lang: str
+) -> None:
+    # Issue 24: the score pad at 390x844 (two players, the dice entered): no box to
+    # choose lies under the tray or its entry fields, each one a tap away.  (A score
+    # pad has no hints: the server has no dice to advise on.)
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/")
+    page.locator('button[data-mode="pad"]').click()
+    page.locator("#start-btn").click()
+    page.wait_for_url("**/g/*")
+    page.wait_for_selector("#pad-write:not([hidden])")
+    page.fill("#pad-dice-input", "6 6 6 2 2")
+    page.locator("#pad-dice-btn").click()
+    page.wait_for_selector("button.choose")
+    boxes = page.locator("button.choose").count()
+    assert boxes == 15, boxes  # Yatzy, every box open: each one to choose
+    covered = page.evaluate(COVERED)
+    assert covered == [], f"boxes under the tray: {covered}"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS["phone"]["width"], f"the score pad is {width} px wide"
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()

@@ -13,7 +13,7 @@ import pytest
 from yatzy.errors import YatzyError
 from yatzy.game import BoxEntry, Game, Player, Roll, Score, Scratch, State
 from yatzy.strategy import outcomes
-from yatzy.strategy.win_analysis import analyze_wins
+from yatzy.strategy.win_analysis import analyze_wins, forget_analysed
 from yatzy.strategy.win_chance import win_chances
 
 
@@ -25,7 +25,9 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setattr(outcomes, "_whole_table", lambda rules: None)
     for name in ("_EV_WHOLE", "_EV_MISSING", "_EV_SUBGAMES", "_SUBGAMES"):
         monkeypatch.setattr(outcomes, name, type(getattr(outcomes, name))())
+    forget_analysed()  # each test's positions analysed afresh, under its own tables
     yield
+    forget_analysed()
 
 
 def _end_game(spec: str = "yatzy", bots: tuple[str | None, str | None] = (None, None)) -> State:
@@ -213,3 +215,42 @@ def test_bots_are_rated_at_their_level() -> None:
     assert result.decisions[0].cost > 0.85
     # B (a bot) is simulated: its chances carry a margin.
     assert any(not d.exact for d in result.decisions if d.player == 1)
+
+
+def test_a_game_analysed_turn_by_turn_leaves_only_its_last_turn_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24 (analysis within seconds of the last box): each turn analysed as the
+    # game goes is remembered, so the analysis at the end rates only the last turn,
+    # and gives exactly what one analysis of the whole game gives.
+    from yatzy.strategy import win_analysis
+
+    start = _end_game()
+    end = _play(start, blunder=True)
+    whole = analyze_wins(end, start=start, budget=1.0, lang="sv").to_json()
+    forget_analysed()
+    rated: list[int] = []
+    rate = win_analysis._rate
+    monkeypatch.setattr(win_analysis, "_rate", lambda *a: (rated.append(a[3]), rate(*a))[1])
+    for turns in range(1, len(end.log)):  # after each box written, as the server does
+        partial = _replayed(start, end, turns)
+        analyze_wins(partial, start=start, budget=1.0, lang="en")
+    before_end = len(rated)
+    again = analyze_wins(end, start=start, budget=1.0, lang="sv").to_json()
+    last_turn = [d for d in again["decisions"] if d["turn"] == len(end.log)]
+    assert len(rated) - before_end == len(last_turn) >= 1  # only the last turn's
+    for got, want in zip(again["decisions"], whole["decisions"], strict=True):
+        assert got == want  # in the viewer's words though warmed in another language
+    assert again["chart"] == whole["chart"] and again["players"] == whole["players"]
+
+
+def _replayed(start: State, end: State, turns: int) -> State:
+    """``end``'s game after its first ``turns`` turns, replayed from ``start``."""
+    s = start.clone()
+    for turn in end.log[len(start.log) : len(start.log) + turns]:
+        for r, roll in enumerate(turn["rolls"]):
+            keep = tuple(roll["keep"])
+            s.apply(Roll(keep) if r else Roll())
+            s.apply_roll([d for i, d in enumerate(roll["dice"]) if i not in keep])
+        s.apply(Scratch(turn["box"]) if turn.get("scratch") else Score(turn["box"]))
+    return s

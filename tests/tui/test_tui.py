@@ -28,6 +28,7 @@ from tests.tui.helpers import (
     settle,
     write_box,
 )
+from yatzy.bots import prepare_tables
 from yatzy.cli.play_common import keep_in_stats
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.cli.tui.keymap import BOX_KEYS, COMMAND_KEYS, box_for_key
@@ -300,6 +301,7 @@ def test_a_refused_write_says_why_and_changes_nothing() -> None:
 
 
 def test_hint_lists_options_and_labels_approximate_advice() -> None:
+    prepare_tables("optimal", "dubbel")  # the table there, as after the background build
     state = rolled(new_state("dubbel", ["Anna"]), [(6, 6), (6, 5), (6, 4), (1, 3), (2, 2), (3, 1)])
     app = make_app(state)
 
@@ -327,6 +329,9 @@ def test_solo_hint_aims_at_the_record_then_at_points(
     from yatzy.strategy import target_play
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # The points' table counts as ready (built here: seconds); while it is not, the
+    # hint says so and builds it in the background (test_cli_round3).
+    monkeypatch.setattr("yatzy.bots.preparing", lambda level, rules: False)
     open_boxes = ["threes", "full_house", "chance"]
     table = TargetTable("yatzy", open_boxes=open_boxes)  # a sub-game's: seconds to solve
     monkeypatch.setitem(target_play._TABLES, "yatzy", table)
@@ -622,31 +627,47 @@ def test_every_tui_message_speaks_sv_fi_en_with_the_same_fields() -> None:
         assert all(f == fields[0] for f in fields), key
 
 
-def test_a_bot_preparing_its_table_says_so_on_the_status_line(
+def test_a_bot_without_its_table_plays_greedily_at_once_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A bot whose table is not built yet shows "prepares" (not "thinking") until it moves.
-    import threading
-
+    # Issue 24: a strong bot whose table is not built yet does not keep the game
+    # waiting: the greedy strategy plays for it (its own bot is never asked), the
+    # status line and the messages say so, and its own strategy takes over (said too)
+    # once the table is there.
+    ready = {"yes": False}
+    started: list[tuple[str, str]] = []
     monkeypatch.setattr("yatzy.cli.tui.app.QUICK_BOTS", frozenset())
-    monkeypatch.setattr("yatzy.cli.tui.app.strategy_pending", lambda state, seat: True)
-    release = threading.Event()
+    monkeypatch.setattr(
+        "yatzy.cli.play_common.strategy_pending", lambda state, seat: not ready["yes"]
+    )
+    monkeypatch.setattr(
+        "yatzy.cli.play_common.prepare_in_background",
+        lambda level, state: started.append((level, state.rules.spec)) or True,
+    )
     state = new_state("yatzy", ["Anna"], ("greedy",), starter=1)
     app = make_app(state, lang="sv")
     bot = app.bots[1]
+    asked: list[int] = []
     choose = bot.choose
-    monkeypatch.setattr(bot, "choose", lambda s, rng: (release.wait(10), choose(s, rng))[1])
+    monkeypatch.setattr(bot, "choose", lambda s, rng: (asked.append(1), choose(s, rng))[1])
+    said_all: list[str] = []  # the message area keeps 3 lines: every one said, here
+    say = app._say
+    monkeypatch.setattr(app, "_say", lambda text: (said_all.append(text), say(text))[1])
 
     async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:  # no settling: the bot is stuck
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app.preparing:
-                    break
-            assert "Greedy (dator) förbereder sin strategitabell" in str(app._status())
-            release.set()
+        async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            assert not app.preparing and state.player == 0
-            assert "förbereder" not in str(app._status())
+            assert state.player == 0 and asked == [] and set(started) == {("greedy", "yatzy")}
+            assert app.preparing and app.stand_in_seats == {1}
+            said = "Greedy (dator) spelar en enkel strategi så länge"
+            assert any(said in m for m in said_all), said_all
+            ready["yes"] = True
+            state.apply(Roll(()))
+            state.apply_roll([1, 1, 2, 3, 4])
+            state.apply(Score("ones"))
+            app._advance()
+            await settle(pilot)
+            assert asked and not app.preparing and state.player == 0
+            assert any("spelar nu sin egen strategi" in m for m in said_all)
 
     asyncio.run(main())

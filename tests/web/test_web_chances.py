@@ -178,3 +178,39 @@ def test_a_failed_table_build_answers_unavailable_once(monkeypatch: pytest.Monke
         assert answer == {"version": version, "unavailable": "no kernels today"}
     live.stop()
     assert builds.count(True) == 1  # the second version did not build again
+
+
+def test_maxi_early_on_says_why_it_has_no_chances(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: the "–" of Maxi's (and DubbelYatzy's) chances early in the game is
+    explained: the answer says why (``large``), and the page has the words for it in
+    every language, naming the game."""
+    from types import SimpleNamespace
+
+    import yatzy.strategy.win_chance as wc
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.web.chances import LiveChances
+    from yatzy.web.i18n import ui_strings
+
+    def not_ready(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+        raise wc.TablesNotReady("the table of maxi is not built yet")
+
+    monkeypatch.setattr(wc, "win_chances", not_ready)
+    live = LiveChances(budget=0.05, share=1.0)
+    if not live.enabled:
+        pytest.skip("numpy and numba are not installed")
+    state = Game(RuleSet.parse("maxi"), ["Ann", "Kim"]).new_initial_state(starter=0)
+    stored: Any = SimpleNamespace(id="m1", version=0, seats=[SimpleNamespace(bot=None)] * 2)
+    assert live.for_view(stored, state) == {"version": 0, "pending": True}
+    answer = eventually(
+        lambda: live.answer("m1", 0), lambda a: a is not None, interval=0.01, what="the answer"
+    )
+    live.stop()
+    assert answer is not None and answer["why"] == "large" and answer["unavailable"]
+    for lang, said in (
+        ("en", "In Maxi Yatzy the chances to win appear in the last rounds"),
+        ("sv", "I Maxi Yatzy syns vinstchanserna under de sista omgångarna"),
+        ("fi", "Pelissä Maxi Yatzy voittomahdollisuudet näkyvät viimeisillä kierroksilla"),
+    ):
+        text = ui_strings(lang)["win_unavailable_large"].replace("{title}", "Maxi Yatzy")
+        assert text.startswith(said)

@@ -226,6 +226,7 @@ def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPa
     for lang, word in (("sv", "sparade slag"), ("fi", "säästettyjen"), ("en", "saved rolls")):
         hint = hints.hint(state, lang)  # type: ignore[arg-type]
         assert hint is not None and hint["approximate"] and word in hint["note"]
+        assert "yatzy solve" not in hint["note"]  # what is happening, not a command
         assert hint["options"] and hint["options"][0]["loss"] == 0
 
 

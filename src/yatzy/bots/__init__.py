@@ -47,6 +47,7 @@ __all__ = [
     "is_exact",
     "make_bot",
     "play_turn",
+    "prepare_tables",
     "preparing",
     "rules_family",
     "skill_temperature",
@@ -117,6 +118,24 @@ def preparing(level: str | None, rules: RuleSet) -> bool:
         return not strategy_ready(rules)
     except YatzyError:
         return False  # no table can serve these rules: nothing to prepare
+
+
+def prepare_tables(level: str, spec: str) -> None:
+    """Load or build the tables a bot of ``level`` plays the rules ``spec`` with (the
+    ``winner``'s target tables, else the advisor's), once per computer: what a front
+    end runs in the background while the greedy strategy stands in for the bot."""
+    from yatzy.game import Game
+
+    rules = RuleSet.parse(spec)
+    if level in WINNER_LEVELS:
+        from yatzy.strategy.winbot import win_tables, winner_supported
+
+        if winner_supported(rules):
+            win_tables(rules, build=True)
+            return
+    from yatzy.strategy.advisor import advise
+
+    advise(Game(rules, ["warm-up"]).new_initial_state())
 
 
 def make_bot(level: str) -> Bot:

@@ -305,7 +305,17 @@ _FULL_SCREEN = messages(
         "(only Yatzy and Yahtzee have the tables for it)",
     ),
     N_("cli.record_short_unsupported", "record {record}: no chance for these rules"),
-    N_("cli.bot_preparing", "{name} prepares its strategy table (once; may take minutes)…"),
+    N_(
+        "cli.bot_stand_in",
+        "{name} plays a simple strategy for now: its strategy table is being prepared "
+        "(once on this computer).",
+    ),
+    N_(
+        "cli.hint_preparing",
+        "The hints' strategy table is being prepared (once on this computer, about a "
+        "minute): ask again in a moment.",
+    ),
+    N_("cli.bot_own_strategy", "{name}'s strategy table is ready: it plays its own strategy."),
 )
 
 MESSAGES: dict[str, Message] = {**_LINE_MODE, **_FULL_SCREEN}

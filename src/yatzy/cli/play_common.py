@@ -8,11 +8,14 @@ prints or reads.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import math
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -46,6 +49,66 @@ def strategy_pending(state: State, seat: int) -> bool:
     from yatzy.bots import preparing
 
     return preparing(state.players[seat].bot, state.rules)
+
+
+_PREPARE_CODE = (
+    "import sys; from yatzy.bots import prepare_tables; prepare_tables(sys.argv[1], sys.argv[2])"
+)
+_builds: dict[tuple[str, str], subprocess.Popen[bytes]] = {}
+_builds_lock = threading.Lock()
+
+
+def _build_key(level: str, spec: str) -> tuple[str, str]:
+    from yatzy.bots import WINNER_LEVELS
+
+    return ("winner" if level in WINNER_LEVELS else "strategy", spec)
+
+
+def prepare_in_background(level: str, state: State) -> bool:
+    """Start building the tables a bot of ``level`` needs for the rules of ``state`` in a
+    child process (once per kind of table and rules in this program), unless they are
+    ready; True while they are not.  A child process, not a thread: numba's compiler
+    holds the interpreter's lock for minutes, which would freeze the screen; the table
+    and the compiled kernels reach this process through their disk caches (one builder
+    per table: :func:`yatzy.table_cache.build_lock`)."""
+    key = _build_key(level, state.rules.spec)
+    with _builds_lock:
+        child = _builds.get(key)
+        if child is None:
+            child = _builds[key] = subprocess.Popen(
+                [sys.executable, "-c", _PREPARE_CODE, level, state.rules.spec],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        return child.poll() is None
+
+
+def stop_preparing() -> None:
+    """End the table builds this program started (at its exit: the build lock dies with
+    them, and the next game starts them again)."""
+    with _builds_lock:
+        children = list(_builds.values())
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(5)
+
+
+atexit.register(stop_preparing)
+
+
+def plays_stand_in(state: State, seat: int) -> bool:
+    """Whether the bot in ``seat`` plays the greedy strategy now because its own tables
+    are not built yet (their build is started in the background, so the game never waits
+    for it: the issue's "first move within 3 s").  A person and the quick bots never do;
+    once the tables are on disk the bot plays its own strategy."""
+    level = state.players[seat].bot
+    if level is None or not strategy_pending(state, seat):
+        return False
+    prepare_in_background(level, state)
+    return True
 
 
 def wastes_dice(state: State, box: str, *, scratch: bool, layer: str = "all") -> bool:
@@ -382,10 +445,16 @@ def hint_lines(position: State, record: int | None, lang: Language) -> list[str]
     line mode's ``hint``); it may load or build a table, so callers run it where a
     wait is shown.  Solo with a record to beat, the options are ranked first by the
     chance of beating it (where the target table is at hand), then by expected score."""
+    from yatzy.bots import preparing
     from yatzy.strategy.advice_words import approximate_note, describe, loss_words
     from yatzy.strategy.advice_words import number as decimal_number
     from yatzy.strategy.advisor import advise
 
+    if preparing("optimal", position.rules):
+        # Its table is built in the background rather than behind a wait of minutes:
+        # the first hint answers at once and says why it has no options yet.
+        prepare_in_background("optimal", position)
+        return [tr("hint_preparing", lang)]
     lines = _record_hint_lines(position, record, lang)
     try:
         advice = advise(position)

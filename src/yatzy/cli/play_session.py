@@ -34,11 +34,11 @@ from yatzy.cli.play_common import (
     has_progress,
     hint_lines,
     live_chances,
+    plays_stand_in,
     record_line,
     rescue_dir,
     rescue_path,
     settle_finished_file,
-    strategy_pending,
     wastes_dice,
     write_record,
     written_messages,
@@ -211,7 +211,9 @@ class PlaySession:
         self.guard = self.stdin.isatty() if guard is None else guard
         self.on_finished = on_finished  # hands a finished game on (statistics); says how it went
         self.bot_delay = bot_delay
-        self.strategy_checked = False  # whether a bot had to say it prepares its table
+        # The seats whose bot said it plays greedily while its table is prepared, and
+        # those that said their own strategy took over.
+        self.stand_in_said: set[int] = set()
         self._sleep = sleep or time.sleep
         self._messages: list[str] = []
         self._dirty = True
@@ -598,10 +600,18 @@ class PlaySession:
         state = self.state
         bot = self.bots[seat]
         name = player_label(state, seat, self.lang)
-        if not self.strategy_checked:
-            self.strategy_checked = True
-            if strategy_pending(state, seat):
-                self._print(tr("bot_preparing", self.lang, name=name))
+        if plays_stand_in(state, seat):
+            # Its tables are built in the background: the greedy strategy plays meanwhile,
+            # so the game never waits for a build (issue 24: a first move within 3 s).
+            from yatzy.bots import GreedyBot
+
+            bot = GreedyBot()
+            if seat not in self.stand_in_said:
+                self.stand_in_said.add(seat)
+                self._print(tr("bot_stand_in", self.lang, name=name))
+        elif seat in self.stand_in_said:
+            self.stand_in_said.discard(seat)
+            self._print(tr("bot_own_strategy", self.lang, name=name))
         while not state.is_terminal() and state.player == seat:
             if state.is_chance_node():
                 state.roll(self.rng)

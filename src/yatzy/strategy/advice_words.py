@@ -39,8 +39,8 @@ _WORDS: dict[str, Message] = messages(
     ),
     N_(
         "advice.approximate_saved",
-        "Approximate: the exact table for saved rolls that accumulate is not built (run yatzy "
-        "solve maxi+saved_rolls), so the advice comes from a simplified strategy.",
+        "Approximate: the exact table for saved rolls is very large and is not prepared on "
+        "this computer, so the advice comes from a simplified strategy.",
     ),
     N_("advice.approximate", "Approximate: the advice comes from a simplified strategy."),
     N_("advice.unavailable", "No hints are available for these rules."),

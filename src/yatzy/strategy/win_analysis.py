@@ -32,10 +32,15 @@ seconds (a quarter for the position itself, the rest shared by the options).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -354,10 +359,43 @@ def _sampled_outcome(after: State, seat: int, level: str, budget: float, seed: i
     return outcome
 
 
+@dataclass(frozen=True)
+class _Rated:
+    """A decision's chances, without words (what the memo keeps: the same in every
+    language)."""
+
+    before: float
+    after: float
+    best_chance: float
+    best_action: Action
+    margin: float
+    exact: bool
+    options: int
+
+
 def _decide(
     replay: State, action: Action, points: Decision, setting: _Setting, index: int
 ) -> WinDecision:
     """Rate the decision ``action`` of the player to act in ``replay``."""
+    rated = _rate(replay, action, setting, index)
+    return _worded(replay, rated, points, setting)
+
+
+def _worded(replay: State, rated: _Rated, points: Decision, setting: _Setting) -> WinDecision:
+    return WinDecision(
+        decision=points,
+        before=rated.before,
+        after=rated.after,
+        best_chance=rated.best_chance,
+        best=setting.text(replay, rated.best_action),
+        margin=rated.margin,
+        exact=rated.exact,
+        options=rated.options,
+    )
+
+
+def _rate(replay: State, action: Action, setting: _Setting, index: int) -> _Rated:
+    """The chances of the decision ``action`` of the player to act in ``replay``."""
     from yatzy.strategy.advisor import advise, same_effect
 
     seat = replay.player
@@ -412,16 +450,79 @@ def _decide(
     best_action, best_chance = max(rated, key=lambda r: r[1])
     if best_chance - chosen <= 1e-9:
         best_action, best_chance = action, chosen
-    return WinDecision(
-        decision=points,
-        before=before,
-        after=chosen,
-        best_chance=best_chance,
-        best=setting.text(replay, best_action),
-        margin=margin,
-        exact=exact,
-        options=len(rated),
-    )
+    return _Rated(before, chosen, best_chance, best_action, margin, exact, len(rated))
+
+
+# -- what was analysed once is not analysed again ------------------------------------------
+
+MEMO_KEPT = 20_000
+"""Chart points and rated decisions kept in this process (a few hundred bytes each): a
+game analysed turn by turn while it is played (:func:`analyze_wins` on the game so far)
+leaves only its last turn to analyse when it ends."""
+
+_memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def _remembered(
+    key: tuple[Any, ...], compute: Callable[[], Any], into: list[Any] | None = None
+) -> Any:
+    """The value of ``key`` (computed by ``compute`` the first time), appended to ``into``
+    where given.  Two threads asking at once may both compute it: the same answer."""
+    with _memo_lock:
+        found = _memo.get(key)
+        if found is not None:
+            _memo.move_to_end(key)
+    if found is None:
+        found = compute()
+        with _memo_lock:
+            _memo[key] = found
+            while len(_memo) > MEMO_KEPT:
+                _memo.popitem(last=False)
+    if into is not None:
+        into.append(found)
+    return found
+
+
+def forget_analysed() -> None:
+    """Empty the memo of analysed positions (tests, benchmarks)."""
+    with _memo_lock:
+        _memo.clear()
+
+
+def _position(state: State) -> list[Any]:
+    """A starting position as plain data: its turns, and every sheet's boxes (a
+    sub-game's sheets may be filled without turns)."""
+    sheets = [[[box, repr(entry)] for box, entry in sh.entries.items()] for sh in state.sheets]
+    return [state.log, sheets, state.turn_number, state.starter]
+
+
+def _prefix_keys(
+    state: State,
+    start: State | None,
+    record: int | None,
+    names: list[str],
+    budget: float,
+    turns: list[dict[str, Any]],
+) -> list[str]:
+    """``keys[k]``: what a position after the first ``k`` turns of ``turns`` depends on
+    (the rules, the seats' levels, the record, the budget, the starting position and
+    those turns), as a digest chained turn by turn."""
+    head = [
+        state.rules.spec,
+        len(state.players),
+        names,
+        state.starter,
+        record,
+        budget,
+        None if start is None else _position(start),
+    ]
+    digest = hashlib.sha256(json.dumps(head, sort_keys=True).encode())
+    keys = [digest.hexdigest()]
+    for turn in turns:
+        digest.update(json.dumps(turn, sort_keys=True).encode())
+        keys.append(digest.copy().hexdigest())
+    return keys
 
 
 # -- the game ----------------------------------------------------------------------------
@@ -499,23 +600,29 @@ def _analyze(
     queue = list(points_analysis.decisions)
     first_turn = len(replay.log)
 
-    def point(turn: int) -> None:
+    def point(turn: int) -> WinPoint:
         if replay.is_terminal():
-            chart.append(_final_point(replay, turn, record))
-            return
+            return _final_point(replay, turn, record)
         found = seat_distributions(replay, names, budget=budget, build=False)
-        chart.append(
-            WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
-        )
+        return WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
+
+    chain = _prefix_keys(state, start, record, names, budget, turns)
 
     for n, _seat, action in replay_decisions(state, replay):
         if action is None:
             if progress is not None:
                 progress(n - 1 - first_turn, len(turns))
-            point(n - 1)
+            _remembered(("point", chain[n - 1 - first_turn]), partial(point, n - 1), chart)
         else:
-            decisions.append(_decide(replay, action, queue.pop(0), setting, len(decisions)))
-    point(len(replay.log))
+            index = len(decisions)
+            rated = _remembered(
+                ("decide", chain[n - first_turn], index),
+                partial(_rate, replay, action, setting, index),
+            )
+            decisions.append(_worded(replay, rated, queue.pop(0), setting))
+    _remembered(
+        ("point", chain[len(replay.log) - first_turn]), lambda: point(len(replay.log)), chart
+    )
     players = [
         WinSummary(i, p.name, names[i], state.sheets[i].final) for i, p in enumerate(state.players)
     ]

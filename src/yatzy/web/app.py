@@ -249,6 +249,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         chances.stop()
         analyses.stop()
+        service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
         for task in (pruner, listener):
             if task is not None:

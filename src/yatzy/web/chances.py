@@ -76,6 +76,9 @@ class LiveChances:
         self._inflight: dict[str, int] = {}  # game -> the version a worker computes
         self._parked: dict[str, tuple[int, State, list[str | None]]] = {}
         self.notify: Notify | None = None
+        # seat -> level measured from each person's play in a game so far (the service
+        # sets it: yatzy.web.ahead.Ahead.levels_of); people not measured play their best.
+        self.measured: Callable[[str], dict[int, str]] | None = None
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # game id -> (version, state, levels): the newest version waiting, oldest game first
         self._queue: OrderedDict[str, tuple[int, State, list[str | None]]] = OrderedDict()
@@ -100,6 +103,9 @@ class LiveChances:
             if key == self._computing or key in self._asked:
                 return {"version": stored.version, "pending": True}
             levels = [s.bot for s in stored.seats]
+            if self.measured is not None:
+                measured = self.measured(stored.id)
+                levels = [measured.get(i) if lv is None else lv for i, lv in enumerate(levels)]
             self._queue[stored.id] = (stored.version, state, levels)
             self._queue.move_to_end(stored.id)
             self._start()
@@ -235,14 +241,18 @@ class LiveChances:
         from yatzy.strategy.win_chance import TablesNotReady, win_chances
 
         if not policy().allows(state.rules):
-            return {"version": version, "unavailable": "not prepared on this server"}
+            return {
+                "version": version,
+                "unavailable": "not prepared on this server",
+                "why": "not_prepared",
+            }
         try:
             result = win_chances(state, levels, budget=self.budget, build=False)
         except TablesNotReady as exc:
             if state.rules.num_dice > 5:
                 # Maxi's whole table takes minutes: never built here (``yatzy solve``
                 # builds it, hints prepare it); late positions' sub-games need none.
-                return {"version": version, "unavailable": str(exc)}
+                return {"version": version, "unavailable": str(exc), "why": "large"}
             failed = self._recent_failure(state.rules.spec)
             if failed is not None:
                 return {"version": version, "unavailable": failed}

@@ -174,13 +174,30 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.win_chance_of", "{player}: chance to win {chance}"),
     N_("web.win_pending", "working out the chances to win…"),
     N_("web.win_unavailable", "The chances to win cannot be worked out for this position yet."),
+    N_(
+        "web.win_unavailable_large",
+        "In {title} the chances to win appear in the last rounds: before that the game can "
+        "go too many ways to work them out in time.",
+    ),
+    N_(
+        "web.win_unavailable_not_prepared",
+        "This server works out no chances to win for these house rules.",
+    ),
     N_("web.about_percent", "about {percent} %"),
     N_(
         "web.win_note_about",
         "Chance to win after every move, simulated: each figure may be off by up to {margin} "
-        "percentage points. People are counted as playing their best, the computer at its "
-        "level.",
+        "percentage points. People are counted as playing their best until their play has "
+        "been seen for a few turns, the computer at its level.",
     ),
+    N_(
+        "web.win_measured",
+        "{player} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far.",
+    ),
+    N_("web.level_strong", "Strong"),
+    N_("web.level_casual", "Casual"),
+    N_("web.level_beginner", "Beginner"),
     N_("web.scratched_title", "Scratched: 0 points"),
     N_(
         "web.par_help",
@@ -189,8 +206,8 @@ _STRINGS: dict[str, Message] = messages(
     ),
     N_(
         "web.win_note_exact",
-        "Chance to win after every move, exact: people are counted as playing their best, the "
-        "computer at its level.",
+        "Chance to win after every move, exact: people are counted as playing their best "
+        "until their play has been seen for a few turns, the computer at its level.",
     ),
     N_("web.dice", "Dice"),
     N_("web.die", "Die"),
@@ -292,6 +309,39 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.seat_refused", "You cannot take that seat."),
     N_("web.box_filled", "That box is already filled."),
     N_("web.refused_generic", "That move is not allowed."),
+    N_(
+        "web.refused_forced",
+        "{box} cannot be filled now: with forced order the boxes are filled from top to "
+        "bottom. Next: {allowed}.",
+    ),
+    N_(
+        "web.refused_half_forced",
+        "{box} cannot be filled now: with half-forced order each half is filled from top to "
+        "bottom. Allowed now: {allowed}.",
+    ),
+    N_(
+        "web.refused_joker",
+        "{box} cannot take five of a kind now: under the joker rule they go in their upper "
+        "box first, else in the lower section. Allowed now: {allowed}.",
+    ),
+    N_(
+        "web.refused_last_resort_chance",
+        "{box} cannot take these dice: under the rule “Chance and zeros only when nothing "
+        "else scores” they go where they score. Allowed now: {allowed}.",
+    ),
+    N_(
+        "web.refused_last_resort_zero",
+        "{box} cannot get 0 now: under the rule “Chance and zeros only when nothing else "
+        "scores” a 0 is written only when the dice score nowhere. Allowed now: {allowed}.",
+    ),
+    N_("web.refused_not_allowed", "{box} cannot be filled now. Allowed now: {allowed}."),
+    N_("web.box_filled_named", "{box} is already filled."),
+    N_("web.not_scratchable", "{box} cannot be scratched."),
+    N_("web.no_rolls_left", "No rolls left this turn: write the dice in a box."),
+    N_(
+        "web.keep_all_refused",
+        "Keeping every die leaves nothing to roll: write the dice in a box instead.",
+    ),
     N_("web.no_such_game", "There is no such game."),
     N_("web.no_answer", "No answer from the server – retrying …"),
     N_("web.live", "connected"),
@@ -319,6 +369,10 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.game_over", "Game over"),
     N_("web.winner_is", "Winner: {players}"),
     N_("web.winners_are", "Shared win: {players}"),
+    N_("web.solo_result", "{player}: {points} points"),
+    N_("web.you_won", "You won with {points} points!"),
+    N_("web.you_share_the_win", "You share the win with {points} points!"),
+    N_("web.your_place", "Your result: {points} points, place {place} of {count}"),
     N_("web.rematch", "Play again"),
     N_("web.record_is", "Your record: {points}"),
     N_("web.new_record", "New record!"),

@@ -118,6 +118,10 @@ class WinChancesView(TypedDict):
     version: int
     pending: NotRequired[bool]
     unavailable: NotRequired[str]
+    why: NotRequired[Literal["large", "not_prepared"]]
+    """Why they are unavailable, for the page's words: ``large`` (Maxi and DubbelYatzy
+    early on: too many positions to work out in time), ``not_prepared`` (this server
+    prepares no tables for the rules)."""
     exact: NotRequired[bool]
     method: NotRequired[str]
     margin: NotRequired[float]
@@ -138,6 +142,8 @@ class TurnView(TypedDict):
     preview: dict[str, int | list[int]] | None
     kept: list[int]
     joker: bool
+    order_rule: NotRequired[Literal["forced", "half_forced", "joker"] | None]
+    """The order rule that limits the boxes now, named when a box is refused."""
     hint: NotRequired[HintView | None]
     preparing: NotRequired[bool]
     bot_note: NotRequired[str]

@@ -49,6 +49,7 @@ from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.store.daily import write_revealed_record
+from yatzy.web.ahead import Ahead, enabled_by_env
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -181,6 +182,15 @@ class GameService:
         self.rng = rng or default_rng()
         self.chances = chances
         self.win_analyses = win_analyses or WinAnalyses(enabled=False)
+        # Each turn analysed as its box is written, so the analyses are there within
+        # seconds of the last box (issue 24).
+        self.ahead = Ahead(
+            self.win_analyses,
+            measure=chances is not None and chances.enabled,
+            enabled=enabled_by_env(),
+        )
+        if chances is not None:
+            chances.measured = self.ahead.levels_of  # people counted at their measured level
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._dealers: dict[str, FairDice | None] = {}
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
@@ -697,7 +707,17 @@ class GameService:
         new = decided.state
         now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
+        self.ahead.after_write(now.id, new, self._record_of(now))
         return now, new
+
+    def _record_of(self, stored: StoredGame) -> Callable[[], int | None] | None:
+        """How the analysis ahead finds a solo game's record to beat (its owner's best
+        before this game); ``None`` for other games, or a seat without an owner."""
+        owner = stored.seats[0].owner_hash if len(stored.seats) == 1 else None
+        if owner is None:
+            return None
+        repo, rules, game_id = self.repo, stored.rules, stored.id
+        return lambda: repo.best_solo_total(owner, rules, exclude=game_id)
 
     async def act_view(
         self,

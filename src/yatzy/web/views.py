@@ -9,7 +9,7 @@ rule of its own.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Literal
 
 from yatzy.bots import QUICK_BOTS
 from yatzy.errors import YatzyError
@@ -153,6 +153,7 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
             "preview": None,
             "kept": _kept(state),
             "joker": False,
+            "order_rule": _order_rule(state),
         }
         if state.dice is not None:
             try:
@@ -195,3 +196,18 @@ def bot_to_act(view: GameView) -> bool:
     """Whether a bot seat is to act in a game's ``view`` (then the bots are started)."""
     turn = view["turn"]
     return turn is not None and view["players"][turn["seat"]]["bot"] is not None
+
+
+def _order_rule(state: State) -> Literal["forced", "half_forced", "joker"] | None:
+    """The order rule that limits the boxes of the turn (named when the page explains a
+    refused box): the forced joker while five of a kind is on the table, forced or
+    half-forced order; ``None`` when the boxes are free (``last_resort`` is named by
+    its own refusal)."""
+    rules = state.rules
+    if not rules.double and rules.joker == "forced" and state.joker_on_table():
+        return "joker"
+    if rules.forced:
+        return "forced"
+    if rules.half_forced:
+        return "half_forced"
+    return None

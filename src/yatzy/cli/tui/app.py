@@ -35,9 +35,9 @@ from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
     explain_refusal,
     hint_lines,
+    plays_stand_in,
     record_line,
     rescue_dir,
-    strategy_pending,
     wastes_dice,
     written_messages,
 )
@@ -183,8 +183,10 @@ class YatzyApp(SavingApp):
         self.messages: list[str] = []
         self.error = ""
         self.bot_busy = False
-        self.preparing = False  # a bot solves its whole strategy table first (minutes)
-        self.strategy_checked = False
+        # A bot plays the greedy strategy while its tables are built in the background
+        # (minutes once per computer): these seats, said on the status line.
+        self.preparing = False
+        self.stand_in_seats: set[int] = set()
         self.finished = False
         self._heads: list[str] = []
         self._background = 0  # daemon threads thinking (a bot, a hint)
@@ -423,8 +425,8 @@ class YatzyApp(SavingApp):
         name = player_label(state, state.player, lang)
         if self.in_grace:
             return Text(tr("tui_grace", lang, name=name), style="bold")
-        if self.preparing:
-            return Text(tr("bot_preparing", lang, name=name), style="italic")
+        if self.preparing and state.player in self.stand_in_seats:
+            return Text(tr("bot_stand_in", lang, name=name), style="italic")
         if self.bot_busy or state.player in self.bots:
             return Text(tr("tui_bot_thinking", lang, name=name), style="italic")
         if state.dice is None:
@@ -519,21 +521,33 @@ class YatzyApp(SavingApp):
         self._advance()
 
     def _bot_think(self, seat: int, position: State) -> None:
-        """A bot decides on a copy of the position, off the screen's thread."""
+        """A bot decides on a copy of the position, off the screen's thread; while its
+        tables are being built it plays the greedy strategy and says so."""
         bot, rng = self.bots[seat], self.bot_rng(position)
-        check = not self.strategy_checked
-        self.strategy_checked = True
 
         def decide() -> Action:
-            if check and strategy_pending(position, seat):
+            chosen = bot
+            stand_in = plays_stand_in(position, seat)
+            if stand_in:
+                from yatzy.bots import GreedyBot
+
+                chosen = GreedyBot()
+            if stand_in != (seat in self.stand_in_seats):
                 with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                    self.call_from_thread(self._show_preparing)
-            return bot.choose(position, rng)
+                    self.call_from_thread(self._show_preparing, seat, stand_in)
+            return chosen.choose(position, rng)
 
         self._in_background(decide, lambda a: self._bot_move(seat, a))
 
-    def _show_preparing(self) -> None:
-        self.preparing = True
+    def _show_preparing(self, seat: int, stand_in: bool) -> None:
+        name = player_label(self.state, seat, self.lang)
+        if stand_in:
+            self.stand_in_seats.add(seat)
+            self._say(tr("bot_stand_in", self.lang, name=name))
+        else:
+            self.stand_in_seats.discard(seat)
+            self._say(tr("bot_own_strategy", self.lang, name=name))
+        self.preparing = bool(self.stand_in_seats)
         self._redraw()
 
     def _in_background(self, task: Callable[[], Any], done: Callable[[Any], None]) -> None:
@@ -560,7 +574,6 @@ class YatzyApp(SavingApp):
 
     def _bot_move(self, seat: int, action: Action) -> None:
         self._background -= 1
-        self.preparing = False
         state = self.state
         if state.is_terminal() or state.player != seat:
             return  # the game moved on (it cannot, but a late answer must not act)

@@ -51,7 +51,7 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
     span.classList.toggle("stale", stale);
     if (!seat) {
       const none = chances && chances.unavailable;
-      span.replaceChildren(el("span", { class: "sr" }, t(none ? "win_unavailable" : "win_pending")),
+      span.replaceChildren(el("span", { class: "sr" }, none ? unavailableWords(view, chances, t) : t("win_pending")),
         el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
       return;
     }
@@ -64,9 +64,31 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
   note.hidden = !shown;
   if (!shown) return;
   if (!chances) note.textContent = t("win_pending");
-  else if (chances.unavailable) note.textContent = t("win_unavailable");
+  else if (chances.unavailable) note.textContent = unavailableWords(view, chances, t);
   else if (chances.method === "final") note.textContent = "";
   else if (chances.exact) note.textContent = t("win_note_exact");
   else note.textContent = t("win_note_about", { margin: marginText(chances.margin) });
+  const measured = measuredWords(view, chances, t, seatName);
+  if (measured) note.textContent += " " + measured;
   note.hidden = !note.textContent;
+}
+
+// Why a "–" stands where a chance would: Maxi's and DubbelYatzy's games have too many
+// positions to work out early on (their chances come in the last rounds), or this
+// server prepares no tables for the rules.
+function unavailableWords(view, chances, t) {
+  if (chances.why === "large") return t("win_unavailable_large", { title: view.title });
+  if (chances.why === "not_prepared") return t("win_unavailable_not_prepared");
+  return t("win_unavailable");
+}
+
+// The people counted at the level their play in this game has shown so far (not as
+// perfect players): "Ann counts as playing like the computer level “Casual” …".
+const MEASURED = ["strong", "casual", "beginner"];
+function measuredWords(view, chances, t, seatName) {
+  if (!chances || !chances.seats) return "";
+  return chances.seats
+    .filter((s) => !view.players[s.seat].bot && MEASURED.includes(s.level))
+    .map((s) => t("win_measured", { player: seatName(s.seat), level: t("level_" + s.level) }))
+    .join(" ");
 }

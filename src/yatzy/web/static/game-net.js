@@ -24,20 +24,40 @@ export async function api(method, path, body) {
 }
 
 // A refusal in the page's words: the server's reasons are for developers.
+// Box and rule names as the sheet and the start page write them, never an id.
 export function explain(e, action) {
   if (e.offline) return t("unreachable");
-  const box = action && (action.write || action.score || action.scratch);
+  const entries = !action ? [] : action.inner ? [action.inner, action.outer] : [action];
+  const ids = entries.map((a) => a && (a.write || a.score || a.scratch)).filter(Boolean);
+  const box = ids[0];
+  const names = ids.map((id) => boxOf(id).name).join(" + ");
+  const turn = state.view && state.view.turn;
+  const allowed = turn ? turn.allowed.map((id) => boxOf(id).name).join(", ") : "";
   switch (e.name) {
     case "ImpossibleScoreError": return t("impossible_points", { points: action.points, box: boxOf(box).name });
     case "DiceError": return t("pad_dice_bad", { n: state.view.num_dice });
-    case "OrderError": return t("order_refused");
+    case "LastResortError": {
+      const chance = entries.some((a) => a && a.score === "chance");
+      return t(chance ? "refused_last_resort_chance" : "refused_last_resort_zero", { box: names, allowed });
+    }
+    case "OrderError": {
+      const rule = turn && turn.order_rule;
+      if (!names) return t("order_refused");
+      return t(rule ? "refused_" + rule : "refused_not_allowed", { box: names, allowed });
+    }
+    case "NoRollsLeftError": return t("no_rolls_left");
+    case "KeepError": return action && action.roll && action.roll.length >= state.view.num_dice ? t("keep_all_refused") : t("refused_generic");
     case "ConflictError": return t("conflict");
     case "NotYourTurnError": return t("not_your_turn");
     case "SeatError": case "InviteError": return t("seat_refused");
-    case "BoxFilledError": return t("box_filled");
+    case "BoxFilledError": return names ? t("box_filled_named", { box: names }) : t("box_filled");
     case "HintsUnavailableError": return t("hints_unavailable");
     case "NothingWaitsError": return t("nothing_waits");
-    default: return e.status >= 500 || !e.status ? t("unreachable") : t("refused_generic");
+    default:
+      if (e.status >= 500 || !e.status) return t("unreachable");
+      // A scratch refused for its box (Yatzy's boxes that may not be scratched).
+      if (action && action.scratch && e.name === "IllegalActionError") return t("not_scratchable", { box: names });
+      return t("refused_generic");
   }
 }
 

@@ -261,9 +261,25 @@ export function renderWinner() {
   const first = section.hidden;
   section.hidden = false;
   const names = state.view.winners.map((w) => `${seatName(w)} (${state.view.totals[w]})`).join(", ");
-  $("winner-h").textContent = state.view.winners.length > 1 ? t("winners_are", { players: names }) : t("winner_is", { players: names });
+  const winnerLine = state.view.winners.length > 1 ? t("winners_are", { players: names }) : t("winner_is", { players: names });
   const record = $("record");
   record.textContent = "";
+  const totals = state.view.totals;
+  const mine = (state.you && state.you.seats) || [];
+  if (totals.length === 1) {
+    // Alone there is nobody to beat: the result, and the record, lead.
+    $("winner-h").textContent = t("solo_result", { player: seatName(0), points: totals[0] });
+  } else if (mine.length === 1) {
+    // The viewer's own result first, then who won.
+    const seat = mine[0];
+    const points = totals[seat];
+    const won = state.view.winners.includes(seat);
+    const place = 1 + totals.filter((p) => p > points).length;
+    $("winner-h").textContent = won
+      ? t(state.view.winners.length > 1 ? "you_share_the_win" : "you_won", { points })
+      : t("your_place", { points, place, count: totals.length });
+    record.textContent = winnerLine;
+  } else $("winner-h").textContent = winnerLine;
   if ("solo_record" in state.you) {
     record.textContent = state.you.beats_record ? t("new_record") : t("record_is", { points: state.you.solo_record });
   }
@@ -284,7 +300,7 @@ export async function fetchAnalysis() {
     if (data.pending) setTimeout(fetchAnalysis, 2000);
     else fetchWinAnalysis();
   } catch (e) {
-    renderAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, state.view, words);
+    renderAnalysis(box, { error: failure(e) }, state.view, words);
   }
 }
 
@@ -294,11 +310,19 @@ export async function fetchWinAnalysis() {
   const box = $("win-analysis");
   if (!state.winAnalysis) renderWinAnalysis(box, { pending: true }, words);
   try {
-    const data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    let data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
+    if (data.error) data = Object.assign({}, data, { error: true }); // the server's English
     state.winAnalysis = data;
     renderWinAnalysis(box, data, words);
     if (data.pending) setTimeout(fetchWinAnalysis, 2000);
   } catch (e) {
-    renderWinAnalysis(box, { error: e.offline ? t("unreachable") : e.message }, words);
+    renderWinAnalysis(box, { error: failure(e) }, words);
   }
+}
+
+// Why an analysis is missing, in the page's words: unreachable, or the server busy (its
+// 503 comes in the page's language); any other reason is the server's English: none.
+function failure(e) {
+  if (e.offline) return t("unreachable");
+  return e.status === 503 && e.message ? e.message : true;
 }

@@ -148,7 +148,8 @@ export function renderAnalysis(container, analysis, view, strings) {
   }
   container.removeAttribute("aria-busy");
   if (analysis.error) {
-    container.append(el("p", { class: "error" }, `${strings.analysis_failed}: ${analysis.error}`));
+    // true: a reason the server gave in its own words (not the page's): none is shown.
+    container.append(el("p", { class: "error" }, analysis.error === true ? `${strings.analysis_failed}.` : `${strings.analysis_failed}: ${analysis.error}`));
     return;
   }
   if (analysis.explanation) container.append(el("p", { class: "analysis-explanation" }, analysis.explanation));
@@ -263,7 +264,7 @@ export function renderWinAnalysis(container, data, strings) {
   }
   container.removeAttribute("aria-busy");
   if (data.error) {
-    container.append(el("p", { class: "error" }, `${strings.wa_failed}: ${data.error}`));
+    container.append(el("p", { class: "error" }, data.error === true ? `${strings.wa_failed}.` : `${strings.wa_failed}: ${data.error}`));
     return;
   }
   if (data.unavailable) {

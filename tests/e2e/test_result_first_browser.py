@@ -1,0 +1,136 @@
+"""The end screen leads with the viewer's own result (issue 24): against others, "you
+won" or your points and place, then who won; a solo game has no winner, only its
+result (and the record). In sv, fi and en, on a phone and a laptop, axe clean."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.support import Server, next_action
+from tests.e2e.test_browser import RUNS, _BypassCSP
+from tests.helpers import eventually
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Any:
+    """The conftest's chromium, its pages' CSP bypassed."""
+    return _BypassCSP(browser)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("result")
+    with Server(
+        f"sqlite:///{folder / 'e2e.db'}", bot_delay=0.0, undo_grace=0.0, log=folder / "server.log"
+    ) as s:
+        yield s
+
+
+def _played(context: Any, server: Server, lang: str, seats: list[dict[str, Any]]) -> Any:
+    """A game created and played to its end through the API, with the context's cookies
+    (so its page shows the viewer's seat); its last view."""
+    created = context.request.post(
+        server.url + "/api/games", data={"rules": "yatzy", "lang": lang, "seats": seats}
+    )
+    assert created.status == 201, created.text()
+    gid = created.json()["id"]
+
+    def view() -> Any:
+        return context.request.get(f"{server.url}/api/games/{gid}").json()
+
+    for _ in range(500):
+        v = eventually(
+            view,
+            lambda v: v["finished"] or not v["players"][v["turn"]["seat"]]["bot"],
+            what="the player's turn",
+        )
+        if v["finished"]:
+            return v
+        answer = context.request.post(
+            f"{server.url}/api/games/{gid}/actions", data={"action": next_action(v)}
+        )
+        assert answer.status == 200, answer.text()
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_the_end_leads_with_your_own_result(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "random"}]
+    v = _played(context, server, lang, seats)
+    page.goto(f"{server.url}/g/{v['id']}")
+    heading = page.locator("#winner-h")
+    heading.wait_for()
+    ann = v["totals"][0]
+    if v["winners"] == [0]:
+        want = words(lang, "you_won", points=ann)
+    elif v["winners"] == [0, 1]:
+        want = words(lang, "you_share_the_win", points=ann)
+    else:
+        want = words(lang, "your_place", points=ann, place=2, count=2)
+    assert heading.inner_text() == want
+    winner = ", ".join(f"{['Ann', 'Bot'][s]} ({v['totals'][s]})" for s in v["winners"])
+    key = "winners_are" if len(v["winners"]) > 1 else "winner_is"
+    assert page.locator("#record").inner_text() == words(lang, key, players=winner)
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+def test_a_solo_game_has_a_result_not_a_winner(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    v = _played(context, server, lang, [{"name": "Ann", "here": True}])
+    page.goto(f"{server.url}/g/{v['id']}")
+    heading = page.locator("#winner-h")
+    heading.wait_for()
+    assert heading.inner_text() == words(lang, "solo_result", player="Ann", points=v["totals"][0])
+    winner = words(lang, "winner_is", players="").strip()
+    assert winner not in page.locator("#winner").inner_text()
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
+def test_a_missing_analysis_is_said_in_the_pages_words(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # The server's reasons are in English for developers: a page in Swedish or Finnish
+    # says only that the analysis could not be made, in its own words.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    v = _played(context, server, lang, [{"name": "Ann", "here": True}])
+    english = '{"detail": "no analysis for yatzy: the table failed", "error": "YatzyError"}'
+    page.route(
+        "**/analysis?*",
+        lambda route: route.fulfill(status=422, body=english, content_type="application/json"),
+    )
+    page.goto(f"{server.url}/g/{v['id']}")
+    box = page.locator("#analysis .error")
+    box.wait_for()
+    assert box.inner_text() == words(lang, "analysis_failed") + "."
+    assert "table" not in page.locator("#winner").inner_text()
+    assert_accessible(page)
+    # the refused request is the one console line
+    assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
+    context.close()

@@ -1,0 +1,179 @@
+"""The analyses made while a game is played (issue 24: the win analysis within seconds
+of the last box): every turn is rated in the background as its box is written, so
+the analysis asked for at the end rates only the last turn, and says the same as
+an analysis of the whole game."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.web.test_web_insight import act, create, next_action, wait_for_person
+from tests.web.test_web_win_analysis import ready
+from yatzy.game import State
+from yatzy.rules import RuleSet
+from yatzy.strategy import win_analysis
+from yatzy.web.ahead import AHEAD_ENV, Ahead, turn_written
+from yatzy.web.app import create_app
+from yatzy.web.prepare import TABLE_JOBS, strategy_status
+from yatzy.web.win_jobs import WinAnalyses
+
+
+def _strategy_ready(spec: str) -> None:
+    rules = RuleSet.parse(spec)
+    if strategy_status(rules) is not None:
+        assert TABLE_JOBS.wait_idle(600), "the table job never ended"
+    assert strategy_status(rules) is None
+
+
+@pytest.mark.slow
+def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(AHEAD_ENV, "1")  # off in the other tests (tests/conftest.py)
+    _strategy_ready("yatzy")
+    rated: list[int] = []
+    rate = win_analysis._rate
+    monkeypatch.setattr(win_analysis, "_rate", lambda *a: (rated.append(a[3]), rate(*a))[1])
+    win_analysis.forget_analysed()
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        ahead: Ahead = client.app.state.service.ahead  # type: ignore[attr-defined]
+        gid = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
+        while True:
+            v = wait_for_person(client, gid)
+            if v["finished"]:
+                break
+            before_end = len(rated)  # before the last action, once the loop ends
+            act(client, gid, next_action(v))
+            assert ahead.wait_idle(300), "the analysis ahead never caught up"
+        assert ahead.done >= 30  # every turn was analysed as its box was written
+        report, _ = ready(client, gid)
+    assert "error" not in report, report
+    assert report["turns"] == list(range(31))
+    at_the_end = len(rated) - before_end
+    assert 1 <= at_the_end <= 3, at_the_end  # after the last box: its turn's decisions only
+    # The same as an analysis of the whole game made at once, without the memo.
+    win_analysis.forget_analysed()
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        again, _ = ready(client, gid)
+    assert len(rated) - before_end - at_the_end > 29
+    # With 0.02 CPU s per position the chances are sampled: alike within the sampling.
+    for line, other in zip(again["lines"], report["lines"], strict=True):
+        assert line["chances"] == pytest.approx(other["chances"], abs=10)
+        assert line["chances"][-1] == other["chances"][-1]  # the result itself
+
+
+def test_only_a_written_box_starts_an_analysis_ahead() -> None:
+    from yatzy.game import Game, Player, Roll, Score
+
+    state: State = Game("yatzy", ["Ann", "Bo"]).new_initial_state(starter=0)
+    assert not turn_written(state)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    assert not turn_written(state)
+    state.apply(Score("ones"))
+    assert turn_written(state)
+    off = Ahead(WinAnalyses(enabled=False))
+    off.after_write("g", state)
+    assert off._thread is None and not off._waiting
+    ahead = Ahead(WinAnalyses())
+    # The computers' own game: nobody reads its analysis.
+    robots = Game("yatzy", [Player("A", "greedy"), Player("B", "greedy")])
+    played = robots.new_initial_state(starter=0)
+    played.apply(Roll())
+    played.apply_roll([1, 1, 1, 2, 3])
+    played.apply(Score("ones"))
+    ahead.after_write("r", played)
+    # A solo game without a record to beat is not analysed ahead in chance.
+    solo = Game("yatzy", ["Ann"]).new_initial_state(starter=0)
+    solo.apply(Roll())
+    solo.apply_roll([1, 1, 1, 2, 3])
+    solo.apply(Score("ones"))
+    ahead.after_write("s", solo, None)
+    assert ahead._thread is None and not ahead._waiting  # nothing was queued
+
+
+def test_a_persons_play_so_far_gives_their_level() -> None:
+    # Issue 24 (honest chances): the points a person lost per turn so far, scaled to a
+    # game, map to the nearest calibrated level; too few turns, and bots, give none.
+    from yatzy.game import Game, Player
+    from yatzy.strategy.analyze import Analysis, PlayerSummary
+    from yatzy.web.ahead import MEASURED_AFTER, measured_levels
+
+    state = Game("yatzy", [Player("Ann"), Player("Bo"), Player("Bot", "greedy")])
+    start = state.new_initial_state(starter=0)
+
+    def summary(seat: int, loss: float, turns: int) -> PlayerSummary:
+        return PlayerSummary(seat, "x", 0, total_loss=loss, expected=[200.0] * turns)
+
+    def levels(ann: float, bo: float, turns: int = MEASURED_AFTER) -> dict[int, str]:
+        players = (summary(0, ann, turns), summary(1, bo, turns), summary(2, 90.0, turns))
+        return measured_levels(start, Analysis("yatzy", True, "exact", (), players))
+
+    # 15 turns a game: 2 points a turn is 30 a game (Beginner's 29.6), 1 is 15 (Casual).
+    assert levels(3 * 2.0, 3 * 1.0) == {0: "beginner", 1: "casual"}
+    assert levels(0.0, 3 * 0.3) == {0: "optimal", 1: "strong"}
+    assert levels(3 * 2.0, 3 * 1.0, turns=MEASURED_AFTER - 1) == {}
+
+
+def test_the_live_chances_count_people_at_their_measured_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    import yatzy.strategy.win_chance as wc
+    from tests.helpers import eventually
+    from yatzy.game import Game
+    from yatzy.web.chances import LiveChances
+
+    asked: list[list[str | None]] = []
+
+    def chances(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+        asked.append(list(levels))
+        raise wc.TablesNotReady("not today")
+
+    monkeypatch.setattr(wc, "win_chances", chances)
+    live = LiveChances(budget=0.05, share=1.0)
+    if not live.enabled:
+        pytest.skip("numpy and numba are not installed")
+    live.measured = lambda game_id: {0: "beginner"} if game_id == "g" else {}
+    state = Game("maxi", ["Ann", "Bo"]).new_initial_state(starter=0)
+    seats = [SimpleNamespace(bot=None), SimpleNamespace(bot="strong")]
+    stored: Any = SimpleNamespace(id="g", version=0, seats=seats)
+    live.for_view(stored, state)
+    eventually(lambda: live.answer("g", 0), lambda a: a is not None, what="the answer")
+    live.stop()
+    assert asked == [["beginner", "strong"]]
+
+
+def test_a_stopped_server_analyses_no_more() -> None:
+    from yatzy.game import Game, Roll, Score
+
+    state = Game("yatzy", ["Ann", "Bo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    state.apply(Score("ones"))
+    ahead = Ahead(WinAnalyses(), measure=True)
+    ahead.stop()
+    ahead.after_write("g", state)
+    assert ahead._thread is None and not ahead._waiting  # nothing was queued
+    assert ahead.wait_idle(1)
+
+
+def test_the_analysis_ahead_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.web.ahead import AHEAD_ENV, enabled_by_env
+
+    monkeypatch.setenv(AHEAD_ENV, "0")
+    assert not enabled_by_env()
+    monkeypatch.setenv(AHEAD_ENV, "1")
+    assert enabled_by_env()
+    monkeypatch.delenv(AHEAD_ENV)
+    assert enabled_by_env()
