@@ -18,6 +18,8 @@ from yatzy.cli.main import COMMANDS, main, registered_commands
 ROOT = Path(__file__).resolve().parents[2]
 # Modules that come with another library of the same extra, not named in pyproject.
 _BROUGHT_ALONG = {"llvmlite", "starlette", "pydantic", "rich"}
+# Distributions whose top-level module has another name.
+_MODULE_OF = {"argon2_cffi": "argon2"}
 _EVERY_EXTRA = sorted(set().union(*EXTRA_MODULES.values()))
 
 
@@ -39,7 +41,8 @@ def _modules_of(extra: str, extras: dict[str, list[str]]) -> set[str]:
             for other in inner.group(1).split(","):
                 found |= _modules_of(other.strip(), extras)
         else:
-            found.add(name.group().lower().replace("-", "_"))
+            module = name.group().lower().replace("-", "_")
+            found.add(_MODULE_OF.get(module, module))
     return found
 
 

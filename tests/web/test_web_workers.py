@@ -170,6 +170,10 @@ def test_a_busy_queue_is_a_503_with_retry_after_in_the_viewers_language(
     pg_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # A table queue that takes nothing more: every game that needs a table is "busy".
+    # No table on disk or known ready in this process either (another test of this
+    # test process may have built or loaded Yatzy's).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(prepare, "_ready", set())
     app = create_app(pg_url, bot_delay=0.0, jobs="workers")
     with TestClient(app) as client:
         full = PgJobs(PgBackend(pg_url), "tables", queue_limit=0, name="table")

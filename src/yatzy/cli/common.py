@@ -68,6 +68,8 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
         "fastapi_offline",
         "procrastinate",
         "redis",
+        "argon2",
+        "webauthn",
     },
 }
 """Optional extra to the top-level modules it installs, from the smallest extra up."""
