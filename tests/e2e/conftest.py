@@ -1,5 +1,7 @@
 """The browser of the e2e tests: Debian's chromium driven by Playwright (never a browser
-that Playwright downloads), one per test module."""
+that Playwright downloads), one per test process (each xdist worker): every test opens
+contexts of its own (cookies, storage, viewport and language), so sharing the browser
+shares nothing a test could see, and saves a start of chromium per module."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Chromium, headless, with the app's Content-Security-Policy in force."""
     from playwright.sync_api import sync_playwright
