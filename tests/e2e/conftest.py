@@ -1,7 +1,8 @@
 """The browser of the e2e tests: Debian's chromium driven by Playwright (never a browser
-that Playwright downloads), one per test process (each xdist worker): every test opens
-contexts of its own (cookies, storage, viewport and language), so sharing the browser
-shares nothing a test could see, and saves a start of chromium per module."""
+that Playwright downloads), one per test module.  Not one per session: Playwright's sync
+API keeps an asyncio event loop running in the main thread while it is started, and every
+later test of the process that calls ``asyncio.run`` (Textual's Pilot, the store's async
+tests) would fail with "cannot be called from a running event loop"."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium, headless, with the app's Content-Security-Policy in force."""
     from playwright.sync_api import sync_playwright

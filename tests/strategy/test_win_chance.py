@@ -284,7 +284,8 @@ def test_dubbel_is_simulated_by_its_strategy() -> None:
     open_boxes = [["threes", "chance", "yatzy", "extra"], ["ones", "fours", "full_house", "extra"]]
     state = _position("dubbel", open_boxes, levels=[None, "random"], seed=3)
     DoubleSampler(state, 0, policy_for(None, state.rules), True).sample(1, 0)  # compiled
-    result = win_chances(state, budget=0.3, seed=2)
+    # No seed: a seeded call deals its games by a fixed schedule, not by their cost.
+    result = win_chances(state, budget=0.3)
     # A person by the approximate strategy's kernel, a random bot by itself in Python.
     assert [s.method for s in result.seats] == ["simulated", "simulated (Python)"]
     # The slow sampler does not starve the fast one (games in proportion to 1/sqrt(cost)).
