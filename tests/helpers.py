@@ -1,5 +1,6 @@
 """The one way the tests wait for something that happens in the background (a bot's
-move, a table solved off the request path, a message on a socket).
+move, a table solved off the request path, a message on a socket), and for the
+threads a test starts (:func:`join_all`).
 
 Deadlines are generous on purpose: the suite must pass on a loaded machine, and a
 deadline only bounds how long a broken test hangs; how fast things happen is measured
@@ -10,8 +11,9 @@ in benchmarks/, not asserted here.  ``YATZY_TEST_TIME_SCALE`` multiplies every d
 from __future__ import annotations
 
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -49,3 +51,21 @@ def eventually(
             )
         if interval:
             time.sleep(interval)
+
+
+def join_all(
+    threads: Iterable[threading.Thread],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    what: str = "the test's threads",
+) -> None:
+    """Join every thread of ``threads`` within ``timeout`` seconds (scaled) in all; a
+    thread still running then fails the test with its name (never a silent hang)."""
+    deadline = time.monotonic() + scaled(timeout)
+    stuck = []
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            stuck.append(thread.name)
+    if stuck:
+        raise AssertionError(f"{what} did not end within {scaled(timeout):.0f} s: {stuck}")

@@ -183,6 +183,11 @@ def pg_or_skip() -> None:
         pytest.fail(f"PostgreSQL is needed by the web tests: {exc}")
 
 
+LOCK_TIMEOUT = "120s"
+"""How long a statement in a test database waits for a lock (PostgreSQL's default is
+for ever)."""
+
+
 @contextlib.contextmanager
 def postgres_database() -> Iterator[str]:
     """A fresh PostgreSQL database of its own (safe under ``pytest -n``); dropped after."""
@@ -190,6 +195,9 @@ def postgres_database() -> Iterator[str]:
     name = f"yatzy_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with _connect(admin) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+        # A lock that is never released (a connection left in a transaction) fails
+        # the waiting statement after two minutes instead of hanging the test.
+        conn.execute(f"ALTER DATABASE \"{name}\" SET lock_timeout = '{LOCK_TIMEOUT}'")
     base = admin.rsplit("/", 1)[0]
     try:
         yield f"{base}/{name}"

@@ -1,5 +1,8 @@
 """The browser of the e2e tests: Debian's chromium driven by Playwright (never a browser
-that Playwright downloads), one per test module."""
+that Playwright downloads), one per test module.  Not one per session: Playwright's sync
+API keeps an asyncio event loop running in the main thread while it is started, and every
+later test of the process that calls ``asyncio.run`` (Textual's Pilot, the store's async
+tests) would fail with "cannot be called from a running event loop"."""
 
 from __future__ import annotations
 

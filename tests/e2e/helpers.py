@@ -74,6 +74,11 @@ def wait_change(page: Any, seen: int, timeout: float = 20_000) -> None:
     )
 
 
+SETTLED = "() => Promise.allSettled(document.getAnimations().map(a => a.finished))"
+"""A script that waits until every animation of the page has ended: ``allSettled``, as
+an animation cancelled meanwhile (the page drew the dice anew) rejects its ``finished``
+with an AbortError."""
+
 BOT_WAIT = 180_000
 """Milliseconds a bot's turn may take in these tests: in a fresh server of a fresh
 checkout its first move compiles the strategy kernels (numba) and solves its table,
@@ -172,7 +177,7 @@ def scrolling_problems(page: Any) -> list[str]:
     choose that lies outside it or under something else (the sticky tray must not
     hide a box), or a page scrolled away from its top; empty when it all fits.
     Measured once the dice have landed (their tumble turns and scales them)."""
-    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+    page.evaluate(SETTLED)
     problems = page.evaluate(
         """() => {
         const h = window.innerHeight, w = window.innerWidth;

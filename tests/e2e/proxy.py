@@ -88,7 +88,7 @@ def prefix_proxy(target_port: int, prefix: str) -> Iterator[str]:
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    ready.wait(10)
+    assert ready.wait(10), "the proxy did not start listening within 10 s"
     try:
         yield f"http://127.0.0.1:{port}{prefix}"
     finally:

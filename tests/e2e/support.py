@@ -5,6 +5,7 @@ come from tests/postgres.py (re-exported here for the tests that import them fro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -109,14 +110,18 @@ class Server:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        """Stop the server (SIGTERM, then SIGKILL)."""
-        if self.proc is None or self.proc.poll() is not None:
+        """Stop the server (SIGTERM, then SIGKILL), its worker processes included: what
+        is left of its process group is killed even when the server itself has ended."""
+        if self.proc is None:
             return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.kill9()
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)  # workers orphaned by a crash
 
     def __enter__(self) -> Server:
         return self.start()

@@ -65,11 +65,13 @@ class _BypassCSP:
         return self._browser.new_context(bypass_csp=True, **kw)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(
-        f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.01, log=tmp_path / "server.log"
-    ) as s:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's flows (each test plays its own games in a browser
+    context of its own, so none sees another's); the tests that stop a server or need
+    other options start their own."""
+    folder = tmp_path_factory.mktemp("e2e")
+    with Server(f"sqlite:///{folder / 'e2e.db'}", bot_delay=0.01, log=folder / "server.log") as s:
         yield s
 
 

@@ -39,11 +39,11 @@ def browser(browser: Any) -> Any:
     return _BypassCSP(browser)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(
-        f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.01, log=tmp_path / "server.log"
-    ) as s:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module (each test plays its own game in its own context)."""
+    folder = tmp_path_factory.mktemp("chances")
+    with Server(f"sqlite:///{folder / 'e2e.db'}", bot_delay=0.01, log=folder / "server.log") as s:
         yield s
 
 

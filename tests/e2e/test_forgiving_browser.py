@@ -110,7 +110,7 @@ def test_undo_against_the_computer_until_going_on(
     # written again, and "go on": the computer moves, the write stands
     score_by_keyboard(page, box)
     page.locator("#go-on").click()
-    assert wait_mine(page)
+    assert wait_mine(page, timeout=30_000)  # half the grace: going on released it
     assert page.locator("#undo").is_hidden() and page.locator("#go-on").is_hidden()
     assert page.locator("#error").inner_text() == ""
     w.assert_clean()

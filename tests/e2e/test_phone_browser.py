@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.helpers import SETTLED, VIEWPORTS, Watched, assert_accessible, words
 from tests.e2e.support import Server
 from tests.e2e.test_browser import _BypassCSP
 
@@ -73,7 +73,7 @@ def _play_bot(page: Any, server: Server, preset: str, hints: bool = False) -> No
     page.wait_for_function("document.getElementById('game').dataset.mine === '1'")
     page.locator("#roll").click()
     page.wait_for_selector(".die")
-    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+    page.evaluate(SETTLED)
 
 
 OUTSIDE = """(selector) => [...document.querySelectorAll(selector)].filter(e => {

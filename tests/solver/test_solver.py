@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.helpers import join_all, scaled
 from yatzy.cli.main import main
 from yatzy.errors import SpecError, UnknownBoxError, YatzyError
 from yatzy.game import BoxEntry, Game, Roll, Score, Scratch, Sheet
@@ -291,7 +292,7 @@ def test_threads_of_one_process_store_the_same_table_at_once(_private_cache: Pat
     errors: list[BaseException] = []
 
     def store() -> None:
-        start.wait()
+        start.wait(scaled(60))
         try:
             for _ in range(5):
                 cache.save(key, table, 0.0)
@@ -301,8 +302,7 @@ def test_threads_of_one_process_store_the_same_table_at_once(_private_cache: Pat
     threads = [threading.Thread(target=store) for _ in range(8)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    join_all(threads, what="the threads storing the table")
     assert errors == []
     loaded = cache.load(key, table.shape)
     assert loaded is not None and np.array_equal(loaded, table)

@@ -9,13 +9,14 @@ import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from yatzy.errors import YatzyError
 from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
-from yatzy.strategy import outcomes
+from yatzy.strategy import outcomes, win_chance
 from yatzy.strategy.outcomes import (
     DoubleSampler,
     KernelSampler,
@@ -165,6 +166,26 @@ def test_exact_and_simulated_agree_within_the_margin() -> None:
     assert max(distances) < 2
 
 
+def test_a_seed_gives_one_answer_however_long_the_games_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The games of a seeded call are dealt by a fixed schedule: a loaded machine, or a
+    kernel compiled during the call, changes nothing (the agreement tests above relied
+    on it and failed now and then while the chunks followed the CPU time taken)."""
+    state = _position("yatzy", OPEN3, seed=4)
+
+    def chances(seconds_per_look: float | None) -> tuple[float, ...]:
+        with monkeypatch.context() as patch:
+            if seconds_per_look is not None:
+                clock = itertools.count(0.0, seconds_per_look)
+                patch.setattr(win_chance, "time", SimpleNamespace(thread_time=lambda: next(clock)))
+            result = win_chances(state, budget=30.0, seed=5, exact=False, max_samples=2000)
+        assert [s.games for s in result.seats] == [2000] * 3
+        return result.chances
+
+    assert chances(None) == chances(1e-6) == chances(0.2)
+
+
 @pytest.mark.slow
 def test_within_a_turn_exact_and_simulated_agree() -> None:
     state = _position("yatzy", OPEN3, seed=4)
@@ -263,7 +284,8 @@ def test_dubbel_is_simulated_by_its_strategy() -> None:
     open_boxes = [["threes", "chance", "yatzy", "extra"], ["ones", "fours", "full_house", "extra"]]
     state = _position("dubbel", open_boxes, levels=[None, "random"], seed=3)
     DoubleSampler(state, 0, policy_for(None, state.rules), True).sample(1, 0)  # compiled
-    result = win_chances(state, budget=0.3, seed=2)
+    # No seed: a seeded call deals its games by a fixed schedule, not by their cost.
+    result = win_chances(state, budget=0.3)
     # A person by the approximate strategy's kernel, a random bot by itself in Python.
     assert [s.method for s in result.seats] == ["simulated", "simulated (Python)"]
     # The slow sampler does not starve the fast one (games in proportion to 1/sqrt(cost)).

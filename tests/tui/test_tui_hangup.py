@@ -6,6 +6,7 @@ game and leaves the alternate screen."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import select
 import signal
@@ -129,6 +130,18 @@ def test_a_finished_games_file_is_renamed(tmp_path: Path) -> None:
     assert f"The finished game's record is in {done}." in app.exit_lines
 
 
+def _reaped(pid: int, timeout: float) -> int:
+    """The wait status of child ``pid`` once it has ended; killed (and the test failed)
+    when it is still running after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"the game (pid {pid}) did not end within {timeout:.0f} s")
+
+
 def _pty_game(argv: list[str], env: dict[str, str], then: str) -> tuple[int, bytes, bytes]:
     """Start ``yatzy`` full screen in an 80x24 pseudo-terminal, roll once (Space), then
     ``then``: ``"term"`` sends SIGTERM, ``"close"`` closes the terminal (SIGHUP).  The
@@ -166,8 +179,12 @@ def _pty_game(argv: list[str], env: dict[str, str], then: str) -> tuple[int, byt
             os.close(fd)
         else:
             os.kill(pid, signal.SIGTERM)
-            while True:
-                ready, _, _ = select.select([fd], [], [], 30)
+            deadline = time.monotonic() + 60
+            while True:  # until the game closes its terminal (a bounded wait)
+                assert time.monotonic() < deadline, bytes(out[-400:])
+                ready, _, _ = select.select([fd], [], [], 1)
+                if not ready and time.monotonic() < deadline:
+                    continue
                 try:
                     chunk = os.read(fd, 65536) if ready else b""
                 except OSError:
@@ -177,10 +194,11 @@ def _pty_game(argv: list[str], env: dict[str, str], then: str) -> tuple[int, byt
                 out.extend(chunk)
             after = out[mark:]
             os.close(fd)
-        _, status = os.waitpid(pid, 0)
+        status = _reaped(pid, 60)
     except BaseException:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         raise
     return os.waitstatus_to_exitcode(status), bytes(out[:mark]), bytes(after)
 

@@ -21,8 +21,45 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.e2e.support import Server
+from tests.helpers import scaled
 from tests.postgres import pg_or_skip, postgres_database
 from yatzy.web.app import create_app
+
+WS_RECEIVE_TIMEOUT = 60.0
+"""Seconds (scaled, see tests/helpers.py) a test client's WebSocket waits for a message."""
+
+
+def _bound_test_client_receives() -> None:
+    """Starlette's ``TestClient`` waits for a WebSocket message without a deadline: a
+    server that never answers would hang the test (and, before pytest-timeout, the
+    whole run).  Every ``receive``/``receive_json``/``receive_text`` of a test client's
+    socket fails the test after :data:`WS_RECEIVE_TIMEOUT` seconds instead."""
+    import anyio
+    from starlette.testclient import WebSocketTestSession
+
+    unbounded = WebSocketTestSession.receive
+
+    def receive(self: Any) -> Any:
+        messages = getattr(self, "_send_rx", None)
+        if messages is None:  # another Starlette than the one this was written for
+            return unbounded(self)
+
+        async def within_the_deadline() -> Any:
+            with anyio.fail_after(scaled(WS_RECEIVE_TIMEOUT)):
+                return await messages.receive()
+
+        try:
+            return self.portal.call(within_the_deadline)
+        except TimeoutError:
+            raise AssertionError(
+                "the test client's WebSocket received nothing within "
+                f"{scaled(WS_RECEIVE_TIMEOUT):.0f} s"
+            ) from None
+
+    WebSocketTestSession.receive = receive  # type: ignore[method-assign]
+
+
+_bound_test_client_receives()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.e2e.support import next_action
-from tests.helpers import eventually
+from tests.helpers import eventually, join_all, scaled
 from yatzy.game import from_record
 from yatzy.web.app import create_app
 
@@ -296,7 +296,7 @@ def test_simultaneous_actions_never_lose_an_update(client: TestClient) -> None:
     barrier = threading.Barrier(6)
 
     def racer() -> None:
-        barrier.wait()
+        barrier.wait(scaled(60))
         for _ in range(3):
             r = act(client, gid, {"roll": []}, version=start)
             statuses.append(r.status_code)
@@ -304,8 +304,7 @@ def test_simultaneous_actions_never_lose_an_update(client: TestClient) -> None:
     threads = [threading.Thread(target=racer) for _ in range(6)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    join_all(threads, what="the racing requests")
     assert statuses.count(200) == 1, statuses
     assert set(statuses) <= {200, 409}
     assert stored_version(client, gid) == start + 1
@@ -319,7 +318,7 @@ def test_racing_without_versions_applies_each_action_exactly_once(client: TestCl
     barrier = threading.Barrier(4)
 
     def racer() -> None:
-        barrier.wait()
+        barrier.wait(scaled(60))
         for _ in range(3):
             r = act(client, gid, {"roll": []})
             assert r.status_code in (200, 409, 422), r.text
@@ -329,8 +328,7 @@ def test_racing_without_versions_applies_each_action_exactly_once(client: TestCl
     threads = [threading.Thread(target=racer) for _ in range(4)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    join_all(threads, what="the racing requests")
     v = view(client, gid)
     # Every successful roll is one version and one roll of the turn, never more than
     # the three a turn allows; the others were refused (409 lost race, 422 no rolls).

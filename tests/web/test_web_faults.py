@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
-from tests.helpers import eventually
+from tests.helpers import eventually, join_all
 from yatzy.game import from_record
 
 pytestmark = pytest.mark.slow  # live servers with two workers killed and restarted
@@ -253,8 +253,7 @@ def test_a_double_submitted_dubbel_or_pad_move_is_applied_once(
             threads = [threading.Thread(target=submit) for _ in range(3)]
             for t in threads:
                 t.start()
-            for t in threads:
-                t.join()
+            join_all(threads, what="the triple submit")
             assert sorted(codes) == [200, 409, 409], codes
             assert player.view()["version"] >= v["version"] + 1
         player.check()

@@ -69,6 +69,26 @@ def test_going_on_lets_the_computer_move_and_ends_the_undo(client: TestClient) -
     assert refused.status_code == 422 or refused.status_code == 409
 
 
+def test_going_on_after_an_undo_and_a_new_write_lets_the_computer_move_at_once(
+    client: TestClient,
+) -> None:
+    """The computer waited out the first write's whole grace (here 60 s) although its
+    person had taken it back, written again and gone on."""
+    gid, _, _ = _written(client)
+    assert act(client, gid, {"undo": True}, seat=0).status_code == 200
+    box = view(client, gid)["turn"]["allowed"][-1]
+    again = act(client, gid, {"score": box})
+    assert again.status_code == 200, again.text
+    r = client.post(f"/api/games/{gid}/go-on")
+    assert r.status_code == 200 and r.json() == {"version": again.json()["version"]}, r.text
+    eventually(
+        lambda: view(client, gid),
+        lambda v: v["version"] > again.json()["version"],
+        timeout=20,  # a third of the grace: only going on can have moved it
+        what="the computer's move after going on",
+    )
+
+
 def test_go_on_is_refused_when_nothing_waits_or_for_another_seat(client: TestClient) -> None:
     gid, _, _ = _written(client)
     cookies = dict(client.cookies)

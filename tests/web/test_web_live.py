@@ -12,7 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.e2e.support import Server, next_action, pg_or_skip, postgres_database
-from tests.helpers import eventually
+from tests.helpers import eventually, join_all
 from yatzy.game import from_record
 
 pytestmark = pytest.mark.slow  # live server processes over PostgreSQL, a kill -9 and restart
@@ -131,8 +131,7 @@ def test_two_processes_racing_on_one_game_lose_nothing(tmp_path: Path) -> None:
         threads = [threading.Thread(target=racer, args=(c,)) for c in (ca, cb, ca, cb)]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        join_all(threads, what="the racing requests")
         assert codes.count(200) == 1 and set(codes) == {200, 409}
         assert ca.get(f"/api/games/{gid}").json()["version"] == 1
 

@@ -323,7 +323,8 @@ def win_chances(
     simulating; positions met before keep their samples, so repeated calls refine the
     answer.  Without ``build`` a table that is not in the disk cache raises
     :class:`TablesNotReady` instead of being built (a server never waits for one).
-    ``seed`` makes the simulation reproducible (with a fresh outcome cache).
+    ``seed`` makes the simulation reproducible (a fresh outcome cache, and each
+    position's games in chunks of a fixed schedule rather than of the time they took).
     ``exact=False`` simulates even where a table would give the exact answer (to
     check one against the other); ``max_samples`` caps the games per position.
     ``solve_seconds`` is the most CPU time a table solved for one seat may be expected
@@ -453,7 +454,7 @@ def seat_distributions(
         allow = left if solve_seconds is None else solve_seconds
         samplers[g] = sampler_for(state, seat, policies[seat], build, allow)
         outcomes[g] = found or Outcome(0, np.zeros(1), 0, samplers[g].method)
-    _simulate(samplers, outcomes, budget, start, rng, max_samples)
+    _simulate(samplers, outcomes, budget, start, rng, max_samples, timed=seed is None)
     if seed is None:
         for key, g in group_of.items():
             if g in samplers:
@@ -480,14 +481,24 @@ def _simulate(
     start: float,
     rng: random.Random,
     max_samples: int,
+    timed: bool = True,
 ) -> None:
     """Add games to the sampled outcomes until the budget is spent; every one gets at
     least one game.  The next games go to the outcome with the least ``n^2 * cost``
     (``n`` its games, ``cost`` the CPU time of one): that spreads the budget so as to
     minimise the sum of the ``1/n`` (games in proportion to ``1/sqrt(cost)``), so a
-    slow sampler (DubbelYatzy's greedy bot in Python) does not starve the fast ones."""
+    slow sampler (DubbelYatzy's greedy bot in Python) does not starve the fast ones.
+
+    Every outcome draws its chunks' seeds from a stream of its own.  Without ``timed``
+    (a seeded call) each outcome's chunks also grow by a fixed schedule (its first
+    chunk, then four times the last, the last one cut to ``max_samples``) rather than
+    by the time its games took: an outcome's games then depend only on the seed and
+    on how many chunks it got, never on how loaded the machine was or whether a kernel
+    was compiled on the way, so one seed gives one answer as long as every outcome
+    reaches ``max_samples`` within the budget (the last chunk may overrun it)."""
     chunk = {g: samplers[g].first_chunk for g in samplers}
     cost = {g: 0.0 for g in samplers}  # seconds per game, once measured
+    streams = {g: random.Random(rng.getrandbits(63)) for g in sorted(samplers)}
     while samplers:
         active = [g for g in samplers if outcomes[g].samples < max_samples]
         if not active:
@@ -497,13 +508,15 @@ def _simulate(
         if left <= 0 and all(outcomes[k].samples > 0 for k in samplers):
             return
         games = chunk[g]
-        if cost[g] > 0 and math.isfinite(left):
+        if not timed:
+            games = chunk[g] if outcomes[g].samples == 0 else 4 * chunk[g]
+        elif cost[g] > 0 and math.isfinite(left):
             games = max(1, min(4 * chunk[g], int(left / len(active) / cost[g])))
         elif cost[g] > 0:
             games = 4 * chunk[g]
         games = min(games, max_samples - outcomes[g].samples)
         t0 = time.thread_time()
-        points = samplers[g].sample(games, rng.getrandbits(31))
+        points = samplers[g].sample(games, streams[g].getrandbits(31))
         spent = time.thread_time() - t0
         cost[g] = max(spent / games, 1e-7)
         chunk[g] = max(games, samplers[g].first_chunk)

@@ -402,12 +402,17 @@ class BotRunner:
         self.delay = delay
         self.grace = grace
         self.running: dict[str, asyncio.Task[Any]] = {}
-        # (game, version) -> set when its person goes on (see _wait_for_undo)
-        self.released: dict[tuple[str, int], asyncio.Event] = {}
+        # the (game, version) writes whose person went on (see _wait_for_undo)
+        self.released: set[tuple[str, int]] = set()
+        # game -> set when something happens that a bot waiting on an undo must see
+        self.wakes: dict[str, asyncio.Event] = {}
 
     def kick(self, game_id: str) -> None:
-        """Start playing the game's bots unless that is under way already."""
+        """Start playing the game's bots unless that is under way already (then the
+        bot waiting on an undo looks at the game again: a write taken back and made
+        anew gets its own grace, see :meth:`_wait_for_undo`)."""
         if game_id in self.running:
+            self._wake(game_id)
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id))
         self.running[game_id] = task
@@ -415,32 +420,45 @@ class BotRunner:
 
     def _done(self, game_id: str) -> None:
         self.running.pop(game_id, None)
-        for key in [k for k in self.released if k[0] == game_id]:
-            del self.released[key]
+        self.released = {k for k in self.released if k[0] != game_id}
+
+    def _wake(self, game_id: str) -> None:
+        event = self.wakes.get(game_id)
+        if event is not None:
+            event.set()
 
     def release(self, game_id: str, version: int) -> None:
         """The person whose write (at ``version``) a bot waits on goes on: the bot
         moves now."""
         if game_id in self.running:
-            self.released.setdefault((game_id, version), asyncio.Event()).set()
+            self.released.add((game_id, version))
+            self._wake(game_id)
 
     async def _wait_for_undo(self, game_id: str) -> None:
         """While a person may take back the write that the bot's move would follow,
         wait until they go on (:meth:`release`) or ``grace`` seconds pass; a new
-        write (undone and written again meanwhile) gets its own grace."""
-        while True:
-            version = await self.service.undo_window(game_id)
-            if version is None:
-                return
-            event = self.released.setdefault((game_id, version), asyncio.Event())
-            try:
-                await asyncio.wait_for(event.wait(), self.grace)
-                return
-            except TimeoutError:
-                if await self.service.undo_window(game_id) in (version, None):
+        write (undone and written again meanwhile) gets its own grace.  The wait looks
+        at the game again whenever it is woken (a release, or an action that starts
+        the bots: :meth:`kick`), so going on after an undo and a new write lets the
+        bot move at once rather than when the first write's grace ends."""
+        loop = asyncio.get_running_loop()
+        version, deadline = -1, 0.0
+        try:
+            while True:
+                # made before the game is read: a wake-up meanwhile is not lost
+                wake = self.wakes[game_id] = asyncio.Event()
+                current = await self.service.undo_window(game_id)
+                if current is None or (game_id, current) in self.released:
                     return
-            finally:
-                self.released.pop((game_id, version), None)
+                if current != version:  # a new write: its own grace
+                    version, deadline = current, loop.time() + self.grace
+                left = deadline - loop.time()
+                if left <= 0:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), left)
+        finally:
+            self.wakes.pop(game_id, None)
 
     async def _run(self, game_id: str) -> None:
         while True:
