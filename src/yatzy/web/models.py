@@ -664,3 +664,20 @@ class DailyStartView(TypedDict):
     id: str
     url: str
     existing: bool
+
+
+class WaitingGame(TypedDict):
+    """A game in play where it is this account's turn."""
+
+    id: str
+    title: str
+    """The rules in words, in the asker's language."""
+    players: list[str]
+    since: str
+    """When the game last moved (ISO 8601, UTC)."""
+
+
+class TurnsView(TypedDict):
+    """The games where it is the signed-in account's turn, the longest waiting first."""
+
+    games: list[WaitingGame]

@@ -50,6 +50,7 @@ from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.store.daily import write_revealed_record
 from yatzy.web.ahead import Ahead, enabled_by_env
+from yatzy.web.catalog import rules_name
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
@@ -62,6 +63,7 @@ from yatzy.web.models import (
     MoveView,
     PendingView,
     StatsView,
+    WaitingGame,
     WinAnalysisView,
     WinChancesView,
     WinUnavailableView,
@@ -873,6 +875,39 @@ class GameService:
         now = stored.moved(version, stored.record, state.is_terminal())
         self._remember(now, state)
         return now, state
+
+    async def turns_of(self, owner: str, lang: str = "en") -> list[WaitingGame]:
+        """The games in play where a seat of ``owner`` (an account's owner token) is
+        to act, the longest waiting first (of its 100 most recently moved games)."""
+        words: Any = lang if lang in LANGUAGES else "en"
+        mine = token_hash(owner)
+
+        def waiting() -> list[WaitingGame]:
+            found: list[WaitingGame] = []
+            for stored in self.repo.games_of(mine):
+                if stored.finished:
+                    continue
+                cached = self._cached(stored.id)
+                if cached is not None and cached[0].version == stored.version:
+                    state = cached[1]
+                else:
+                    state = from_record(orjson.loads(stored.record))
+                seat = state.current_player()
+                if seat < 0 or stored.seats[seat].bot is not None:
+                    continue
+                if stored.seats[seat].owner_hash != mine:
+                    continue
+                found.append(
+                    {
+                        "id": stored.id,
+                        "title": rules_name(stored.rules, words),
+                        "players": [s.name for s in stored.seats],
+                        "since": stored.updated_at.isoformat(),
+                    }
+                )
+            return sorted(found, key=lambda g: g["since"])
+
+        return await asyncio.to_thread(waiting)
 
     async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or

@@ -50,6 +50,7 @@ from yatzy.web.models import (
     PasskeyView,
     SessionView,
     SignedUpView,
+    TurnsView,
 )
 from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse
 from yatzy.web.routes.pages import lang_of, render, root_of, templates
@@ -421,6 +422,20 @@ async def delete_account(
 
 
 # -- friends ----------------------------------------------------------------------------------
+
+
+@router.get(
+    "/api/account/turns",
+    tags=["account"],
+    response_model=TurnsView,
+    responses=_refusals(401, 503),
+)
+async def turns(
+    account: SignedIn, service: Service, lang: Literal["sv", "fi", "en"] = "en"
+) -> TurnsView:
+    """The games in play where it is the account's turn, the longest waiting first
+    (every page of a signed-in player shows their number in its title and header)."""
+    return {"games": await service.turns_of(_need(account).owner, lang)}
 
 
 @router.get(

@@ -1,0 +1,85 @@
+"""The games that wait for a signed-in player's move (``/api/account/turns``), on
+SQLite and PostgreSQL: listed while it is their turn in any game, in their language,
+the longest waiting first; not the others' turns, not a bot's, not a finished game."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.web.helpers import Browser, conforms
+from tests.web.test_web_accounts import CHEAP, CSRF, fresh_name
+from tests.web.test_web_api import play_out, view
+from yatzy.web.app import create_app
+from yatzy.web.models import TurnsView
+
+
+@pytest.fixture(scope="module")
+def app_client(db_url: str) -> Iterator[TestClient]:
+    """One app per backend, with cheap password hashing."""
+    with TestClient(create_app(db_url, win_chances=False, hasher=CHEAP, bot_delay=0.0)) as c:
+        yield c
+
+
+def signed_up(client: TestClient, base: str) -> tuple[Browser, str]:
+    browser = Browser(client)
+    name = fresh_name(base)
+    with browser as c:
+        r = c.post(
+            "/api/account/signup", json={"name": name, "password": "pw pw pw pw"}, headers=CSRF
+        )
+        assert r.status_code == 201, r.text
+    return browser, name
+
+
+def waiting(c: TestClient, lang: str = "en") -> list[dict[str, Any]]:
+    r = c.get(f"/api/account/turns?lang={lang}")
+    assert r.status_code == 200, r.text
+    conforms(TurnsView, r.json())
+    games: list[dict[str, Any]] = r.json()["games"]
+    return games
+
+
+def test_the_games_that_wait_for_my_move(client: TestClient) -> None:
+    anna, anna_name = signed_up(client, "Ann")
+    bo, bo_name = signed_up(client, "Bo")
+    with anna as c:
+        assert waiting(c) == []
+        solo = c.post("/api/games", json={"seats": [{"name": anna_name, "here": True}]}).json()
+        duel = c.post(
+            "/api/games", json={"seats": [{"name": anna_name, "here": True}, {"name": bo_name}]}
+        ).json()
+        bot = c.post(
+            "/api/games",
+            json={"seats": [{"name": anna_name, "here": True}, {"name": "B", "bot": "random"}]},
+        ).json()
+    with bo as c:
+        joined = c.post(f"/api/games/{duel['id']}/join", json={"invite": duel["invite"], "seat": 1})
+        assert joined.status_code == 200, joined.text
+    first = duel["game"]["starter"]
+    with anna as c:
+        mine = {g["id"] for g in waiting(c)}
+        assert solo["id"] in mine
+        assert (duel["id"] in mine) == (first == 0)
+        v = view(c, bot["id"])
+        assert (bot["id"] in mine) == (not v["players"][v["turn"]["seat"]]["bot"])
+        sv = waiting(c, "sv")
+        assert next(g for g in sv if g["id"] == solo["id"])["title"] == "Yatzy"
+        assert next(g for g in sv if g["id"] == solo["id"])["players"] == [anna_name]
+    with bo as c:
+        assert {g["id"] for g in waiting(c)} == ({duel["id"]} if first == 1 else set())
+    with anna as c:
+        play_out(c, solo["id"])  # finished: no longer waits
+        assert solo["id"] not in {g["id"] for g in waiting(c)}
+
+
+def test_guests_are_not_signed_in(client: TestClient) -> None:
+    with Browser(client) as c:
+        assert c.get("/api/account/turns").status_code == 401
