@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +128,14 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def served(tmp_path_factory: Any, name: str, **kw: Any) -> Iterator[Server]:
+    """A ``yatzy serve`` on a fresh SQLite database in a folder of its own (its log
+    beside it), for a module's ``server`` fixture to yield from."""
+    folder: Path = tmp_path_factory.mktemp(name)
+    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log", **kw) as s:
+        yield s
 
 
 # -- a player that reads everything from the server's view ---------------------------------

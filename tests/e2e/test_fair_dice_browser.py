@@ -7,22 +7,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import PHONE, Watched, assert_accessible, words
-from tests.e2e.support import Server, next_action
+from tests.e2e.support import Server, next_action, served
 from tests.helpers import eventually
 from yatzy.game import verify_record
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("fair")
-    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
-        yield s
+    yield from served(tmp_path_factory, "fair")
 
 
 def _view(request: Any, server: Server, gid: str) -> dict[str, Any]:

@@ -4,20 +4,17 @@ reads it in Finnish, mutes her and hears her again; axe finds nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import PHONE, Watched, assert_accessible, words
-from tests.e2e.support import Server
+from tests.e2e.support import Server, served
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("talk")
-    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
-        yield s
+    yield from served(tmp_path_factory, "talk")
 
 
 def test_a_phrase_read_in_each_viewers_language(browser: Any, server: Server) -> None:

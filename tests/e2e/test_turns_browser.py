@@ -4,21 +4,18 @@ header and the page's title) and finds them listed on the account page."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import PHONE, Watched, assert_accessible
-from tests.e2e.support import Server
+from tests.e2e.support import Server, served
 from yatzy.web.account_words import account_words
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("turns")
-    with Server(f"sqlite:///{folder / 'e2e.db'}", log=folder / "server.log") as s:
-        yield s
+    yield from served(tmp_path_factory, "turns")
 
 
 def test_the_games_that_wait_in_the_header_title_and_account_page(

@@ -160,7 +160,7 @@ class FairDice:
             raise FairDiceError(f"mode {self.mode!r} is not one of {', '.join(MODES)}")
         if self.scheme not in SCHEMES:
             raise FairDiceError(f"scheme {self.scheme!r} is not one of {', '.join(SCHEMES)}")
-        if self.hold_until is not None and not _is_day(self.hold_until):
+        if self.hold_until is not None and not is_day(self.hold_until):
             raise FairDiceError(f"hold_until {self.hold_until!r} is not a day (YYYY-MM-DD)")
 
     @classmethod
@@ -282,13 +282,13 @@ class FairDice:
                 field="dice.seed",
             )
         hold = proof.get("hold_until")
-        if hold is not None and not _is_day(hold):
+        if hold is not None and not is_day(hold):
             raise RecordError(f"hold_until {hold!r} is not a day", field="dice.hold_until")
         return cls(seed, mode, list(contributions), scheme, hold)
 
 
-def _is_day(text: Any) -> bool:
-    """Whether ``text`` is a day as ISO 8601 writes it (YYYY-MM-DD)."""
+def is_day(text: Any) -> bool:
+    """Whether ``text`` is a day as ISO 8601 writes it (YYYY-MM-DD), and exists."""
     try:
         return isinstance(text, str) and date.fromisoformat(text).isoformat() == text
     except ValueError:

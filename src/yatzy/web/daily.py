@@ -18,6 +18,7 @@ from datetime import date, timedelta
 
 from yatzy.errors import YatzyError
 from yatzy.game import FairDice, Game, State
+from yatzy.game.fair_dice import commitment_of, is_day
 from yatzy.rules import Language, RuleSet
 from yatzy.store.daily import AlreadyEnteredError, DailyStore
 from yatzy.store.errors import NotFoundError
@@ -45,7 +46,7 @@ class PlayedAlreadyError(AlreadyEnteredError):
 
 def commitment_of_seed(seed_hex: str) -> str:
     """The commitment of a challenge's seed (what the page shows all day)."""
-    return FairDice(bytes.fromhex(seed_hex)).commitment
+    return commitment_of(bytes.fromhex(seed_hex))
 
 
 class DailyChallenges:
@@ -64,11 +65,7 @@ class DailyChallenges:
     def _check(self, day: str, rules: str) -> None:
         if rules not in DAILY_RULES:
             raise NotFoundError(f"no daily challenge for {rules!r} (only {', '.join(DAILY_RULES)})")
-        try:
-            valid = date.fromisoformat(day).isoformat() == day
-        except ValueError:
-            valid = False
-        if not valid:
+        if not is_day(day):
             raise YatzyError(f"day {day!r} is not a date (YYYY-MM-DD)")
         if day > self.today():
             raise NotFoundError(f"the challenge of {day} has not begun")

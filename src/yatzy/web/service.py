@@ -833,20 +833,21 @@ class GameService:
         mixed = replace(dealer, contributions=list(dealer.contributions))
         mixed.contribute(state, text)
         record = self._record(game_id, state, mixed)
-        version = await self.repo.commit_async(
-            game_id=game_id,
-            based_on=stored.version,
-            record=record,
-            finished=False,
-            seat=seat,
-            action={"contribute": mixed.contributions[-1]},
-            solo_total=None,
-        )
+        now = await self._store_note(stored, state, seat, {"contribute": text}, record)
         with self._lock:
             self._dealers[game_id] = mixed
-        now = stored.moved(version, record, False)
-        self._remember(now, state)
         return now, state
+
+    async def _store_note(
+        self, stored: StoredGame, state: State, seat: int, note: dict[str, Any], record: str
+    ) -> StoredGame:
+        """Store a move that changes no box or die (a contribution, a phrase) as the
+        next version, with ``record``; the game as stored now."""
+        decided = _Decided(stored, state, seat, note, record)
+        version = await self.repo.commit_async(**decided.commit)
+        now = stored.moved(version, record, state.is_terminal())
+        self._remember(now, state)
+        return now
 
     async def say(
         self, game_id: str, phrase: str, tokens: Mapping[int, str]
@@ -861,19 +862,8 @@ class GameService:
             raise SeatError("only a player of this game may talk in it")
         to_act = state.current_player()
         seat = to_act if to_act in seats else seats[0]
-        solo = state.totals()[0] if state.is_terminal() and len(stored.seats) == 1 else None
-        version = await self.repo.commit_async(
-            game_id=game_id,
-            based_on=stored.version,
-            record=stored.record,
-            finished=state.is_terminal(),
-            seat=seat,
-            action={"say": phrase},
-            solo_total=solo,
-        )
-        self.talk.heard(game_id, seat, phrase, version)
-        now = stored.moved(version, stored.record, state.is_terminal())
-        self._remember(now, state)
+        now = await self._store_note(stored, state, seat, {"say": phrase}, stored.record)
+        self.talk.heard(game_id, seat, phrase, now.version)
         return now, state
 
     async def turns_of(self, owner: str, lang: str = "en") -> list[WaitingGame]:

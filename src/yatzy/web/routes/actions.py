@@ -69,8 +69,7 @@ async def switch_hints(
     """Switch the game's hints on or off during the game (a player of it only);
     every viewer's page follows.  422 where the game cannot have hints (a score pad)."""
     stored, _ = await service.set_hints(game_id, body.on, tokens)
-    await hub.announce(game_id, stored.version)
-    return await service.view(game_id, tokens, owner)
+    return await _announced(game_id, stored.version, tokens, owner, service, hub)
 
 
 @router.post(
@@ -91,8 +90,7 @@ async def contribute(
     device).  409 once the dice have begun or the seat has contributed, 403 for a
     browser that holds no seat."""
     stored, _ = await service.contribute(game_id, body.text, tokens)
-    await hub.announce(game_id, stored.version)
-    return await service.view(game_id, tokens, owner)
+    return await _announced(game_id, stored.version, tokens, owner, service, hub)
 
 
 @router.post(
@@ -115,5 +113,17 @@ async def say(
     :data:`yatzy.web.talk.PHRASES`, 403 for a spectator, 429 past the talk limit."""
     limiter.check("talk", client_of(request.scope))
     stored, _ = await service.say(game_id, body.phrase, tokens)
-    await hub.announce(game_id, stored.version)
+    return await _announced(game_id, stored.version, tokens, owner, service, hub)
+
+
+async def _announced(
+    game_id: str,
+    version: int,
+    tokens: SeatTokens,
+    owner: Owner,
+    service: Service,
+    hub: HubDep,
+) -> GameView:
+    """Tell every viewer of the game about ``version``; the asker's view of it."""
+    await hub.announce(game_id, version)
     return await service.view(game_id, tokens, owner)
