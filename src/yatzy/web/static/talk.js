@@ -25,7 +25,10 @@ function toggleMute(seat) {
 export function renderTalk() {
   const section = $("talk");
   const lines = (state.view.talk || []).filter((line) => PHRASES.includes(line.phrase));
-  const player = state.you && state.you.seats.length > 0;
+  // a player talks only where another person plays too (not alone, nor to a computer)
+  const mySeats = state.you ? state.you.seats : [];
+  const company = state.view.players.some((p) => !p.bot && !mySeats.includes(p.seat));
+  const player = mySeats.length > 0 && company;
   section.hidden = !lines.length && !player;
   const quiet = muted();
   const mine = new Set(state.you ? state.you.seats : []);
