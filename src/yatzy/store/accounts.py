@@ -32,6 +32,8 @@ from yatzy.store.models import (
     FriendLinkRow,
     PasskeyChallengeRow,
     PasskeyRow,
+    PushSettingRow,
+    PushSubscriptionRow,
     RecoveryCodeRow,
 )
 from yatzy.store.pg_writer import utc_now
@@ -43,6 +45,8 @@ CODES = cast(Table, RecoveryCodeRow.__table__)
 FRIEND_LINKS = cast(Table, FriendLinkRow.__table__)
 _PASSKEYS = cast(Table, PasskeyRow.__table__)
 _CHALLENGES = cast(Table, PasskeyChallengeRow.__table__)
+_PUSH_DEVICES = cast(Table, PushSubscriptionRow.__table__)
+_PUSH_SETTINGS = cast(Table, PushSettingRow.__table__)
 DAILY = cast(Table, DailyEntryRow.__table__)
 DAILY_MINE = DAILY.alias("mine")
 
@@ -159,9 +163,9 @@ class AccountStore:
             )
 
     def delete(self, account: Account, labels: Mapping[str, str]) -> list[str]:
-        """Delete the account, its sessions, codes, passkeys and friend links.  Its games stay:
-        their seats lose the account (no owner any more), and a seat named as the
-        account is renamed
+        """Delete the account, its sessions, codes, passkeys, friend links and push
+        devices.  Its games stay: their seats lose the account (no owner any more),
+        and a seat named as the account is renamed
         ``labels[game's language]`` (else ``labels["en"]``) in the seat and the game's
         record.  The ids of the games renamed."""
         mine = owner_hash(account.owner)
@@ -219,6 +223,8 @@ class AccountStore:
             )
             conn.execute(delete(_PASSKEYS).where(_PASSKEYS.c.account_id == account.id))
             conn.execute(delete(_CHALLENGES).where(_CHALLENGES.c.account_id == account.id))
+            conn.execute(delete(_PUSH_DEVICES).where(_PUSH_DEVICES.c.account_id == account.id))
+            conn.execute(delete(_PUSH_SETTINGS).where(_PUSH_SETTINGS.c.account_id == account.id))
             conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account.id))
         return renamed
 

@@ -146,6 +146,11 @@ class FriendStore:
             insert(LINKS).values(account_id=a, other_id=b, state=state, created_at=utc_now())
         )
 
+    def tie(self, me: str, other: str) -> str | None:
+        """``me``'s tie to ``other`` (``requested``, ``friends``, ``blocked``), if any."""
+        with self.engine.connect() as conn, conn.begin():
+            return self._state(conn, me, other)
+
     def request(self, me: str, other: str) -> str:
         """``me`` asks ``other`` to be friends: ``friends`` when ``other`` had asked
         already (or they are), else ``requested`` (also when ``other`` blocked ``me``:

@@ -188,3 +188,47 @@ class DailyEntryRow(Base):
     rules: Mapped[str] = mapped_column(String(200), nullable=False)
     owner_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     name: Mapped[str] = mapped_column(String(40), nullable=False)
+
+
+class AppSettingRow(Base):
+    """A setting of the whole server, shared by its processes through the database
+    (the Web Push VAPID key pair: made by the first process that needs it)."""
+
+    __tablename__ = "app_settings"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class PushSubscriptionRow(Base):
+    """A device of an account that takes Web Push notifications: the push service's
+    endpoint (its SHA-256 is the key), the browser's keys (``p256dh``, ``auth``) that
+    the payload is encrypted for, and the language its notifications are worded in.
+    ``owner_hash`` is the account's owner hash (:func:`yatzy.store.accounts.owner_hash`
+    of its owner token), by which a game's seat finds its account."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    owner_hash: Mapped[str] = mapped_column(String(64), nullable=False, index=True)
+    endpoint: Mapped[str] = mapped_column(Text, nullable=False)
+    p256dh: Mapped[str] = mapped_column(String(200), nullable=False)
+    auth: Mapped[str] = mapped_column(String(100), nullable=False)
+    lang: Mapped[str] = mapped_column(String(2), nullable=False)
+    agent: Mapped[str] = mapped_column(String(200), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class PushSettingRow(Base):
+    """An account's notification settings: the kinds it turned off (comma-separated;
+    no row: every kind on)."""
+
+    __tablename__ = "push_settings"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    off: Mapped[str] = mapped_column(String(200), nullable=False)

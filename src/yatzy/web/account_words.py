@@ -98,6 +98,27 @@ _WORDS: dict[str, Message] = messages(
     ),
     N_("account.too_many", "Too many attempts. Wait a moment and try again."),
     N_("account.failed", "That did not work. Try again."),
+    N_("account.push_title", "Notifications"),
+    N_(
+        "account.push_intro",
+        "Get a notification on this device when it is your turn, when a game ends, "
+        "and when someone asks to be your friend or invites you to a game.",
+    ),
+    N_("account.push_on", "Turn on notifications on this device"),
+    N_("account.push_off", "Turn off notifications on this device"),
+    N_("account.push_is_on", "This device gets notifications."),
+    N_("account.push_is_off", "This device gets no notifications."),
+    N_("account.push_devices", "Devices with notifications: {count}"),
+    N_(
+        "account.push_denied",
+        "Notifications are blocked for this site in the browser's settings.",
+    ),
+    N_("account.push_unsupported", "This browser cannot show notifications from the app."),
+    N_("account.push_kinds", "Notify me of"),
+    N_("account.push_turn", "My turn in a game"),
+    N_("account.push_friend", "Friend requests"),
+    N_("account.push_ended", "Games that end"),
+    N_("account.push_invite", "Invitations to a game"),
 )
 
 

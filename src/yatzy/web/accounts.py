@@ -29,7 +29,7 @@ import asyncio
 import hashlib
 import secrets
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -293,6 +293,9 @@ class AccountService:
         self.friends = FriendStore(repo)
         self.hasher = (hasher or Hasher()).make()
         self.idle = timedelta(seconds=SESSION_AGE)
+        self.notify: Callable[[str, str, dict[str, Any]], object] | None = None
+        """Sends an account a notification (kind, payload): a friend request does
+        (:meth:`yatzy.web.notifications.Notifier.notify`; never blocks)."""
         # Checked when the name is unknown, so that such a log-in costs what a wrong
         # password costs (made on first use: a random password nobody knows).
         self._dummy: str | None = None
@@ -435,7 +438,12 @@ class AccountService:
             if other is None or other.id == account.id:
                 raise NoSuchAccountError(f"no other account is named {name!r}")
             if action == "request":
-                self.friends.request(account.id, other.id)
+                before = self.friends.tie(account.id, other.id)
+                state = self.friends.request(account.id, other.id)
+                # told once, and never of a blocked asker's request (it waits unseen)
+                told = state == "requested" and before is None
+                if told and self.friends.tie(other.id, account.id) != "blocked" and self.notify:
+                    self.notify(other.id, "friend", {"name": account.name})
             elif action == "accept":
                 if not self.friends.accept(account.id, other.id):
                     raise NoFriendRequestError(f"no friend request from {other.name!r}")

@@ -40,6 +40,7 @@ from yatzy.web.limits import (
     RateLimiter,
     RateLimits,
 )
+from yatzy.web.notifications import Notifier, push_contact_of
 from yatzy.web.pg_jobs import install as install_pg_jobs
 from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
@@ -106,6 +107,8 @@ def create_app(
     jobs: str = "server",
     redis_url: str | None = None,
     shared_limits: bool = False,
+    push_contact: str | None = None,
+    push_loopback: bool = False,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -138,6 +141,10 @@ def create_app(
     every process that names it (:mod:`yatzy.web.shared_limits`); else, with
     ``shared_limits`` and PostgreSQL, in the database.
 
+    Web Push notifications (:mod:`yatzy.web.notifications`) are signed with
+    ``push_contact`` as their VAPID contact; ``push_loopback`` lets a device's push
+    endpoint be a plain-HTTP loopback address (the tests' push service).
+
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
     """
@@ -154,6 +161,8 @@ def create_app(
         allowed_hosts=allowed_hosts,
         hasher=hasher or Hasher(),
         jobs=jobs,
+        push_contact=push_contact,
+        push_loopback=push_loopback,
     )
     if jobs not in ("server", "workers"):
         raise YatzyError(f"jobs {jobs!r} is neither server nor workers")
@@ -229,7 +238,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     chances.notify = notify
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
-    app.state.accounts = AccountService(repo, settings.hasher)
+    app.state.accounts = accounts = AccountService(repo, settings.hasher)
+    notifier = Notifier(repo, contact=push_contact_of(settings.push_contact, settings.public_url))
+    notifier.loopback = settings.push_loopback
+    await asyncio.to_thread(notifier.start)  # the VAPID key: read, or made the first time
+    notifier.watching = hub.watching
+    service.moved = notifier.after_move
+    accounts.notify = notifier.notify
+    app.state.notifier = notifier
     listener = None
     if repo.asyncpg_dsn is not None:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
@@ -249,6 +265,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         chances.stop()
         analyses.stop()
+        await asyncio.to_thread(notifier.stop)
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
         for task in (pruner, listener):

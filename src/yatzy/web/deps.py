@@ -29,6 +29,7 @@ from yatzy.web.accounts import (
 from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
+from yatzy.web.notifications import Notifier
 from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
@@ -59,6 +60,12 @@ class WebSettings:
     empty: any."""
     hasher: Hasher = field(default_factory=Hasher)
     """Argon2id's cost for the accounts' passwords."""
+    push_contact: str | None = None
+    """The VAPID ``sub`` of the Web Push requests (``mailto:`` or ``https:``); None:
+    the public URL where it is ``https``, else ``mailto:webmaster@localhost``."""
+    push_loopback: bool = False
+    """Whether a push endpoint may be a plain-HTTP loopback address (the tests' push
+    service); else only ``https`` endpoints on a named host are taken."""
     jobs: str = "server"
     """Who runs the heavy jobs: ``server`` (this process's bounded pools) or
     ``workers`` (``yatzy worker`` processes, PostgreSQL only; see
@@ -126,6 +133,12 @@ def get_accounts(conn: HTTPConnection) -> AccountService:
     return accounts
 
 
+def get_notifier(conn: HTTPConnection) -> Notifier:
+    """The Web Push notifications of this process."""
+    notifier: Notifier = conn.app.state.notifier
+    return notifier
+
+
 def get_passkeys(conn: HTTPConnection) -> PasskeyService:
     """The passkeys' service (made on first use)."""
     passkeys: PasskeyService | None = getattr(conn.app.state, "passkeys", None)
@@ -183,6 +196,7 @@ def secure_cookies(
 Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
 Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
+Push = Annotated[Notifier, Depends(get_notifier)]
 Service = Annotated[GameService, Depends(get_service)]
 Daily = Annotated[DailyChallenges, Depends(get_daily)]
 HubDep = Annotated[Hub, Depends(get_hub)]

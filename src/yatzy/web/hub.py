@@ -67,6 +67,7 @@ class Outbox:
         *,
         client: str = "",
         chances: bool = False,
+        owner: str | None = None,
     ) -> None:
         limits = hub.limits
         task = asyncio.current_task()
@@ -76,6 +77,9 @@ class Outbox:
         self.game_id = game_id
         self.client = client
         self.chances = chances
+        self.owner = owner
+        """The owner hash of the socket's viewer (a signed-in account's, else the
+        owner cookie's), if any: the notifications skip a game's viewer."""
         self.session = task
         self.loop = task.get_loop()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limits.socket_queue)
@@ -206,6 +210,11 @@ class Hub:
         group = self.sockets.get(game_id)
         return 0 if group is None else len(group)
 
+    def watching(self, game_id: str, owner: str) -> bool:
+        """Whether a socket of this process shows the game to the owner hash ``owner``
+        (then the owner needs no notification of it)."""
+        return any(box.owner == owner for box in self.sockets.get(game_id, ()))
+
     def changed_at(self, game_id: str) -> float:
         """When (the event loop's clock) this process last sent the game's sockets an
         update; 0 if never."""
@@ -244,12 +253,19 @@ class Hub:
         self._forget(oldest)  # its room is the newcomer's now
 
     def subscribe(
-        self, game_id: str, ws: WebSocket, *, client: str = "", chances: bool = False
+        self,
+        game_id: str,
+        ws: WebSocket,
+        *,
+        client: str = "",
+        chances: bool = False,
+        owner: str | None = None,
     ) -> Outbox:
         """Send the game's updates to ``ws`` from now on, through its new outbox (with
         ``chances``, also the live win chances as they are computed: see
-        :meth:`send_chances`).  Called by the socket's session task."""
-        box = Outbox(self, ws, game_id, client=client, chances=chances)
+        :meth:`send_chances`; ``owner``, its viewer's owner hash).  Called by the
+        socket's session task."""
+        box = Outbox(self, ws, game_id, client=client, chances=chances, owner=owner)
         self.sockets[game_id].add(box)
         self.clients[client] += 1
         self.total += 1

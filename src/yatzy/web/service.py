@@ -18,6 +18,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -73,6 +74,8 @@ from yatzy.web.prepare import bot_for
 from yatzy.web.talk import Talk, check_phrase
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
+
+log = logging.getLogger("yatzy.web")
 
 MAX_SEATS = 8
 MAX_CACHED = 1000
@@ -202,6 +205,10 @@ class GameService:
         """The latest phrases said in each game (:mod:`yatzy.web.talk`)."""
         self.today: Callable[[], str] = utc_day
         """Today's date (ISO, UTC): when a daily challenge's held seed may be shown."""
+        self.moved: Callable[[StoredGame, State, int], None] | None = None
+        """Told of every move committed here, with the seat that moved (the
+        notifications: :meth:`yatzy.web.notifications.Notifier.after_move`); it must
+        not block."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -710,6 +717,11 @@ class GameService:
         now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
         self.ahead.after_write(now.id, new, self._record_of(now))
+        if self.moved is not None:
+            try:
+                self.moved(now, new, decided.seat)
+            except Exception:  # a notification is never worth a failed move
+                log.exception("after the move of game %s", now.id)
         return now, new
 
     def _record_of(self, stored: StoredGame) -> Callable[[], int | None] | None:

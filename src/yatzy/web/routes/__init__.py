@@ -9,6 +9,7 @@
 * :mod:`.analysis`: a game's analysis in points and in win chance;
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
+* :mod:`.push`: Web Push: the key, devices, settings and the service worker;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
@@ -30,6 +31,7 @@ from yatzy.web.routes import (
     games,
     owner,
     pages,
+    push,
     rules,
     sockets,
 )
@@ -46,6 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     sockets.router,
     docs.router,
     account.router,
+    push.router,
 )
 """Every router of the app."""
 

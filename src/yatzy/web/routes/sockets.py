@@ -12,6 +12,7 @@ from yatzy.web.accounts import identity
 from yatzy.web.deps import GAME_ID, Bots, HubDep, Service
 from yatzy.web.limits import TooManySocketsError, client_of
 from yatzy.web.responses import error_response, status_of
+from yatzy.web.service import token_hash
 from yatzy.web.sockets import refuse_bad_tokens, socket_session
 from yatzy.web.views import bot_to_act
 
@@ -56,7 +57,13 @@ async def game_socket(
         return
     await ws.accept()
     # ?chances=1: this client also takes {"type": "chances"} messages (the game page).
-    box = hub.subscribe(game_id, ws, client=client, chances=ws.query_params.get("chances") == "1")
+    box = hub.subscribe(
+        game_id,
+        ws,
+        client=client,
+        chances=ws.query_params.get("chances") == "1",
+        owner=token_hash(owner) if owner else None,  # who watches: no push to them
+    )
     try:
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
