@@ -397,3 +397,28 @@ def test_the_key_is_kept_across_restarts(db_url: str, client: TestClient) -> Non
     key = server_key(client)
     with TestClient(create_app(db_url, win_chances=False, hasher=CHEAP)) as other:
         assert server_key(other) == key
+
+
+def test_a_move_through_another_process_notifies(
+    db_url: str, client: TestClient, push: PushService
+) -> None:
+    """Devices and keys are in the database: Bo subscribes through one server process,
+    Anna moves through another, which finds Bo's device and signs with the same key."""
+    anna, anna_name = signed_up(client, "Anna")
+    bo, bo_name = signed_up(client, "Bo")
+    bo_phone, anna_phone = push.device(fresh_name("bo")), push.device(fresh_name("anna"))
+    subscribed(bo, bo_phone)
+    subscribed(anna, anna_phone)
+    game = duel(anna, anna_name, bo, bo_name)
+    app = create_app(db_url, win_chances=False, hasher=CHEAP, bot_delay=0.0, push_loopback=True)
+    with TestClient(app) as other:
+        players = {0: Browser(other), 1: Browser(other)}
+        players[0].jar, players[1].jar = dict(anna.jar), dict(bo.jar)
+        first = game["game"]["starter"]
+        play_turn(players[first], game["id"])
+        waiting = bo_phone if first == 0 else anna_phone
+        (turn,) = arrived(other, push, waiting, "turn")
+        assert turn["game"] == game["id"]
+        settled(other)
+    settled(client)
+    assert push.to(anna_phone if first == 0 else bo_phone) == []
