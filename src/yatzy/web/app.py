@@ -317,7 +317,8 @@ def app_from_env() -> FastAPI:
     off; default 0.2), ``YATZY_PUBLIC_URL``, ``YATZY_ALLOWED_HOSTS``
     (comma-separated; default: any), ``YATZY_JOBS`` (``server`` or ``workers``) and
     ``YATZY_REDIS_URL`` (the rate limits' shared store; default: none) or
-    ``YATZY_SHARED_LIMITS=1`` (that store in PostgreSQL), for uvicorn."""
+    ``YATZY_SHARED_LIMITS=1`` (that store in PostgreSQL), and ``YATZY_PUSH_CONTACT``
+    (Web Push's VAPID contact), for uvicorn."""
     import os
 
     limits = os.environ.get("YATZY_LIMITS")
@@ -335,4 +336,5 @@ def app_from_env() -> FastAPI:
         jobs=os.environ.get("YATZY_JOBS") or "server",
         redis_url=os.environ.get(REDIS_ENV) or None,
         shared_limits=os.environ.get("YATZY_SHARED_LIMITS") == "1",
+        push_contact=os.environ.get("YATZY_PUSH_CONTACT") or None,
     )

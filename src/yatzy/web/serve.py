@@ -110,6 +110,14 @@ def add_parser(sub: Any) -> None:
         "alone)",
     )
     p.add_argument(
+        "--push-contact",
+        default=os.environ.get("YATZY_PUSH_CONTACT") or None,
+        metavar="URL",
+        help="mailto: or https: address by which push services may reach the operator, "
+        "sent with every Web Push notification (default $YATZY_PUSH_CONTACT, else an "
+        "https --public-url, else mailto:webmaster@localhost)",
+    )
+    p.add_argument(
         "--shared-limits",
         action="store_true",
         help="keep the rate limits' counts in the PostgreSQL database, shared by every "
@@ -464,6 +472,9 @@ def run(args: argparse.Namespace) -> int:
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise YatzyError(f"--redis-url {args.redis_url!r} is not a redis:// URL")
     os.environ["YATZY_REDIS_URL"] = args.redis_url or ""
+    if args.push_contact and not args.push_contact.startswith(("mailto:", "https://")):
+        raise YatzyError(f"--push-contact {args.push_contact!r} is not a mailto: or https: URL")
+    os.environ["YATZY_PUSH_CONTACT"] = args.push_contact or ""
     if args.shared_limits and not url.startswith("postgresql"):
         raise YatzyError("--shared-limits needs --database-url postgresql://... (or --redis-url)")
     os.environ["YATZY_SHARED_LIMITS"] = "1" if args.shared_limits else ""
