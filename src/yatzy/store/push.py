@@ -151,6 +151,11 @@ class PushStore:
             ).first()
         return found is not None
 
+    def owners(self) -> list[str]:
+        """The owner hashes of the accounts that have a device."""
+        with self.engine.connect() as conn, conn.begin():
+            return [str(r[0]) for r in conn.execute(select(SUBSCRIPTIONS.c.owner_hash).distinct())]
+
     def devices(
         self, kind: str, *, account_id: str | None = None, owners: Iterable[str] = ()
     ) -> list[Device]:

@@ -18,7 +18,8 @@ kept in the database (``app_settings``) so that every process signs with the sam
 
 Nothing here blocks an action: an event is put on a bounded queue
 (:class:`Notifier`), and one thread of the process looks up the devices and posts
-to their push services with a timeout.  A device the push service answers 404 or
+to their push services with a timeout.  A move queues nothing unless a player it
+concerns has a device (:attr:`Notifier.owners`, read every :data:`OWNERS_EVERY` s).  A device the push service answers 404 or
 410 for is forgotten; other failures are logged, at most one line a minute with the
 number since.
 """
@@ -58,6 +59,10 @@ QUEUE_SIZE = 2000
 
 SEND_TIMEOUT = 5.0
 """Seconds a push service has to answer one request."""
+
+OWNERS_EVERY = 30.0
+"""Seconds between two reads of which accounts have devices: a device subscribed
+through another server process counts for ``turn`` and ``ended`` here within that."""
 
 TTL = 24 * 3600
 """Seconds a push service keeps a message for a device that is off."""
@@ -207,6 +212,11 @@ class Notifier:
         self._failures = _Sampled()
         self._session: Any = None
         self.loopback = False
+        self.owners: frozenset[str] = frozenset()
+        """The owner hashes with a device, read every :data:`OWNERS_EVERY` s (and
+        added to at once by a subscription here): a move in a game of nobody with a
+        device queues nothing, so most games cost no lookup."""
+        self._owners_due = 0.0
         """Whether plain-HTTP loopback endpoints are taken (:func:`check_endpoint`)."""
 
     # -- life ----------------------------------------------------------------------------
@@ -218,6 +228,7 @@ class Notifier:
         from py_vapid import Vapid02
 
         pem = self.store.setting(VAPID_SETTING, new_vapid_key)
+        self._refresh()
         self._vapid = Vapid02.from_pem(pem.encode())
         self.public_key = _b64url(
             self._vapid.public_key.public_bytes(
@@ -299,7 +310,8 @@ class Notifier:
             if target is None or target == mover_owner:
                 return  # back to whoever just played (a computer between): no news
             owners, kind = {target}, "turn"
-        owners = {o for o in owners if not self.watching(stored.id, o)}
+        known = self.owners
+        owners = {o for o in owners if o in known and not self.watching(stored.id, o)}
         if owners:
             self.notify_owners(sorted(owners), kind, payload)
 
@@ -307,7 +319,12 @@ class Notifier:
 
     def _run(self) -> None:
         while True:
-            item = self.queue.get()
+            if time.monotonic() >= self._owners_due:
+                self._refresh()
+            try:
+                item = self.queue.get(timeout=OWNERS_EVERY)
+            except queue.Empty:
+                continue
             try:
                 if item is None:
                     return
@@ -319,6 +336,18 @@ class Notifier:
                 self._failures.warn("event failed", exc_info=True)
             finally:
                 self.queue.task_done()
+
+    def _refresh(self) -> None:
+        """Read which owners have devices (for :meth:`after_move`'s quick filter)."""
+        try:
+            self.owners = frozenset(self.store.owners())
+        except Exception:
+            self._failures.warn("devices' owners not read", exc_info=True)
+        self._owners_due = time.monotonic() + OWNERS_EVERY
+
+    def known(self, owner: str) -> None:
+        """The owner hash ``owner`` has a device now (subscribed through this process)."""
+        self.owners = self.owners | {owner}
 
     def _send(self, device: Device, body: dict[str, str]) -> None:
         from pywebpush import WebPushException, webpush

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
-from yatzy.store.accounts import Account
+from yatzy.store.accounts import Account, owner_hash
 from yatzy.web.accounts import NotSignedInError, check_csrf
 from yatzy.web.assets import STATIC
 from yatzy.web.deps import Push, Settings, SignedIn
@@ -163,6 +163,7 @@ async def subscribe(request: Request, body: SubscribeIn, push: Push, account: Si
         agent,
         MOST_DEVICES,
     )
+    push.known(owner_hash(mine.owner))
     return await _view(push, mine, endpoint)
 
 
