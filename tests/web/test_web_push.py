@@ -422,3 +422,24 @@ def test_a_move_through_another_process_notifies(
         settled(other)
     settled(client)
     assert push.to(anna_phone if first == 0 else bo_phone) == []
+
+
+def test_an_invitation_through_notify(client: TestClient, push: PushService) -> None:
+    """The invitations' entry point: ``notify(account_id, "invite", payload)``."""
+    from yatzy.web.accounts import name_key
+    from yatzy.web.notifications import notify
+
+    bo, bo_name = signed_up(client, "Bo")
+    phone = push.device(fresh_name("bo"))
+    subscribed(bo, phone, "sv")
+    account = client.app.state.accounts.store.by_name(name_key(bo_name))  # type: ignore[attr-defined]
+    assert notify(account.id, "invite", {"game": "a" * 32, "name": "Anna", "rules": "maxi"})
+    (invite,) = arrived(client, push, phone, "invite")
+    assert invite == {
+        "kind": "invite",
+        "game": "a" * 32,
+        "title": "Inbjudan",
+        "body": "Anna bjuder in dig att spela Maxi Yatzy.",
+    }
+    with pytest.raises(ValueError, match="no such notification kind"):
+        notify(account.id, "spam", {})
