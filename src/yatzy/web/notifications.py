@@ -19,9 +19,9 @@ kept in the database (``app_settings``) so that every process signs with the sam
 Nothing here blocks an action: an event is put on a bounded queue
 (:class:`Notifier`), and one thread of the process looks up the devices and posts
 to their push services with a timeout.  A move queues nothing unless a player it
-concerns has a device (:attr:`Notifier.owners`, read every :data:`OWNERS_EVERY` s).  A device the push service answers 404 or
-410 for is forgotten; other failures are logged, at most one line a minute with the
-number since.
+concerns has a device (:attr:`Notifier.owners`, read every :data:`OWNERS_EVERY` s).
+A device the push service answers 404 or 410 for is forgotten; other failures are
+logged, at most one line a minute with the number since.
 """
 
 from __future__ import annotations
