@@ -69,11 +69,17 @@ class Received:
 
 class PushService:
     """The service: ``with PushService() as push:``; ``push.device(name)`` makes a
-    subscription on it; ``push.gone`` holds the paths answered 410 Gone."""
+    subscription on it; ``push.gone`` holds the paths answered 410 Gone,
+    ``push.status`` others, ``push.held`` those that wait for ``push.release``."""
 
     def __init__(self) -> None:
         self.received: list[Received] = []
         self.gone: set[str] = set()
+        self.status: dict[str, int] = {}
+        """Paths answered with another status than 201 (a failing push service)."""
+        self.held: set[str] = set()
+        """Paths answered only once :attr:`release` is set (a slow push service)."""
+        self.release = threading.Event()
         self.lock = threading.Lock()
         service = self
 
@@ -85,7 +91,10 @@ class PushService:
                     service.received.append(
                         Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                     )
-                self.send_response(410 if self.path in service.gone else 201)
+                if self.path in service.held:
+                    service.release.wait(30)  # bounded: a stuck test still ends
+                status = service.status.get(self.path, 410 if self.path in service.gone else 201)
+                self.send_response(status)
                 self.send_header("content-length", "0")
                 self.end_headers()
 
@@ -101,12 +110,17 @@ class PushService:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 
     def device(self, name: str) -> Device:
         """A new subscription whose messages come to ``/push/<name>``."""
         return Device(f"{self.origin}/push/{name}")
+
+    def path(self, device: Device) -> str:
+        """The path the device's messages come to."""
+        return device.endpoint.removeprefix(self.origin)
 
     def to(self, device: Device) -> list[Received]:
         """What came for ``device`` so far."""

@@ -443,3 +443,47 @@ def test_an_invitation_through_notify(client: TestClient, push: PushService) -> 
     }
     with pytest.raises(ValueError, match="no such notification kind"):
         notify(account.id, "spam", {})
+
+
+def test_a_slow_push_service_holds_no_action_up(client: TestClient, push: PushService) -> None:
+    """The push service does not answer until the test lets it: the moves are answered
+    meanwhile, and the notifications go out once it does."""
+    anna, anna_name = signed_up(client, "Anna")
+    bo, bo_name = signed_up(client, "Bo")
+    anna_phone, bo_phone = push.device(fresh_name("anna")), push.device(fresh_name("bo"))
+    subscribed(anna, anna_phone)
+    subscribed(bo, bo_phone)
+    push.held |= {push.path(anna_phone), push.path(bo_phone)}
+    try:
+        game = duel(anna, anna_name, bo, bo_name)
+        players = {0: anna, 1: bo}
+        with anna as c:
+            seat = view(c, game["id"])["turn"]["seat"]
+        for _ in range(3):  # three turns handed over while the first push hangs
+            seat = play_turn(players[seat], game["id"])["turn"]["seat"]
+        eventually(lambda: push.to(anna_phone) + push.to(bo_phone), what="the first push")
+        assert not notifier(client).idle(0.0)  # still sending
+    finally:
+        push.release.set()
+    settled(client)
+    assert len(push.to(anna_phone)) + len(push.to(bo_phone)) == 3
+    push.release.clear()
+
+
+def test_failures_are_logged_and_the_device_kept(
+    client: TestClient, push: PushService, caplog: pytest.LogCaptureFixture
+) -> None:
+    anna, _ = signed_up(client, "Anna")
+    bo, bo_name = signed_up(client, "Bo")
+    phone = push.device(fresh_name("bo"))
+    subscribed(bo, phone)
+    push.status[push.path(phone)] = 500
+    sender = notifier(client)
+    sender.failures.last = -1e9  # this test's failure is logged whatever came before
+    with caplog.at_level("WARNING", logger="yatzy.web"), anna as c:
+        assert c.post("/api/friends/request", json={"name": bo_name}, headers=CSRF).is_success
+        eventually(lambda: push.to(phone), what="the refused push")
+        settled(client)
+    assert any("refused by the push service: 500" in r.getMessage() for r in caplog.records)
+    with bo as c:
+        assert c.get("/api/push").json()["devices"] == 1  # a 500 is no reason to forget it

@@ -157,7 +157,7 @@ def new_vapid_key() -> str:
     ).decode()
 
 
-class _Sampled:
+class Sampled:
     """Failures logged at most once a ``every`` seconds, with the count since."""
 
     def __init__(self, every: float = 60.0) -> None:
@@ -209,7 +209,8 @@ class Notifier:
         """The VAPID public key as browsers want it (``applicationServerKey``:
         the uncompressed P-256 point, base64url)."""
         self._thread: threading.Thread | None = None
-        self._failures = _Sampled()
+        self.failures = Sampled()
+        """The failures' log lines, at most one a minute."""
         self._session: Any = None
         self.loopback = False
         self.owners: frozenset[str] = frozenset()
@@ -237,14 +238,12 @@ class Notifier:
         )
         self._thread = threading.Thread(target=self._run, name="yatzy-push", daemon=True)
         self._thread.start()
-        global _current
-        _current = self
+        _running.append(self)
 
     def stop(self, wait: float = 5.0) -> None:
         """Stop the thread after the events queued (waiting at most ``wait`` s)."""
-        global _current
-        if _current is self:
-            _current = None
+        with contextlib.suppress(ValueError):
+            _running.remove(self)
         if self._thread is None:
             return
         with contextlib.suppress(queue.Full):
@@ -283,7 +282,7 @@ class Notifier:
         try:
             self.queue.put_nowait((account_id, owners, kind, payload))
         except queue.Full:
-            self._failures.warn("queue full, %s dropped", kind)
+            self.failures.warn("queue full, %s dropped", kind)
             return False
         return True
 
@@ -333,7 +332,7 @@ class Notifier:
                 for device in devices:
                     self._send(device, message(kind, device.lang, payload))
             except Exception:  # a database hiccup: this event is lost, the thread goes on
-                self._failures.warn("event failed", exc_info=True)
+                self.failures.warn("event failed", exc_info=True)
             finally:
                 self.queue.task_done()
 
@@ -342,7 +341,7 @@ class Notifier:
         try:
             self.owners = frozenset(self.store.owners())
         except Exception:
-            self._failures.warn("devices' owners not read", exc_info=True)
+            self.failures.warn("devices' owners not read", exc_info=True)
         self._owners_due = time.monotonic() + OWNERS_EVERY
 
     def known(self, owner: str) -> None:
@@ -375,9 +374,9 @@ class Notifier:
             if status in (404, 410):  # the browser unsubscribed, or the push service forgot
                 self.store.remove(device.id)
                 return
-            self._failures.warn("%s refused by the push service: %s", body["kind"], status)
+            self.failures.warn("%s refused by the push service: %s", body["kind"], status)
         except Exception as exc:  # a timeout, a refused connection, a broken key
-            self._failures.warn("%s not sent: %s", body["kind"], type(exc).__name__)
+            self.failures.warn("%s not sent: %s", body["kind"], type(exc).__name__)
 
 
 def _person_before(stored: StoredGame, seat: int) -> int | None:
@@ -392,7 +391,9 @@ def _person_before(stored: StoredGame, seat: int) -> int | None:
     return None
 
 
-_current: Notifier | None = None
+_running: list[Notifier] = []
+"""The notifiers started in this process and not stopped, the latest last (one per
+app; tests run several)."""
 
 
 def notify(account_id: str, kind: str, payload: dict[str, Any]) -> bool:
@@ -401,7 +402,9 @@ def notify(account_id: str, kind: str, payload: dict[str, Any]) -> bool:
     False when none runs or its queue is full.  Never blocks: callable from the event
     loop or a thread.  For an invitation: ``notify(account_id, "invite", {"game": id,
     "name": inviter's name, "rules": the game's rules})``."""
-    current = _current
+    if kind not in KINDS:
+        raise ValueError(f"no such notification kind: {kind!r}")
+    current = _running[-1] if _running else None
     return current is not None and current.notify(account_id, kind, payload)
 
 
