@@ -24,6 +24,7 @@ from tests.web.push_service import Device, PushService, decrypt, verify
 from tests.web.test_web_accounts import CHEAP, CSRF, fresh_name
 from tests.web.test_web_api import view, wait_for_person
 from yatzy.web.app import create_app
+from yatzy.web.models import AccountExport
 from yatzy.web.notifications import Notifier
 from yatzy.web.routes.push import PushKeyView, PushView
 
@@ -487,3 +488,17 @@ def test_failures_are_logged_and_the_device_kept(
     assert any("refused by the push service: 500" in r.getMessage() for r in caplog.records)
     with bo as c:
         assert c.get("/api/push").json()["devices"] == 1  # a 500 is no reason to forget it
+
+
+def test_the_export_lists_the_notifications(client: TestClient, push: PushService) -> None:
+    bo, _ = signed_up(client, "Bo")
+    subscribed(bo, push.device(fresh_name("bo")), "fi")
+    with bo as c:
+        c.post("/api/push/settings", json={"kinds": {"ended": False}}, headers=CSRF)
+        data = c.get("/api/account/export").json()
+    conforms(AccountExport, data)
+    notes = data["notifications"]
+    assert notes["kinds"] == {"turn": True, "friend": True, "ended": False, "invite": True}
+    (device,) = notes["devices"]
+    assert device["lang"] == "fi" and device["created"].endswith("+00:00")
+    assert "endpoint" not in device  # a capability URL: never shown back

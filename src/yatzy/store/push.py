@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, cast
 
 from sqlalchemy import Table, delete, func, insert, select, update
@@ -150,6 +151,25 @@ class PushStore:
                 )
             ).first()
         return found is not None
+
+    def listed(self, account_id: str) -> list[tuple[str, str, str]]:
+        """The account's devices as its export shows them: when each subscribed
+        (ISO), its browser and its language, oldest first (never the endpoint)."""
+        with self.engine.connect() as conn, conn.begin():
+            rows = conn.execute(
+                select(SUBSCRIPTIONS.c.created_at, SUBSCRIPTIONS.c.agent, SUBSCRIPTIONS.c.lang)
+                .where(SUBSCRIPTIONS.c.account_id == account_id)
+                .order_by(SUBSCRIPTIONS.c.created_at)
+            ).all()
+        # SQLite gives the times back without their zone: they are UTC
+        return [
+            (
+                (r[0] if r[0].tzinfo else r[0].replace(tzinfo=UTC)).isoformat(timespec="seconds"),
+                str(r[1]),
+                str(r[2]),
+            )
+            for r in rows
+        ]
 
     def owners(self) -> list[str]:
         """The owner hashes of the accounts that have a device."""

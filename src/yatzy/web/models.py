@@ -574,12 +574,28 @@ class FriendsView(TypedDict):
     """Friends in a game that moved in the last ten minutes."""
 
 
+class PushDeviceView(TypedDict):
+    """A device that takes the account's notifications, as its export shows it."""
+
+    created: str
+    agent: str
+    lang: str
+
+
+class PushExport(TypedDict):
+    """The account's notifications in its export: the kinds on, and its devices."""
+
+    kinds: dict[str, bool]
+    devices: list[PushDeviceView]
+
+
 class AccountExport(TypedDict):
     """Everything the app keeps about an account ("export my data")."""
 
     account: AccountView
     sessions: list[SessionView]
     friends: FriendsView
+    notifications: PushExport
     games: list[HistoryEntry]
     stats: StatsView
 

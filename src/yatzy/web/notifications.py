@@ -44,6 +44,7 @@ from yatzy.store import GameRepository
 from yatzy.store.push import Device, PushStore
 from yatzy.store.repo import StoredGame
 from yatzy.web.catalog import rules_name
+from yatzy.web.models import PushExport
 
 log = logging.getLogger("yatzy.web")
 
@@ -379,6 +380,18 @@ class Notifier:
             self.failures.warn("%s not sent: %s", body["kind"], type(exc).__name__)
 
 
+def push_export(notifier: Notifier, account_id: str) -> PushExport:
+    """The account's notifications as its export shows them (blocking: the store)."""
+    off = notifier.store.off(account_id)
+    return {
+        "kinds": {k: k not in off for k in KINDS},
+        "devices": [
+            {"created": created, "agent": agent, "lang": lang}
+            for created, agent, lang in notifier.store.listed(account_id)
+        ],
+    }
+
+
 def _person_before(stored: StoredGame, seat: int) -> int | None:
     """The seat of the person who played last up to ``seat``: ``seat`` itself when a
     person holds it, else the nearest person's before it in turn order (whose move
@@ -419,4 +432,5 @@ __all__ = [
     "new_vapid_key",
     "notify",
     "push_contact_of",
+    "push_export",
 ]

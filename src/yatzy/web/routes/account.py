@@ -9,6 +9,7 @@ their own (``login``, ``signup`` in :class:`yatzy.web.limits.Limits`).  See
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ from yatzy.web.deps import (
     Accounts,
     Limiter,
     Passkeys,
+    Push,
     Secure,
     Service,
     Settings,
@@ -52,6 +54,7 @@ from yatzy.web.models import (
     SignedUpView,
     TurnsView,
 )
+from yatzy.web.notifications import push_export
 from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse
 from yatzy.web.routes.pages import lang_of, render, root_of, templates
 
@@ -372,10 +375,10 @@ async def recovery_codes(accounts: Accounts, account: SignedIn) -> FastJSONRespo
     responses=_refusals(401, 503),
 )
 async def export(
-    request: Request, accounts: Accounts, service: Service, account: SignedIn
+    request: Request, accounts: Accounts, service: Service, account: SignedIn, push: Push
 ) -> FastJSONResponse:
     """Everything kept about the account, as a JSON file: the account, its
-    sessions, its friends, its games and its statistics."""
+    sessions, its friends, its notifications, its games and its statistics."""
     mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
@@ -384,6 +387,7 @@ async def export(
             await accounts.sessions(mine), request.cookies.get(SESSION_COOKIE)
         ),
         "friends": friends_view(await accounts.friend_lists(mine)),
+        "notifications": await asyncio.to_thread(push_export, push, mine.id),
         "games": await service.history(mine.owner, lang),
         "stats": await service.stats(mine.owner, lang),
     }
