@@ -502,3 +502,21 @@ def test_the_export_lists_the_notifications(client: TestClient, push: PushServic
     (device,) = notes["devices"]
     assert device["lang"] == "fi" and device["created"].endswith("+00:00")
     assert "endpoint" not in device  # a capability URL: never shown back
+
+
+def test_the_device_follows_the_pages_language(client: TestClient, push: PushService) -> None:
+    anna, _ = signed_up(client, "Anna")
+    bo, bo_name = signed_up(client, "Bo")
+    phone = push.device(fresh_name("bo"))
+    subscribed(bo, phone, "en")
+    with anna as c:  # another account's device keeps its language
+        c.post("/api/push/device", json={"endpoint": phone.endpoint, "lang": "sv"}, headers=CSRF)
+    with bo as c:
+        r = c.post(
+            "/api/push/device", json={"endpoint": phone.endpoint, "lang": "fi"}, headers=CSRF
+        )
+        assert r.json()["this_device"] is True
+    with anna as c:
+        assert c.post("/api/friends/request", json={"name": bo_name}, headers=CSRF).is_success
+    (note,) = arrived(client, push, phone, "friend")
+    assert note["title"] == "Kaveripyyntö"

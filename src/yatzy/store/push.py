@@ -126,6 +126,19 @@ class PushStore:
             )
         return bool(gone.rowcount)
 
+    def set_lang(self, account_id: str, endpoint: str, lang: str) -> None:
+        """Word the account's notifications to this device in ``lang`` from now on."""
+        with self.repo.write_connection() as conn, conn.begin():
+            conn.execute(
+                update(SUBSCRIPTIONS)
+                .where(
+                    SUBSCRIPTIONS.c.id == endpoint_id(endpoint),
+                    SUBSCRIPTIONS.c.account_id == account_id,
+                    SUBSCRIPTIONS.c.lang != lang,
+                )
+                .values(lang=lang)
+            )
+
     def remove(self, device_id: str) -> None:
         """Forget a device the push service no longer knows (it answered 404 or 410)."""
         with self.repo.write_connection() as conn, conn.begin():

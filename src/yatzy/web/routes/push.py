@@ -73,6 +73,12 @@ class EndpointIn(_Strict):
     endpoint: str = Field(min_length=10, max_length=1000)
 
 
+class DeviceIn(EndpointIn):
+    """A device, and the language its page is in now (its notifications follow)."""
+
+    lang: Literal["sv", "fi", "en"] | None = None
+
+
 class SettingsIn(_Strict):
     """Which kinds of notification are on (a kind left out keeps its setting)."""
 
@@ -133,9 +139,14 @@ async def settings(push: Push, account: SignedIn) -> PushView:
     responses=_refusals(*BODY, 401, 403, 503),
     dependencies=[Csrf],
 )
-async def device(body: EndpointIn, push: Push, account: SignedIn) -> PushView:
-    """:func:`settings`, with whether this device (its endpoint) takes them."""
-    return await _view(push, _need(account), body.endpoint)
+async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
+    """:func:`settings`, with whether this device (its endpoint) takes them; with
+    ``lang``, the device's notifications are worded in that language from now on (the
+    account page says which it is in)."""
+    mine = _need(account)
+    if body.lang is not None:
+        await asyncio.to_thread(push.store.set_lang, mine.id, body.endpoint, body.lang)
+    return await _view(push, mine, body.endpoint)
 
 
 @router.post(

@@ -51,7 +51,8 @@ function show(view) {
 
 async function refresh() {
   const current = await subscription();
-  show(current ? await call("api/push/device", { endpoint: current.endpoint }) : await call("api/push"));
+  // this page's language is the one the device's notifications are worded in
+  show(current ? await call("api/push/device", { endpoint: current.endpoint, lang }) : await call("api/push"));
 }
 
 async function turnOn() {
