@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from yatzy.errors import YatzyError
+from yatzy.game import State
 from yatzy.i18n import LANGUAGES, N_, Message, messages
 from yatzy.store import GameRepository
 from yatzy.store.push import Device, PushStore
@@ -287,9 +288,11 @@ class Notifier:
             return False
         return True
 
-    def after_move(self, stored: StoredGame, state: Any, seat: int) -> None:
+    def after_move(self, stored: StoredGame, state: State, seat: int) -> None:
         """Called (on the event loop) after the move of ``seat`` is committed: the
         ``turn`` or ``ended`` notifications it makes, queued."""
+        if not self.owners:
+            return  # nobody has a device: nothing to work out
         seats = stored.seats
         mover = _person_before(stored, seat)
         mover_owner = seats[mover].owner_hash if mover is not None else None
