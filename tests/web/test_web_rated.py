@@ -160,3 +160,130 @@ def test_no_hints_undo_or_analysis_while_it_runs_then_ratings_once(
         what="the rated game's analysis",
     )
     assert kept[0].decisions > 0 and kept[0].exact
+
+
+def account_id(client: TestClient, name: str) -> str:
+    """The id of the account called ``name``."""
+    from yatzy.web.accounts import name_key
+
+    found = client.app.state.accounts.store.by_name(name_key(name))  # type: ignore[attr-defined]
+    assert found is not None
+    return str(found.id)
+
+
+def _rated_rows(service: GameService, accounts: list[str], games: int) -> None:
+    """``games`` finished rated games among ``accounts``, the first always first
+    (straight into the store, as the server writes them)."""
+    import secrets
+
+    from yatzy.analysis.rating import update_ratings
+    from yatzy.store import SeatInfo, StoredGame
+    from yatzy.store.ratings import SkillGame
+
+    store = service.rated.store
+    for _ in range(games):
+        gid = secrets.token_hex(16)
+        seats = [SeatInfo(i, f"P{i}") for i in range(len(accounts))]
+        service.repo.insert(
+            StoredGame.new(gid, "yatzy", "en", False, False, "x" * 64, "{}", True, seats)
+        )
+        store.mark_rated(gid, "yatzy", dict(enumerate(accounts)))
+        results = [(a, 300 - 50 * i) for i, a in enumerate(accounts)]
+        store.settle(gid, results, lambda before, r=results: update_ratings("yatzy", before, r))
+        store.record_analysis(
+            gid,
+            [SkillGame(a, gid, 40, 3.0 + 20 * i, 30 - 5 * i, True) for i, a in enumerate(accounts)],
+        )
+
+
+def test_leaderboards_and_profiles(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    people = [signed_up(client, base) for base in ("Lea", "Max", "Nea")]
+    ids = [account_id(client, name) for _, name in people]
+    _rated_rows(service, ids[:2], 10)  # Lea beats Max ten times
+    _rated_rows(service, [ids[2], ids[0]], 1)  # Nea: one game, under every minimum
+    names = [n for _, n in people]
+    for by in ("rating", "skill"):
+        r = client.get("/api/leaderboard", params={"family": "yatzy", "by": by, "period": "all"})
+        assert r.status_code == 200, r.text
+        rows = [row["name"] for row in r.json()["rows"] if row["name"] in names]
+        assert rows == names[:2], (by, r.json())  # the stronger first, Nea left out
+        top = next(row for row in r.json()["rows"] if row["name"] == names[0])
+        assert top["games"] == 11 and top["rating"] > 1500
+    today = client.get("/api/leaderboard", params={"period": "day", "by": "skill"}).json()
+    assert today["min_games"] == 3 and names[0] in [row["name"] for row in today["rows"]]
+    assert client.get("/api/leaderboard", params={"by": "luck"}).status_code == 422
+    me = client.get(f"/api/players/{names[0]}", params={"lang": "sv"}).json()
+    assert me["ratings"][0]["games"] == 11 and not me["ratings"][0]["provisional"]
+    assert me["skill"]["band"] == "strong" and "Stark" in me["skill"]["words"]
+    assert client.get("/api/players/nobody-at-all").status_code == 404
+    assert client.get("/api/account/ratings").status_code == 401
+    with people[2][0] as c:
+        mine = c.get("/api/account/ratings").json()
+        assert mine["ratings"][0]["provisional"] is True
+        page = c.get("/account?lang=fi").text
+        assert "Taitoindeksi" in page
+    for lang, word in (("sv", "Topplistor"), ("fi", "Tulostaulut"), ("en", "Leaderboards")):
+        page = client.get(f"/leaderboard?lang={lang}&by=skill&period=month")
+        assert page.status_code == 200 and word in page.text
+        assert names[0] in page.text and names[2] not in page.text
+    assert names[0] in client.get(f"/players/{names[0]}").text
+
+
+def test_a_player_who_plays_like_the_solver_is_flagged_for_review(client: TestClient) -> None:
+    """Ten rated games' analyses of the optimal bot (the server's own job) flag its
+    account for review; a Casual player's do not.  Nothing is shown publicly."""
+    import random
+
+    from yatzy.bots import make_bot
+    from yatzy.game import Game
+    from yatzy.store.ratings import SkillGame
+    from yatzy.web.rated import rated_analysis_job
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    people = [signed_up(client, base) for base in ("Opt", "Cas")]
+    ids = [account_id(client, name) for _, name in people]
+    rng = random.Random(7)
+    bots = [make_bot("optimal"), make_bot("casual")]
+    _rated_rows(service, ids, 0)
+    for _ in range(10):
+        import secrets
+
+        from yatzy.game import to_record
+        from yatzy.store import SeatInfo, StoredGame
+
+        state = Game("yatzy", ["A", "B"]).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.roll(rng)
+            else:
+                state.apply(bots[state.current_player()].choose(state, rng))
+        result = rated_analysis_job({"record": to_record(state)})
+        gid = secrets.token_hex(16)
+        service.repo.insert(
+            StoredGame.new(
+                gid,
+                "yatzy",
+                "en",
+                False,
+                False,
+                "x" * 64,
+                "{}",
+                True,
+                [SeatInfo(0, "A"), SeatInfo(1, "B")],
+            )
+        )
+        service.rated.store.mark_rated(gid, "yatzy", {0: ids[0], 1: ids[1]})
+        service.rated.store.record_analysis(
+            gid,
+            [
+                SkillGame(ids[s], gid, p["decisions"], p["total_loss"], p["best"], True)
+                for s, p in ((int(k), v) for k, v in result["players"].items())
+            ],
+        )
+    assert service.rated.review(ids[0], "yatzy") is True
+    assert service.rated.review(ids[1], "yatzy") is False
+    flagged = {f.account_id for f in service.rated.store.flags()}
+    assert ids[0] in flagged and ids[1] not in flagged
+    name = people[0][1]
+    assert "review" not in client.get(f"/api/players/{name}").text

@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from typing import Any, Protocol
 
 from yatzy.analysis.fairplay import GameMatches, review
-from yatzy.analysis.rating import Rating, RatingBook, family
+from yatzy.analysis.rating import family, update_ratings
 from yatzy.errors import YatzyError
 from yatzy.game import State, from_record, to_record
 from yatzy.rules import RuleSet
@@ -218,12 +218,7 @@ class RatedGames:
         results = [(rated.seats[s], int(totals[s])) for s in seats]
 
         def update(before: dict[str, RatingTuple | None]) -> dict[str, RatingTuple]:
-            book = RatingBook()
-            for account, r in before.items():
-                if r is not None:
-                    book.ratings.setdefault(rated.family, {})[account] = Rating(*r)
-            after = book.rate(state.rules, results)
-            return {a: (r.mu, r.sigma, r.games) for a, r in after.items()}
+            return update_ratings(state.rules, before, results)
 
         self.store.settle(rated.game_id, results, update)
 
@@ -295,7 +290,7 @@ class RatedGames:
             future.exception(timeout)
 
 
-def _rated_analysis_job(args: dict[str, Any]) -> dict[str, Any]:
+def rated_analysis_job(args: dict[str, Any]) -> dict[str, Any]:
     """A job: each seat's decisions, points lost and best plays in the finished game
     of ``args["record"]``, and whether the analysis was exact."""
     from yatzy.strategy.analyze import analyze
@@ -315,4 +310,4 @@ def _rated_analysis_job(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-register("rated_analysis", _rated_analysis_job)
+register("rated_analysis", rated_analysis_job)

@@ -10,6 +10,7 @@
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
+* :mod:`.ratings`: the leaderboards and the players' ratings and skill index;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -30,6 +31,7 @@ from yatzy.web.routes import (
     games,
     owner,
     pages,
+    ratings,
     rules,
     sockets,
 )
@@ -46,6 +48,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     sockets.router,
     docs.router,
     account.router,
+    ratings.router,
+    ratings.pages,
 )
 """Every router of the app."""
 

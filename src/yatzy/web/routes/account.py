@@ -9,6 +9,7 @@ their own (``login``, ``signup`` in :class:`yatzy.web.limits.Limits`).  See
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any, Literal
 
@@ -52,6 +53,7 @@ from yatzy.web.models import (
     SignedUpView,
     TurnsView,
 )
+from yatzy.web.ratings_view import profile
 from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse
 from yatzy.web.routes.pages import lang_of, render, root_of, templates
 
@@ -598,8 +600,11 @@ async def login_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/account", response_class=HTMLResponse, include_in_schema=False)
-async def account_page(request: Request, account: SignedIn) -> HTMLResponse:
-    """The account: sessions, recovery codes, export, deletion (a guest: log in)."""
+async def account_page(request: Request, account: SignedIn, service: Service) -> HTMLResponse:
+    """The account: ratings and skill index, sessions, recovery codes, export,
+    deletion (a guest: log in)."""
     if account is None:
         return render(request, "login.html", lang_of(request))
-    return render(request, "account.html", lang_of(request))
+    lang = lang_of(request)
+    mine = await asyncio.to_thread(profile, service.rated.store, account.id, account.name, lang)
+    return render(request, "account.html", lang, profile=mine)
