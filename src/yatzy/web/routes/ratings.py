@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from yatzy.rules import Language
 from yatzy.web.accounts import NoSuchAccountError, NotSignedInError, name_key
 from yatzy.web.deps import Accounts, Service, SignedIn, note_account
-from yatzy.web.inputs import StrictJSONRoute, refusals
+from yatzy.web.inputs import Refusal, StrictJSONRoute, refusals
 from yatzy.web.rating_words import rating_words
 from yatzy.web.ratings_view import (
     LeaderboardError,
@@ -47,7 +47,11 @@ async def get_leaderboard(
     )
 
 
-@router.get("/api/players/{name}", response_model=ProfileView, responses=refusals(404, 503))
+@router.get(
+    "/api/players/{name}",
+    response_model=ProfileView,
+    responses={404: {"model": Refusal, "description": "No such player"}, **refusals(503)},
+)
 async def player_profile(
     name: Annotated[str, PathParam(min_length=1, max_length=40)],
     service: Service,
@@ -65,7 +69,7 @@ async def player_profile(
 @router.get(
     "/api/account/ratings",
     response_model=ProfileView,
-    responses={401: {"description": "Not signed in"}, **refusals(503)},
+    responses={401: {"model": Refusal, "description": "Not signed in"}, **refusals(503)},
 )
 async def my_ratings(service: Service, account: SignedIn, lang: Language = "en") -> ProfileView:
     """The signed-in account's ratings and skill index (401 for a guest)."""
