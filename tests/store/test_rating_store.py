@@ -37,10 +37,10 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield u
 
 
-def _game(repo: GameRepository, seats: int = 2) -> str:
+def _game(repo: GameRepository, seats: int = 2, finished: bool = False) -> str:
     gid = secrets.token_hex(16)
     infos = [SeatInfo(i, f"P{i}") for i in range(seats)]
-    repo.insert(StoredGame.new(gid, "yatzy", "en", False, False, "x" * 64, "{}", False, infos))
+    repo.insert(StoredGame.new(gid, "yatzy", "en", False, False, "x" * 64, "{}", finished, infos))
     return gid
 
 
@@ -100,9 +100,10 @@ def test_a_rated_game_is_rated_and_analysed_once(url: str) -> None:
     repo = GameRepository.open(url)
     store = RatingStore(repo)
     a, b = _accounts(repo, 2)
-    gid = _game(repo)
+    gid = _game(repo, finished=True)
     assert store.rated_game(gid) is None
     store.mark_rated(gid, "yatzy", {0: a})
+    assert store.unsettled() == [gid]  # ended, not rated yet
     with pytest.raises(SeatTakenError):
         store.add_seat(gid, 1, a)  # one seat per account
     store.add_seat(gid, 1, b)
@@ -111,6 +112,7 @@ def test_a_rated_game_is_rated_and_analysed_once(url: str) -> None:
     assert not rated.rated and not rated.analysed
     after = store.settle(gid, [(a, 250), (b, 200)], _plus(1.0))
     assert after is not None and after[a][0] == 26.0
+    assert store.unsettled() == [gid]  # rated, not analysed yet
     assert store.settle(gid, [(a, 250), (b, 200)], _plus(1.0)) is None
     assert [(r.family, r.mu, r.games) for r in store.ratings_of(a)] == [("yatzy", 26.0, 1)]
     (point,) = store.history(b, "yatzy")
@@ -119,7 +121,7 @@ def test_a_rated_game_is_rated_and_analysed_once(url: str) -> None:
     assert store.record_analysis(gid, games)
     assert not store.record_analysis(gid, games)
     assert [g.total_loss for g in store.skill_games(b, "yatzy")] == [20.0]
-    assert store.unanalysed() == []
+    assert store.unsettled() == []
     repo.close()
 
 

@@ -287,3 +287,46 @@ def test_a_player_who_plays_like_the_solver_is_flagged_for_review(client: TestCl
     assert ids[0] in flagged and ids[1] not in flagged
     name = people[0][1]
     assert "review" not in client.get(f"/api/players/{name}").text
+
+
+def test_a_restarted_server_settles_a_rated_game_left_unrated(
+    client: TestClient, db_url: str
+) -> None:
+    """A process that stopped between a rated game's last move and its rating: the
+    next server's start rates and analyses it (once)."""
+    from sqlalchemy import delete, update
+
+    from tests.web.test_web_accounts import CHEAP
+    from yatzy.store.ratings import HISTORY, RATED_GAMES, RATINGS, SKILL_GAMES
+
+    anna, bo, game, _, _ = rated_duel(client)
+    gid = game["id"]
+    play_both({0: anna, 1: bo}, gid)
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    service.rated.wait(300)
+    store = service.rated.store
+    rated = store.rated_game(gid)
+    assert rated is not None
+    eventually(lambda: store.skill_games(rated.seats[0]), bool, timeout=300, what="the analysis")
+    accounts = list(rated.seats.values())
+    with service.repo.write_connection() as conn, conn.begin():  # as if never settled
+        conn.execute(
+            update(RATED_GAMES)
+            .where(RATED_GAMES.c.game_id == gid)
+            .values(rated_at=None, analysed_at=None)
+        )
+        for table in (HISTORY, SKILL_GAMES, RATINGS):
+            conn.execute(delete(table).where(table.c.account_id.in_(accounts)))
+    assert gid in store.unsettled()
+    with TestClient(create_app(db_url, hasher=CHEAP, **CHEAP_APP)) as again:
+        other: GameService = again.app.state.service  # type: ignore[attr-defined]
+        other.rated.wait(300)
+        eventually(
+            lambda: [store.skill_games(a) for a in accounts],
+            lambda found: all(len(f) == 1 for f in found),
+            timeout=300,
+            what="the analysis after the restart",
+        )
+    for account in accounts:
+        assert store.ratings_of(account)[0].games == 1
+    assert gid not in store.unsettled()

@@ -35,7 +35,7 @@ from yatzy.store.models import (
     SkillGameRow,
 )
 from yatzy.store.pg_writer import utc_now
-from yatzy.store.repo import GameRepository
+from yatzy.store.repo import GAMES, GameRepository
 
 RATED_GAMES = cast(Table, RatedGameRow.__table__)
 RATED_SEATS = cast(Table, RatedSeatRow.__table__)
@@ -351,16 +351,20 @@ class RatingStore:
             for r in reversed(rows)
         ]
 
-    def unanalysed(self, limit: int = 20) -> list[str]:
-        """Rated games that were rated but not yet analysed (a process stopped before
-        their analysis was kept), oldest first."""
+    def unsettled(self, limit: int = 100) -> list[str]:
+        """Finished rated games that were not rated or not analysed (a process
+        stopped before it was done), the oldest first: the server's start looks at
+        them again."""
+        pending = and_(
+            GAMES.c.finished.is_(True),
+            (RATED_GAMES.c.rated_at.is_(None)) | (RATED_GAMES.c.analysed_at.is_(None)),
+        )
         with self.repo.engine.connect() as conn:
             rows = conn.execute(
                 select(RATED_GAMES.c.game_id)
-                .where(
-                    and_(RATED_GAMES.c.rated_at.is_not(None), RATED_GAMES.c.analysed_at.is_(None))
-                )
-                .order_by(RATED_GAMES.c.rated_at)
+                .join(GAMES, GAMES.c.id == RATED_GAMES.c.game_id)
+                .where(pending)
+                .order_by(RATED_GAMES.c.created_at)
                 .limit(limit)
             ).all()
         return [r[0] for r in rows]
