@@ -63,3 +63,38 @@ def test_leaderboard_profile_and_account_on_a_phone(browser: Any, server: Server
     assert_accessible(page)
     w.assert_clean()
     context.close()
+
+
+def test_a_signed_in_player_starts_a_rated_game_from_the_start_page(
+    browser: Any, server: Server
+) -> None:
+    words = rating_words("sv")
+    context = browser.new_context(viewport=PHONE, locale="sv-SE")
+    w = Watched(context)
+    page = w.page
+    page.goto(server.url + "/?lang=sv")
+    page.locator("button[data-mode=invite]").click()
+    assert page.locator("#rated-choice").count() == 0  # a guest is offered none
+    signed = context.request.post(
+        f"{server.url}/api/account/signup",
+        data={"name": "Ragnar", "password": "correct horse"},
+        headers={"X-Yatzy-CSRF": "1", "Origin": server.url},
+    )
+    assert signed.ok, signed.text()
+    page.goto(server.url + "/?lang=sv")
+    page.locator("button[data-mode=hotseat]").click()
+    assert page.locator("#rated-choice").is_hidden()  # not for pass and play
+    page.locator("button[data-mode=invite]").click()
+    choice = page.locator("#rated-choice")
+    choice.wait_for()
+    assert words["rated_game"] in choice.inner_text()
+    page.locator("#rated").focus()
+    page.keyboard.press("Space")
+    assert_accessible(page)
+    page.locator("#start-btn").click()
+    page.wait_for_url("**/g/**")
+    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    view = context.request.get(f"{server.url}/api/games/{game_id}").json()
+    assert view["rated"] is True and view["hints"] is False
+    w.assert_clean()
+    context.close()

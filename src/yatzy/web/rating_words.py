@@ -41,6 +41,17 @@ _WORDS: dict[str, Message] = messages(
     N_("rating.skill", "Skill index"),
     N_("rating.skill_over", "over the last {count} analysed rated games"),
     N_("rating.your_profile", "Your ratings and skill index"),
+    N_("rating.rated_game", "Rated game"),
+    N_(
+        "rating.rated_about",
+        "Counts for the leaderboards: people only, each signed in with a seat of their own; "
+        "no hints, take-backs or analysis until the game is over.",
+    ),
+    N_(
+        "rating.rated_setup",
+        "A rated game is for two or more people, each signed in with a seat of their own: "
+        "no computer players and no hints.",
+    ),
 )
 
 
