@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import pytest
 
 with warnings.catch_warnings():
@@ -20,6 +21,7 @@ from tests.e2e.support import next_action
 from tests.helpers import eventually
 from tests.web.helpers import Browser
 from tests.web.test_web_turns import signed_up
+from yatzy.game import from_record
 from yatzy.store import GameRepository
 from yatzy.web.app import create_app
 from yatzy.web.rated import RatedGames
@@ -128,9 +130,7 @@ def test_no_hints_undo_or_analysis_while_it_runs_then_ratings_once(
     other = GameService(GameRepository.open(db_url))
     state = other.repo.get(gid)
     assert state.finished
-    from yatzy.game import from_record
-
-    final = from_record(__import__("orjson").loads(state.record))
+    final = from_record(orjson.loads(state.record))
     racers = [
         threading.Thread(target=r.settle_now, args=(gid, final))
         for r in (other.rated, RatedGames(GameRepository.open(db_url)))
