@@ -11,6 +11,7 @@ import pytest
 
 from tests.e2e.helpers import PHONE, Watched, assert_accessible
 from tests.e2e.support import Server, served
+from yatzy.web.i18n import ui_strings
 from yatzy.web.rating_words import rating_words
 
 
@@ -96,5 +97,9 @@ def test_a_signed_in_player_starts_a_rated_game_from_the_start_page(
     game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
     view = context.request.get(f"{server.url}/api/games/{game_id}").json()
     assert view["rated"] is True and view["hints"] is False
+    note = page.locator("#rated-note")
+    assert note.inner_text() == ui_strings("sv")["rated_refused"]
+    assert page.locator("#hints-switch:visible, #undo:visible").count() == 0
+    assert_accessible(page)
     w.assert_clean()
     context.close()
