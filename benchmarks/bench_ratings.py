@@ -1,11 +1,12 @@
 """Ratings and the skill index against bots of known strength.
 
-Ratings: the bot levels play ``--games`` games of Scandinavian Yatzy together (each
-game's totals are the levels' own solitaire games on the same game number: Yatzy's
-scores do not interact), rated with OpenSkill's Plackett-Luce model
-(:mod:`yatzy.analysis.rating`).  For every pair of levels it prints after how many
-games the stronger one ranked above the weaker for good (by the conservative
-``mu - 3 sigma``), and the final leaderboard.
+Ratings: every pair of bot levels plays ``--games`` two-player rated games of
+Scandinavian Yatzy (each game's totals are the levels' own solitaire games on the
+same game number: Yatzy's scores do not interact), the ratings updated by the web
+server's own code (:func:`yatzy.analysis.rating.update_ratings`, OpenSkill's
+Plackett-Luce model), over ``--seeds`` seeds.  For every pair it prints after how
+many games the stronger one ranked above the weaker for good (by the conservative
+``mu - 3 sigma``), and a six-player leaderboard.
 
 Skill index: ``--analysed`` games of each skill level are analysed decision by
 decision against optimal play; the index (mean loss per game) is printed beside the
@@ -25,7 +26,7 @@ import statistics
 import time
 
 from yatzy.analysis.fairplay import GameMatches, game_matches
-from yatzy.analysis.rating import RatingBook, game_losses, skill_index
+from yatzy.analysis.rating import RatingBook, game_losses, skill_index, update_ratings
 from yatzy.bots import make_bot
 from yatzy.game import Game
 from yatzy.strategy.analyze import analyze
@@ -35,30 +36,48 @@ from yatzy.strategy.simulate import simulate
 LEVELS = ("random", "greedy", "beginner", "casual", "strong", "optimal")
 
 
-def ratings(games: int, seed: int) -> None:
-    """Print when each stronger level ranks above each weaker one for good."""
+def settled_after(weak: list[int], strong: list[int]) -> int | None:
+    """After how many two-player rated games the stronger player's conservative
+    rating ranks above the weaker's for good (None: not by the end), the ratings
+    updated by the server's own code (:func:`update_ratings`)."""
+    ratings: dict[str, tuple[float, float, int] | None] = {"weak": None, "strong": None}
+    since: int | None = None
+    for n, (w, s) in enumerate(zip(weak, strong, strict=True)):
+        ratings.update(update_ratings("yatzy", ratings, [("weak", w), ("strong", s)]))
+        mu_w, sigma_w, _ = ratings["weak"] or (0.0, 0.0, 0)
+        mu_s, sigma_s, _ = ratings["strong"] or (0.0, 0.0, 0)
+        if mu_s - 3 * sigma_s > mu_w - 3 * sigma_w:
+            since = n + 1 if since is None else since
+        else:
+            since = None
+    return since
+
+
+def ratings(games: int, seed: int, seeds: int = 5) -> None:
+    """Print when each stronger level ranks above each weaker one for good, in
+    two-player rated games (several seeds), and a six-player leaderboard."""
     start = time.perf_counter()
     scores = {
-        lvl: simulate("yatzy", lvl, games, seed=seed + i).scores for i, lvl in enumerate(LEVELS)
+        (lvl, k): [int(x) for x in simulate("yatzy", lvl, games, seed=seed + 100 * k + i).scores]
+        for i, lvl in enumerate(LEVELS)
+        for k in range(seeds)
     }
     played = time.perf_counter() - start
-    book = RatingBook()
-    ahead_since: dict[tuple[str, str], int | None] = {}
-    for n in range(games):
-        book.rate("yatzy", [(lvl, int(scores[lvl][n])) for lvl in LEVELS])
-        for weak, strong in itertools.combinations(LEVELS, 2):
-            ok = book.get("yatzy", strong).ordinal > book.get("yatzy", weak).ordinal
-            if not ok:
-                ahead_since[(weak, strong)] = None
-            elif ahead_since.get((weak, strong)) is None:
-                ahead_since[(weak, strong)] = n + 1
-    print(f"{games} six-player games (levels' games simulated in {played:.0f} s)")
+    print(f"{games} games per level and seed, {seeds} seeds (simulated in {played:.0f} s)")
     for lvl in LEVELS:
-        print(f"  {lvl:<9} mean {statistics.fmean(scores[lvl]):6.1f}")
-    print("games until the stronger level ranks above the weaker for good:")
-    for (weak, strong), since in ahead_since.items():
-        print(f"  {strong:>8} over {weak:<8} {since if since is not None else 'not yet'}")
-    print("leaderboard:")
+        print(f"  {lvl:<9} mean {statistics.fmean(scores[(lvl, 0)]):6.1f}")
+    print("two-player rated games until the stronger level ranks above the weaker for good")
+    print("(conservative rating mu - 3 sigma; per seed, then the median):")
+    for weak, strong in itertools.combinations(LEVELS, 2):
+        found = [settled_after(scores[(weak, k)], scores[(strong, k)]) for k in range(seeds)]
+        known = sorted(n for n in found if n is not None)
+        median = statistics.median(known) if len(known) == len(found) else "not yet"
+        shown = ", ".join("-" if n is None else str(n) for n in found)
+        print(f"  {strong:>8} over {weak:<8} {shown:<28} median {median}")
+    book = RatingBook()
+    for n in range(games):
+        book.rate("yatzy", [(lvl, scores[(lvl, 0)][n]) for lvl in LEVELS])
+    print(f"leaderboard after {games} six-player games:")
     for player, rating in book.leaderboard("yatzy"):
         print(f"  {player:<9} {rating}  (mu {rating.mu:.2f}, sigma {rating.sigma:.2f})")
 
@@ -97,8 +116,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--analysed", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
-    ratings(args.games, args.seed)
+    ratings(args.games, args.seed, args.seeds)
     print("skill index of the calibrated levels:")
     skill(args.analysed, args.seed)
 

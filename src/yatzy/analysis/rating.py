@@ -21,7 +21,7 @@ marked approximate where an analysis was.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,6 +153,23 @@ class RatingBook:
         return cls(
             {f: {p: Rating.from_json(r) for p, r in book.items()} for f, book in data.items()}
         )
+
+
+def update_ratings(
+    rules: RuleSet | str,
+    before: Mapping[str, tuple[float, float, int] | None],
+    results: Sequence[tuple[str, int]],
+) -> dict[str, tuple[float, float, int]]:
+    """The ratings ``(mu, sigma, games)`` after a game of ``results`` (``(player,
+    total)``), from the ratings before it (None: a newcomer) — what the web server
+    stores for a rated game (:class:`RatingBook.rate`)."""
+    book = RatingBook()
+    name = family(rules)
+    for player, r in before.items():
+        if r is not None:
+            book.ratings.setdefault(name, {})[player] = Rating(*r)
+    after = book.rate(rules, results)
+    return {p: (r.mu, r.sigma, r.games) for p, r in after.items()}
 
 
 # -- the skill index --------------------------------------------------------------------

@@ -87,6 +87,7 @@ COMMAND_EXTRAS: dict[str, str] = {
     "import": "protocols",
     "serve": "web",
     "prune": "web",
+    "review": "web",
     "worker": "web",
 }
 """The extra each command is made for (``score`` and ``rules`` need none)."""

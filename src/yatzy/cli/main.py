@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "export",
     "import",
     "prune",
+    "review",
     "advise",
     "simulate",
     "analyze",

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -188,6 +197,106 @@ class DailyEntryRow(Base):
     rules: Mapped[str] = mapped_column(String(200), nullable=False)
     owner_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     name: Mapped[str] = mapped_column(String(40), nullable=False)
+
+
+class RatedGameRow(Base):
+    """A rated game (issue 27): its rule-set family, and when its ratings were updated
+    (``rated_at``, set once: the guard that rates a game exactly once) and its
+    analysis recorded (``analysed_at``, likewise)."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(60), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    analysed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatedSeatRow(Base):
+    """The account that holds a seat of a rated game (one seat per account)."""
+
+    __tablename__ = "rated_seats"
+    __table_args__ = (UniqueConstraint("game_id", "account_id", name="uq_rated_seats_account"),)
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("rated_games.game_id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating in one rule-set family (``mu``, ``sigma``, games)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(60), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma: Mapped[float] = mapped_column(Float, nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class RatingHistoryRow(Base):
+    """An account's rating after one rated game (its place and total in it)."""
+
+    __tablename__ = "rating_history"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    family: Mapped[str] = mapped_column(String(60), nullable=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, index=True)
+    mu: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma: Mapped[float] = mapped_column(Float, nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False)
+    total: Mapped[int] = mapped_column(Integer, nullable=False)
+    place: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class SkillGameRow(Base):
+    """One analysed rated game of an account: its decisions, the points they lost
+    against optimal play, how many were the best play, and whether exactly."""
+
+    __tablename__ = "skill_games"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    family: Mapped[str] = mapped_column(String(60), nullable=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, index=True)
+    decisions: Mapped[int] = mapped_column(Integer, nullable=False)
+    total_loss: Mapped[float] = mapped_column(Float, nullable=False)
+    best: Mapped[int] = mapped_column(Integer, nullable=False)
+    exact: Mapped[bool] = mapped_column(Boolean, nullable=False)
+
+
+class FairPlayFlagRow(Base):
+    """An account flagged for review in a family (never shown publicly, never a ban):
+    the counts and the chance of so many best plays when it was last reviewed."""
+
+    __tablename__ = "fairplay_flags"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(60), primary_key=True)
+    first_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False)
+    decisions: Mapped[int] = mapped_column(Integer, nullable=False)
+    best: Mapped[int] = mapped_column(Integer, nullable=False)
+    p_value: Mapped[float] = mapped_column(Float, nullable=False)
 
 
 class AppSettingRow(Base):

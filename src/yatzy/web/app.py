@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -251,6 +252,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
     for game_id in await asyncio.to_thread(repo.unfinished_with_bots):
         bots.kick(game_id)  # resume bots of games interrupted by a restart
+    for game_id in await asyncio.to_thread(service.rated.store.unsettled):
+        try:  # a rated game that ended unrated or unanalysed: loading it settles it
+            await service.load(game_id)
+        except YatzyError as exc:
+            logging.getLogger("yatzy.web").warning("rated game %s not settled: %s", game_id, exc)
     pruner = None
     if settings.limits.retention_days is not None:
         pruner = loop.create_task(prune_periodically(repo, settings.limits.retention_days))

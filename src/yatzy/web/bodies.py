@@ -44,6 +44,11 @@ class CreateGameIn(_Strict):
         max_length=64,
         description="this device's contribution to the game's verifiable dice",
     )
+    rated: bool = Field(
+        default=False,
+        description="a rated game: people only, each signed in; no hints, undo or "
+        "analysis until it is over (docs/ratings.md)",
+    )
 
 
 class EntryIn(_Strict):

@@ -25,6 +25,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.menu", "Menu"),
     N_("web.new_game", "New game"),
     N_("web.history", "History"),
+    N_("web.leaderboard_link", "Leaderboards"),
     N_("web.rules", "Rules"),
     N_("web.language", "Language"),
     N_("web.start_title", "Play Yatzy"),
@@ -234,6 +235,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.tap_again", "Tap {box} again to write {points}."),
     N_("web.tap_again_scratch", "Tap {box} again to scratch it (0)."),
     N_("web.all_kept", "All dice kept"),
+    N_(
+        "web.rated_refused",
+        "This is a rated game: no hints, take-backs or analysis until it is over.",
+    ),
+    N_("web.rated_account", "A rated game's seats are for signed-in players, one seat each."),
     N_(
         "web.hints_unavailable",
         "This game cannot have hints (in a score pad game the server has no dice to advise on).",

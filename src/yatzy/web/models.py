@@ -219,6 +219,8 @@ class GameView(TypedDict):
     dice: NotRequired[DiceView | None]
     talk: NotRequired[list[TalkLine]]
     hints_switch: NotRequired[bool]
+    rated: NotRequired[bool]
+    """A rated game (issue 27): no hints, undo, analysis or chances while it runs."""
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 

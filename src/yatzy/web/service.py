@@ -71,6 +71,7 @@ from yatzy.web.models import (
     YouView,
 )
 from yatzy.web.prepare import bot_for
+from yatzy.web.rated import RatedGameError, RatedGames, check_new
 from yatzy.web.talk import Talk, check_phrase
 from yatzy.web.views import game_view
 from yatzy.web.win_jobs import WinAnalyses
@@ -209,6 +210,8 @@ class GameService:
         """Told of every move committed here, with the seat that moved (the
         notifications: :meth:`yatzy.web.notifications.Notifier.after_move`); it must
         not block."""
+        self.rated = RatedGames(repo)
+        """The rated games: who may play them, what they refuse, their ratings."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -280,6 +283,8 @@ class GameService:
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
+        if self.rated.is_rated(stored.id) and stored.finished:
+            self.rated.finished(stored, state)  # whichever process sees it first rates it
         return stored, state
 
     def _dealer_of(self, game_id: str, proof: Any) -> FairDice | None:
@@ -390,8 +395,14 @@ class GameService:
         # whether the players may switch hints on during the game (see set_hints)
         dice = view["dice"]
         daily = dice is not None and dice["hold_until"] is not None  # played without hints
-        view["hints_switch"] = hints_unsupported(state.rules, stored.pad) is None and not daily
-        if self.chances is None:
+        running_rated = self.rated.running_rated(stored.id, state)
+        view["rated"] = bool(self.rated.known(stored.id))
+        view["hints_switch"] = (
+            hints_unsupported(state.rules, stored.pad) is None and not daily and not running_rated
+        )
+        if running_rated:
+            view["undo"] = None  # a rated game takes nothing back
+        if self.chances is None or running_rated:  # a rated game shows no chances while on
             view["win_chances"] = None
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
             view["win_chances"] = cast(
@@ -495,16 +506,25 @@ class GameService:
         entropy: str | None = None,
         dice_mode: Mode = "standard",
         dealer: FairDice | None = None,
+        rated: bool = False,
+        account_id: str | None = None,
     ) -> Created:
         """Start a game: check the settings, draw the dice's secret seed (``entropy``:
         the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
         same keeps in a round get the same rolls), roll the roll-off, claim the seats
         marked here (the insert is awaited).  ``dealer``: the game's dice when they are
-        given (a daily challenge's), else a fresh seed."""
+        given (a daily challenge's), else a fresh seed.  ``rated``: a rated game
+        (:mod:`yatzy.web.rated`), made by the signed-in ``account_id``."""
+        if rated:
+            check_new(seats, account_id, pad, hints)
         stored, state, created, dealer = self._new_game(
             rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer
         )
         await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
+        if rated:
+            assert account_id is not None  # check_new refuses a guest
+            mine = dict.fromkeys(created.tokens, account_id)
+            await asyncio.to_thread(self.rated.mark, stored.id, stored.rules, mine)
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
@@ -586,12 +606,17 @@ class GameService:
         )
         return stored, state, Created(game_id, invite, tokens, owner), dealer
 
-    async def join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
+    async def join(
+        self, game_id: str, invite: str, seat: int, owner: str, account_id: str | None = None
+    ) -> tuple[str, int]:
         """Claim a free human seat with the invite code: the seat's new token and the
-        game's new version."""
-        return await asyncio.to_thread(self._join, game_id, invite, seat, owner)
+        game's new version (a rated game's seat only for a signed-in ``account_id``
+        that has no other seat in it)."""
+        return await asyncio.to_thread(self._join, game_id, invite, seat, owner, account_id)
 
-    def _join(self, game_id: str, invite: str, seat: int, owner: str) -> tuple[str, int]:
+    def _join(
+        self, game_id: str, invite: str, seat: int, owner: str, account_id: str | None = None
+    ) -> tuple[str, int]:
         stored = self.repo.get(game_id)
         if not hmac.compare_digest(stored.invite_hash, token_hash(invite)):
             raise InviteError("the invite code does not belong to this game")
@@ -600,10 +625,14 @@ class GameService:
         info = stored.seats[seat]
         if info.bot is not None:
             raise InviteError(f"seat {seat} ({info.name}) is a bot")
+        rated = self.rated.check_join(game_id, account_id)
         token = new_token()
         version = self.repo.claim(game_id, seat, token_hash(token), token_hash(owner))
         if version is None:
             raise InviteError(f"seat {seat} ({info.name}) is already taken")
+        if rated:
+            assert account_id is not None  # check_join refuses a guest
+            self.rated.joined(game_id, seat, account_id)
         return token, version
 
     # -- playing ---------------------------------------------------------------------------
@@ -629,6 +658,10 @@ class GameService:
         basis = self._cached(game_id)
         if basis is None:
             basis = await asyncio.to_thread(self._reload, game_id)
+        if isinstance(action_data, dict) and action_data.get("undo"):
+            await asyncio.to_thread(
+                self.rated.refuse_while_running, game_id, basis[1], "take-backs (undo)"
+            )
         try:
             decided = self._decide(*basis, action_data, tokens, seat, expected_version)
             return await self._store(decided)
@@ -722,6 +755,8 @@ class GameService:
                 self.moved(now, new, decided.seat)
             except Exception:  # a notification is never worth a failed move
                 log.exception("after the move of game %s", now.id)
+        if now.finished:
+            self.rated.finished(now, new)
         return now, new
 
     def _record_of(self, stored: StoredGame) -> Callable[[], int | None] | None:
@@ -786,6 +821,8 @@ class GameService:
         dealer = await asyncio.to_thread(self._dealer, stored)
         if on and dealer is not None and dealer.hold_until is not None:
             raise HintsUnavailableError("a daily challenge is played without hints")
+        if on:
+            await asyncio.to_thread(self.rated.refuse_while_running, game_id, state, "hints")
         if on:
             reason = hints_unsupported(state.rules, stored.pad)
             if reason is not None:
@@ -917,6 +954,7 @@ class GameService:
         from yatzy.web.hints import analysis
 
         stored, state = await self.load(game_id)
+        await asyncio.to_thread(self.rated.refuse_while_running, game_id, state, "analyses")
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
         key = f"{stored.id}:{stored.version}"
@@ -1047,6 +1085,7 @@ __all__ = [
     "HintsUnavailableError",
     "InviteError",
     "NothingWaitsError",
+    "RatedGameError",
     "SeatError",
     "SeatRequest",
     "bot_levels",

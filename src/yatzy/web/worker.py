@@ -116,7 +116,8 @@ async def work(url: str, queues: list[str], concurrency: int, stalled_after: flo
     # The job kinds' functions are registered by the modules that own them.
     import yatzy.web.chances
     import yatzy.web.hints
-    import yatzy.web.prepare  # noqa: F401
+    import yatzy.web.prepare
+    import yatzy.web.rated  # noqa: F401
     from yatzy.web.pg_jobs import JobRunner, conninfo, ensure_schema, procrastinate_app
 
     dsn = conninfo(url)

@@ -11,6 +11,7 @@
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
 * :mod:`.push`: Web Push: the key, devices, settings and the service worker;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
+* :mod:`.ratings`: the leaderboards and the players' ratings and skill index;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -32,6 +33,7 @@ from yatzy.web.routes import (
     owner,
     pages,
     push,
+    ratings,
     rules,
     sockets,
 )
@@ -49,6 +51,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     docs.router,
     account.router,
     push.router,
+    ratings.router,
+    ratings.pages,
 )
 """Every router of the app."""
 

@@ -55,6 +55,7 @@ from yatzy.web.models import (
     TurnsView,
 )
 from yatzy.web.notifications import push_export
+from yatzy.web.ratings_view import profile
 from yatzy.web.responses import OWNER_COOKIE, FastJSONResponse
 from yatzy.web.routes.pages import lang_of, render, root_of, templates
 
@@ -602,8 +603,11 @@ async def login_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/account", response_class=HTMLResponse, include_in_schema=False)
-async def account_page(request: Request, account: SignedIn) -> HTMLResponse:
-    """The account: sessions, recovery codes, export, deletion (a guest: log in)."""
+async def account_page(request: Request, account: SignedIn, service: Service) -> HTMLResponse:
+    """The account: ratings and skill index, sessions, recovery codes, export,
+    deletion (a guest: log in)."""
     if account is None:
         return render(request, "login.html", lang_of(request))
-    return render(request, "account.html", lang_of(request))
+    lang = lang_of(request)
+    mine = await asyncio.to_thread(profile, service.rated.store, account.id, account.name, lang)
+    return render(request, "account.html", lang, profile=mine)

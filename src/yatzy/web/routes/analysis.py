@@ -17,7 +17,7 @@ router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 @router.get(
     "/api/games/{game_id}/analysis",
     response_model=AnalysisView | PendingView,
-    responses=refusals(404, 503),
+    responses=refusals(404, 409, 503),
 )
 async def game_analysis(
     game_id: GameId, service: Service, lang: Language | None = None
@@ -25,7 +25,7 @@ async def game_analysis(
     """Every person's decisions against the best play, in words in the game's
     language (or ``lang``): own turn numbers, costliest choices, the expected final
     score turn by turn (``{"pending": true}`` while the strategy is prepared; a
-    score pad game says what its data allows)."""
+    score pad game says what its data allows).  409 while a rated game runs."""
     return FastJSONResponse(await service.analysis(game_id, lang))
 
 

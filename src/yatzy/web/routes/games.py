@@ -19,6 +19,7 @@ from yatzy.web.deps import (
     SeatTokens,
     Secure,
     Service,
+    SignedIn,
     public_base,
 )
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
@@ -38,7 +39,10 @@ router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
 
 
 @router.post(
-    "/api/games", status_code=201, response_model=CreatedView, responses=refusals(*BODY, 503)
+    "/api/games",
+    status_code=201,
+    response_model=CreatedView,
+    responses=refusals(*BODY, 403, 503),
 )
 async def create_game(
     request: Request,
@@ -48,10 +52,13 @@ async def create_game(
     open_games: OpenGamesDep,
     owner: Owner,
     secure: Secure,
+    account: SignedIn,
 ) -> FastJSONResponse:
     """Create a game; seats marked ``here`` are claimed by this browser.
 
-    429 when this client holds as many unfinished games as it may."""
+    ``rated``: a rated game (people only, each signed in; 403 for a guest, 422 with a
+    computer player, one seat or hints).  429 when this client holds as many
+    unfinished games as it may."""
     client = client_of(request.scope)
     if open_games.full(client):
         await asyncio.to_thread(open_games.admit, client, service.repo.unfinished_among)
@@ -64,6 +71,8 @@ async def create_game(
         owner=owner,
         entropy=body.entropy,
         dice_mode=body.dice,
+        rated=body.rated,
+        account_id=None if account is None else account.id,
     )
     gid = created.game_id
     open_games.created(client, gid)
@@ -130,10 +139,13 @@ async def join_game(
     tokens: SeatTokens,
     owner: Owner,
     secure: Secure,
+    account: SignedIn,
 ) -> FastJSONResponse:
-    """Claim a free seat with the invite code; the seat's token comes as a cookie."""
+    """Claim a free seat with the invite code; the seat's token comes as a cookie (a
+    rated game's seat only for a signed-in account with no other seat in it: 403)."""
     new_owner = owner or new_token()
-    token, version = await service.join(game_id, body.invite, body.seat, new_owner)
+    account_id = None if account is None else account.id
+    token, version = await service.join(game_id, body.invite, body.seat, new_owner, account_id)
     await hub.announce(game_id, version)
     view = await service.view(game_id, {**tokens, body.seat: token}, new_owner)
     response = FastJSONResponse(view)

@@ -10,6 +10,7 @@ templates and scripts is relative to it.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -168,6 +169,7 @@ async def game_page(request: Request, game_id: GameId, service: Service) -> Resp
         rules_words=catalog.rules_name(stored.rules, lang),
         boxes=boxes,
         labels={k: label(k, lang) for k in ROW_KEYS},
+        rated=await asyncio.to_thread(service.rated.is_rated, game_id),
     )
 
 

@@ -52,6 +52,8 @@ export function explain(e, action) {
     case "SeatError": case "InviteError": return t("seat_refused");
     case "BoxFilledError": return names ? t("box_filled_named", { box: names }) : t("box_filled");
     case "HintsUnavailableError": return t("hints_unavailable");
+    case "RatedGameError": return t("rated_refused");
+    case "RatedAccountError": return t("rated_account");
     case "NothingWaitsError": return t("nothing_waits");
     default:
       if (e.status >= 500 || !e.status) return t("unreachable");

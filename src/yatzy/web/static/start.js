@@ -73,6 +73,12 @@ function openSetup(which, button) {
   if (which === "invite") { addSeat(you() || names[0], "here"); addSeat(nextName(), "remote"); }
   else { addSeat(you() || names[0], "here"); addSeat(nextName(), "here"); }
   document.getElementById("add-bot").hidden = which === "pad";
+  // A rated game (signed in only): people who join with the invite, one seat each.
+  const rated = document.getElementById("rated-choice");
+  if (rated) {
+    rated.hidden = which !== "invite";
+    if (which !== "invite") document.getElementById("rated").checked = false;
+  }
   setup.hidden = false;
   document.getElementById("setup-h").focus();
 }
@@ -104,6 +110,7 @@ function seatList(which) {
 function explain(response, data) {
   if (response.status === 422 && Array.isArray(data.detail)) return words.bad_form;
   if (data.error === "SpecError") return words.rules_refused;
+  if (data.error === "RatedSetupError" || data.error === "RatedAccountError") return words.rated_refused;
   return words.start_refused;
 }
 
@@ -141,6 +148,10 @@ async function start(which) {
     pad: which === "pad", hints: document.getElementById("hints").checked,
   };
   if (which !== "pad" && document.getElementById("duplicate").checked) body.dice = "duplicate";
+  if (which === "invite" && document.getElementById("rated")?.checked) {
+    body.rated = true;
+    body.hints = false; // a rated game is played without hints
+  }
   // This device's share of the dice (verifiable dice: docs/fair-dice.md).
   if (which !== "pad" && window.crypto) {
     body.entropy = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
