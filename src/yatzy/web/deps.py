@@ -28,7 +28,9 @@ from yatzy.web.accounts import (
 )
 from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
+from yatzy.web.invitations import Invitations
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
+from yatzy.web.lobby import Lobby
 from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
@@ -135,6 +137,26 @@ def get_passkeys(conn: HTTPConnection) -> PasskeyService:
     return passkeys
 
 
+def get_lobby(conn: HTTPConnection) -> Lobby:
+    """The lobby: seeks and the quick-match queue (made on first use; a test may put
+    its own on ``app.state.lobby``, with its clock)."""
+    state = conn.app.state
+    lobby: Lobby | None = getattr(state, "lobby", None)
+    if lobby is None or lobby.games.service is not state.service:
+        lobby = state.lobby = Lobby(state.service, state.bots)
+    return lobby
+
+
+def get_invitations(conn: HTTPConnection) -> Invitations:
+    """The invitations of friends into games (made on first use, over the lobby)."""
+    state = conn.app.state
+    lobby = get_lobby(conn)
+    invitations: Invitations | None = getattr(state, "invitations", None)
+    if invitations is None or invitations.lobby is not lobby:
+        invitations = state.invitations = Invitations(lobby, get_accounts(conn).store)
+    return invitations
+
+
 async def account_of(conn: HTTPConnection) -> Account | None:
     """The account signed in by the request's session cookie, if any (guests: no
     query at all)."""
@@ -183,6 +205,8 @@ def secure_cookies(
 Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
 Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+InvitationsDep = Annotated[Invitations, Depends(get_invitations)]
 Service = Annotated[GameService, Depends(get_service)]
 Daily = Annotated[DailyChallenges, Depends(get_daily)]
 HubDep = Annotated[Hub, Depends(get_hub)]

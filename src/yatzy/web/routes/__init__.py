@@ -9,6 +9,7 @@
 * :mod:`.analysis`: a game's analysis in points and in win chance;
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
+* :mod:`.lobby`: the lobby (seeks, play someone now) and invitations of friends;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
@@ -28,6 +29,7 @@ from yatzy.web.routes import (
     docs,
     downloads,
     games,
+    lobby,
     owner,
     pages,
     rules,
@@ -46,6 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     sockets.router,
     docs.router,
     account.router,
+    lobby.router,
 )
 """Every router of the app."""
 
