@@ -353,6 +353,8 @@ class SeekStore:
 
     @staticmethod
     def _seek(row: Any, members: list[tuple[str, str]]) -> Seek:
+        # the creator first (it joined first; with equal times the order is by id)
+        members = sorted(members, key=lambda m: m[0] != row.account_id)
         return Seek(
             row.id,
             row.account_id,
