@@ -59,7 +59,7 @@ _WORDS: dict[str, Message] = messages(
     N_("lobby.accept", "Join the game"),
     N_("lobby.decline", "Decline"),
     N_("lobby.no_invitations", "No invitations."),
-    N_("lobby.invite_friends", "Invite friends"),
+    N_("lobby.invite_friends", "Play with your friends"),
     N_(
         "lobby.invite_about",
         "Your friends get an invitation on their page and join with one tap: no link to send.",
