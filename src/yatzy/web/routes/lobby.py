@@ -115,6 +115,20 @@ class InviteIn(_Strict):
     hints: bool = False
 
 
+class LiveClockView(TypedDict):
+    """A live time control: seconds a move."""
+
+    mode: Literal["live"]
+    seconds: int
+
+
+class DailyClockView(TypedDict):
+    """A daily (correspondence) time control: days a move."""
+
+    mode: Literal["daily"]
+    days: int
+
+
 class SeekView(TypedDict):
     """A seek as the lobby shows it."""
 
@@ -124,7 +138,7 @@ class SeekView(TypedDict):
     title: str
     players: int
     seated: list[str]
-    time_control: dict[str, Any] | None
+    time_control: LiveClockView | DailyClockView | None
     created: str
     state: str
     mine: bool
@@ -214,7 +228,7 @@ def _seek_view(seek: Seek, me: Account | None, lang: Language) -> SeekView:
         "title": rules_name(seek.rules, lang),
         "players": seek.players,
         "seated": [name for _, name in seek.members],
-        "time_control": seek.time_control,
+        "time_control": seek.time_control,  # type: ignore[typeddict-item]  # checked when stored
         "created": seek.created_at.isoformat(timespec="seconds"),
         "state": seek.state,
         "mine": me is not None and seek.account_id == me.id,
