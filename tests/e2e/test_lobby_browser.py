@@ -108,3 +108,15 @@ def test_two_people_are_paired_from_the_lobby(browser: Any, server: Server) -> N
     dan.assert_clean()
     cilla_ctx.close()
     dan_ctx.close()
+
+
+def test_a_guest_may_look_at_the_lobby(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, locale="fi-FI")
+    w = Watched(context)
+    w.page.goto(server.url + "/lobby?lang=fi")
+    assert lobby_words("fi")["accounts_only"] in w.page.locator("#accounts-only").inner_text()
+    assert w.page.get_by_role("button", name=lobby_words("fi")["quick_start"]).is_disabled()
+    w.page.locator("#no-seeks:not([hidden])").wait_for()
+    assert_accessible(w.page)
+    w.assert_clean()
+    context.close()

@@ -237,3 +237,21 @@ def test_invitations_stand_until_answered_expired_taken_or_over(repo: GameReposi
     friends.block(b, a)
     assert store.pending(b, NOW) == [] and not store.are_friends(a, b)
     assert [i.id for i in store.of_game(gid)] == [first, second]
+
+
+def test_deleting_an_account_deletes_its_lobby_rows(repo: GameRepository) -> None:
+    accounts = AccountStore(repo)
+    a, b = people(repo, 2)
+    seeks, queue, invitations = SeekStore(repo), QuickMatchStore(repo), InvitationStore(repo)
+    mine = seeks.create(a, "yatzy", "en", False, 3, None, NOW, max_open=3)
+    theirs = seeks.create(b, "yatzy", "en", False, 3, None, NOW, max_open=3)
+    seeks.join(theirs, a, NOW + timedelta(seconds=1))
+    queue.wait(a, "yatzy", 2, "en", NOW)
+    invitations.add(a_game(repo, ["A", "B"]), 1, b, a, NOW, timedelta(days=1))
+    account = accounts.by_id(a)
+    assert account is not None
+    accounts.delete(account, {"en": "Anonymous"})
+    with pytest.raises(NotFoundError):
+        seeks.get(mine)
+    assert [m for m, _ in seeks.get(theirs).members] == [b]
+    assert queue.get(a) is None and invitations.pending(a, NOW) == []
