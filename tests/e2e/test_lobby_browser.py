@@ -120,3 +120,52 @@ def test_a_guest_may_look_at_the_lobby(browser: Any, server: Server) -> None:
     assert_accessible(w.page)
     w.assert_clean()
     context.close()
+
+
+def test_a_rematch_from_the_finished_game_invites_the_friend(browser: Any, server: Server) -> None:
+    from tests.web.test_web_api import next_action
+
+    headers = {"X-Yatzy-CSRF": "1", "Origin": server.url}
+    contexts = {}
+    for name in ("Erik", "Frida"):
+        ctx = browser.new_context(viewport=PHONE, locale="en-GB")
+        r = ctx.request.post(
+            f"{server.url}/api/account/signup",
+            data={"name": name, "password": "correct horse"},
+            headers=headers,
+        )
+        assert r.ok, r.text()
+        contexts[name] = ctx
+    erik, frida = contexts["Erik"].request, contexts["Frida"].request
+    assert erik.post(
+        f"{server.url}/api/friends/request", data={"name": "Frida"}, headers=headers
+    ).ok
+    assert frida.post(f"{server.url}/api/friends/accept", data={"name": "Erik"}, headers=headers).ok
+    made = erik.post(
+        f"{server.url}/api/invitations", data={"friends": ["Frida"]}, headers=headers
+    ).json()
+    (inv,) = frida.get(f"{server.url}/api/invitations").json()["invitations"]
+    assert frida.post(f"{server.url}/api/invitations/{inv['id']}/accept", headers=headers).ok
+    gid = made["game"]
+    by_seat = {0: erik, 1: frida}
+    for _ in range(400):  # play it out, each seat by its own player
+        v = erik.get(f"{server.url}/api/games/{gid}").json()
+        if v["finished"]:
+            break
+        who = by_seat[v["turn"]["seat"]]
+        mine = who.get(f"{server.url}/api/games/{gid}").json()
+        r = who.post(f"{server.url}/api/games/{gid}/actions", data={"action": next_action(mine)})
+        assert r.ok, r.text()
+    w = Watched(contexts["Erik"])
+    w.page.goto(f"{server.url}/g/{gid}")
+    w.page.locator("#winner:not([hidden])").wait_for()
+    w.page.locator("#rematch").click()
+    w.page.wait_for_url(lambda url: "/g/" in url and gid not in url)
+    again = w.page.url.rsplit("/", 1)[-1].split("?")[0]
+    (inv,) = frida.get(f"{server.url}/api/invitations").json()["invitations"]
+    assert inv["game"] == again and inv["by"] == "Erik"
+    seats = erik.get(f"{server.url}/api/games/{again}").json()["you"]["seats"]
+    assert seats == [0]
+    w.assert_clean()
+    for ctx in contexts.values():
+        ctx.close()
