@@ -23,7 +23,7 @@ from typing import Any
 
 from yatzy.errors import YatzyError
 from yatzy.rules import LANGUAGES, RuleSet
-from yatzy.store.accounts import Account, owner_hash
+from yatzy.store.accounts import Account, account_owner, owner_hash
 from yatzy.store.lobby import (
     Pairing,
     QuickMatchStore,
@@ -140,7 +140,6 @@ class LobbyGames:
         """Seat each account at its seat number (a free person's seat); the game's
         version after it, None when a seat was taken already.  The seat's token is
         never handed out: the account's session holds the seat."""
-        from yatzy.store.accounts import account_owner
 
         def claim() -> int | None:
             version = None

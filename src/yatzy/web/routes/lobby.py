@@ -36,7 +36,7 @@ from yatzy.web.deps import (
 )
 from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
-from yatzy.web.lobby import LIVE_SECONDS, LobbyError, QuickState, SignedOutError
+from yatzy.web.lobby import LobbyError, QuickState, SignedOutError
 from yatzy.web.lobby_words import lobby_words
 from yatzy.web.routes.pages import lang_of, render, templates
 from yatzy.web.service import bot_levels
@@ -214,10 +214,6 @@ class InvitedView(TypedDict):
     game: str
     url: str
     invited: list[str]
-
-
-def _words_lang(lang: str) -> Language:
-    return lang if lang in ("sv", "fi", "en") else "en"  # type: ignore[return-value]
 
 
 def _seek_view(seek: Seek, me: Account | None, lang: Language) -> SeekView:
@@ -499,10 +495,8 @@ async def answer_invitation(
 
 
 @router.get("/lobby", response_class=HTMLResponse, include_in_schema=False)
-async def lobby_page(request: Request) -> HTMLResponse:
+async def lobby_page(request: Request, lobby: LobbyDep) -> HTMLResponse:
     """The lobby: open seeks, a new seek, play someone now."""
     lang = lang_of(request)
     presets = [{"spec": p.spec, "name": catalog.pick(p.name, lang)} for p in catalog.PRESETS]
-    return render(
-        request, "lobby.html", lang, presets=presets, live=LIVE_SECONDS, words_lang=_words_lang
-    )
+    return render(request, "lobby.html", lang, presets=presets, bot_wait=round(lobby.bot_wait))

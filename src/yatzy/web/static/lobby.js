@@ -68,6 +68,16 @@ async function refresh() {
   seatedIn = new Set(data.seeks.filter((s) => s.joined).map((s) => s.id));
   document.getElementById("seeks").replaceChildren(...data.seeks.map(seekItem));
   document.getElementById("no-seeks").hidden = data.seeks.length > 0;
+  queues = data.queues;
+  showQueue();
+}
+
+// How many wait now in the queue the quick-match form has chosen.
+let queues = [];
+function showQueue() {
+  const rules = quickForm.elements.rules.value, players = Number(quickForm.elements.players.value);
+  const queue = queues.find((q) => q.rules === rules && q.players === players);
+  document.getElementById("queue-note").textContent = queue ? words.queue.replace("{n}", queue.waiting) : "";
 }
 
 document.getElementById("seek").addEventListener("submit", async (e) => {
@@ -92,7 +102,8 @@ function showQuick(state) {
   const waiting = state.state === "waiting" || state.state === "matched";
   waitBox.hidden = !waiting;
   quickForm.hidden = waiting;
-  document.getElementById("quick-status").textContent = waiting ? words.waiting.replace("{seconds}", Math.floor(state.waited)) : "";
+  const status = state.state === "matched" ? words.starting : words.waiting.replace("{seconds}", Math.floor(state.waited));
+  document.getElementById("quick-status").textContent = waiting ? status : "";
   document.getElementById("computer-offer").hidden = !state.computer;
   if (!waiting) stopPolling();
 }
@@ -109,6 +120,7 @@ quickForm.addEventListener("submit", async (e) => {
   if (!state.game && !polling) polling = setInterval(async () => showQuick(await call("api/lobby/quick")), 1000);
   document.getElementById("quick-stop").focus();
 });
+quickForm.addEventListener("change", showQueue);
 document.getElementById("quick-stop").addEventListener("click", async () => {
   stopPolling();
   showQuick(await call("api/lobby/quick/leave", {}));
