@@ -19,8 +19,8 @@ async function answer(id, how) {
     data = await response.json();
   } catch (e) { data = null; }
   if (!response || !response.ok || !data) {
-    const list = document.getElementById("invitations");
-    if (list) list.prepend(el("li", { role: "alert", class: "error" }, words.failed));
+    const shown = document.getElementById("form-error"); // the account page's alert
+    if (shown) shown.textContent = words.failed;
     check();
     return;
   }
