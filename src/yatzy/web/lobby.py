@@ -289,10 +289,12 @@ class Lobby:
         if wait is None:
             return QuickState("none")
         now = self.clock()
-        if wait.state == "waiting" and touch:
+        if touch and (wait.state == "waiting" or wait.game_id is None):
+            # a pairing whose game never came (its process died) is undone by the
+            # queue's next pairing: a poll of one of its people pairs anew
             await asyncio.to_thread(self.queue.seen, account.id, now)
-            if await self._pair(wait.rules, wait.players) is not None:
-                wait = await asyncio.to_thread(self.queue.get, account.id) or wait
+            await self._pair(wait.rules, wait.players)
+            wait = await asyncio.to_thread(self.queue.get, account.id) or wait
         waited = max(0.0, (now - wait.since).total_seconds())
         if wait.state != "waiting":
             return QuickState("matched", wait.game_id, waited, False, wait.rules, wait.players)
