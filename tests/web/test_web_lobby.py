@@ -404,3 +404,22 @@ def test_a_rematch_invites_the_same_players(client: TestClient) -> None:
         game = view(c, again)
     assert [p["name"] for p in game["players"]] == [anna_name, bo_name]
     assert game["you"]["seats"] == [1]
+
+
+def test_another_sites_poll_keeps_no_wait_alive(client: TestClient) -> None:
+    lobby = get_lobby(client)
+    clock = Clock()
+    lobby.clock = clock
+    try:
+        anna, _ = person(client, "Xs")
+        assert post(anna, "/api/lobby/quick", {"rules": "dubbel"}).status_code == 200
+        clock.now += timedelta(seconds=lobby.drop_after - 1)
+        with anna as c:
+            foreign = c.get("/api/lobby/quick", headers={"Sec-Fetch-Site": "cross-site"})
+        assert foreign.json()["state"] == "waiting"
+        clock.now += timedelta(seconds=2)  # not seen since the arrival: dropped
+        bo, _ = person(client, "Xt")
+        post(bo, "/api/lobby/quick", {"rules": "dubbel"})
+        assert get(anna, "/api/lobby/quick").json()["state"] == "none"
+    finally:
+        lobby.clock = lambda: datetime.now(UTC)

@@ -21,7 +21,7 @@ from yatzy.i18n import Language
 from yatzy.store.accounts import Account
 from yatzy.store.lobby import Invitation, Seek
 from yatzy.web import catalog
-from yatzy.web.accounts import check_csrf
+from yatzy.web.accounts import check_csrf, same_origin
 from yatzy.web.catalog import rules_name
 from yatzy.web.deps import (
     GameId,
@@ -360,11 +360,16 @@ async def quick(
 @router.get(
     "/api/lobby/quick", tags=["lobby"], response_model=QuickView, responses=_refusals(401, 503)
 )
-async def quick_state(lobby: LobbyDep, account: SignedIn) -> QuickView:
+async def quick_state(
+    request: Request, lobby: LobbyDep, account: SignedIn, settings: Settings
+) -> QuickView:
     """The asker's place in the queue (a sign of life of its page; pairs the queue):
     ``matched`` with its ``game``, or ``waiting`` (``computer``: a computer opponent
-    is offered after :data:`yatzy.web.lobby.BOT_WAIT` seconds alone)."""
-    return _quick_view(await lobby.quick_state(_need(account)))
+    is offered after :data:`yatzy.web.lobby.BOT_WAIT` seconds alone).  Asked from
+    another site's page (a link, an image), it only reads: no page of another origin
+    keeps a wait alive."""
+    touch = same_origin(request.headers, settings.public_url)
+    return _quick_view(await lobby.quick_state(_need(account), touch=touch))
 
 
 @router.post(
