@@ -19,7 +19,8 @@ from yatzy.web.lobby_words import lobby_words
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from served(tmp_path_factory, "lobby")
+    # six accounts are made here: more than the sign-up limit's minute allows
+    yield from served(tmp_path_factory, "lobby", args=["--limit-signups", "0"])
 
 
 def sign_up(browser: Any, server: Server, name: str) -> tuple[Any, Watched]:
