@@ -341,3 +341,82 @@ class PushSettingRow(Base):
         String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
     off: Mapped[str] = mapped_column(String(200), nullable=False)
+
+
+class InvitationRow(Base):
+    """An account's invitation of a friend into a seat of a game (issue 26):
+    ``pending`` until the friend takes the seat (``accepted``) or says no
+    (``declined``); it lapses at ``expires_at`` or when the game is over."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    from_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    )
+    to_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    state: Mapped[str] = mapped_column(String(10), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class SeekRow(Base):
+    """An open seek of the lobby: an account looks for ``players`` people (itself
+    included) to play ``rules``; ``open`` until full (``started``, with its game) or
+    ``cancelled``.  ``time_control`` is the JSON of the clock asked for (or None)."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    rules: Mapped[str] = mapped_column(String(200), nullable=False)
+    lang: Mapped[str] = mapped_column(String(2), nullable=False)
+    hints: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    players: Mapped[int] = mapped_column(Integer, nullable=False)
+    time_control: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    state: Mapped[str] = mapped_column(String(10), nullable=False, index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class SeekMemberRow(Base):
+    """A person seated in a seek (its creator first)."""
+
+    __tablename__ = "seek_members"
+
+    seek_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("seeks.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class QuickWaitRow(Base):
+    """An account waiting in the quick-match queue of (``rules``, ``players``):
+    ``waiting`` (``seen_at``: its page's last sign of life), then ``matched`` by one
+    pairing (``match_id``), which fills in ``game_id`` once the game is made."""
+
+    __tablename__ = "quick_waits"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(String(200), nullable=False)
+    players: Mapped[int] = mapped_column(Integer, nullable=False)
+    lang: Mapped[str] = mapped_column(String(2), nullable=False)
+    state: Mapped[str] = mapped_column(String(10), nullable=False)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    matched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -10,6 +10,7 @@ and the game's WebSocket.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -18,6 +19,7 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from yatzy.store.accounts import Account
+from yatzy.store.lobby import Invitation
 from yatzy.web.accounts import (
     SESSION_COOKIE,
     AccountService,
@@ -28,7 +30,9 @@ from yatzy.web.accounts import (
 )
 from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
+from yatzy.web.invitations import Invitations
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
+from yatzy.web.lobby import Lobby
 from yatzy.web.notifications import Notifier
 from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
@@ -148,6 +152,44 @@ def get_passkeys(conn: HTTPConnection) -> PasskeyService:
     return passkeys
 
 
+def get_lobby(conn: HTTPConnection) -> Lobby:
+    """The lobby: seeks and the quick-match queue (made on first use; a test may put
+    its own on ``app.state.lobby``, with its clock)."""
+    state = conn.app.state
+    lobby: Lobby | None = getattr(state, "lobby", None)
+    if lobby is None or lobby.games.service is not state.service:
+        lobby = state.lobby = Lobby(state.service, state.bots)
+    return lobby
+
+
+def get_invitations(conn: HTTPConnection) -> Invitations:
+    """The invitations of friends into games (made on first use, over the lobby)."""
+    state = conn.app.state
+    lobby = get_lobby(conn)
+    invitations: Invitations | None = getattr(state, "invitations", None)
+    if invitations is None or invitations.lobby is not lobby:
+        invitations = state.invitations = Invitations(lobby, get_accounts(conn).store)
+        notifier: Notifier | None = getattr(state, "notifier", None)
+        if notifier is not None:
+            invitations.listeners.append(_invite_pusher(notifier))
+    return invitations
+
+
+def _invite_pusher(notifier: Notifier) -> Callable[[Invitation], None]:
+    """The invitations' listener that tells the invited friend's devices (Web Push,
+    ``invite``): queued, never blocking the invitation."""
+
+    def push(invitation: Invitation) -> None:
+        payload = {
+            "game": invitation.game_id,
+            "name": invitation.from_name,
+            "rules": invitation.rules,
+        }
+        notifier.notify(invitation.to_id, "invite", payload)
+
+    return push
+
+
 async def account_of(conn: HTTPConnection) -> Account | None:
     """The account signed in by the request's session cookie, if any (guests: no
     query at all)."""
@@ -197,6 +239,8 @@ Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
 Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
 Push = Annotated[Notifier, Depends(get_notifier)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+InvitationsDep = Annotated[Invitations, Depends(get_invitations)]
 Service = Annotated[GameService, Depends(get_service)]
 Daily = Annotated[DailyChallenges, Depends(get_daily)]
 HubDep = Annotated[Hub, Depends(get_hub)]

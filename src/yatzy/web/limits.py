@@ -108,6 +108,9 @@ class Limits:
     """Friend requests, answers and blocks per client."""
     talk: Rate | None = Rate(12, 4)
     """Phrases said per client (a few in a row, then one every five seconds)."""
+    seek: Rate | None = Rate(20, 6)
+    """Lobby seeks made or joined, quick-match entries and invitations per client
+    (the lobby's polls are not counted)."""
     download: Rate | None = Rate(120, 30)
     """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
     rendering or starts a computation.  A game page polls its analyses every 2 s
@@ -153,6 +156,7 @@ class Limits:
             signup=None,
             friend=None,
             talk=None,
+            seek=None,
             socket=None,
             download=None,
             open_games=None,
@@ -345,6 +349,7 @@ _WHAT = {
     "signup": "accounts created",
     "friend": "friend requests, answers and blocks",
     "talk": "phrases said",
+    "seek": "seeks, joins, quick matches and invitations",
     "socket": "WebSocket connections",
     "download": "downloads (protocols, QR codes, analyses)",
 }

@@ -207,6 +207,13 @@ def add_limit_options(p: Any) -> None:
         help="phrases said in games (default 12, bursts of 4)",
     )
     g.add_argument(
+        "--limit-seeks",
+        type=number,
+        default=20,
+        metavar="N",
+        help="lobby seeks made or joined, quick matches and invitations (default 20, bursts of 6)",
+    )
+    g.add_argument(
         "--limit-sockets",
         type=number,
         default=120,
@@ -376,6 +383,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         signup=rate(args.limit_signups, 5),
         friend=rate(args.limit_friends, 10),
         talk=rate(args.limit_talk, 4),
+        seek=rate(args.limit_seeks, 6),
         socket=rate(args.limit_sockets, 60),
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,

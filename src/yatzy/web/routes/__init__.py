@@ -10,6 +10,7 @@
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
 * :mod:`.push`: Web Push: the key, devices, settings and the service worker;
+* :mod:`.lobby`: the lobby (seeks, play someone now) and invitations of friends;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.ratings`: the leaderboards and the players' ratings and skill index;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
@@ -30,6 +31,7 @@ from yatzy.web.routes import (
     docs,
     downloads,
     games,
+    lobby,
     owner,
     pages,
     push,
@@ -53,6 +55,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     push.router,
     ratings.router,
     ratings.pages,
+    lobby.router,
 )
 """Every router of the app."""
 

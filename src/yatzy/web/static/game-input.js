@@ -17,7 +17,19 @@ export function rollNow() {
 
 // A rematch is a new game with the same rules and seats (bots keep their level); the
 // seats of this browser are claimed again here, the others get a new invite link.
+// A signed-in player's rematch seats them on their account and invites their
+// friends of the game straight into it (POST .../rematch); where that is refused (a
+// seat not theirs), the rematch is made as a guest's.
 export async function rematch() {
+  if (document.getElementById("invites-badge")) {
+    try {
+      const response = await fetch(url(`api/games/${gameId}/rematch`), {
+        method: "POST", credentials: "same-origin", body: "{}",
+        headers: { "Content-Type": "application/json", "X-Yatzy-CSRF": "1" },
+      });
+      if (response.ok) { window.location.href = url(`g/${(await response.json()).game}`).href; return; }
+    } catch (e) { /* offline: the guest's rematch says so */ }
+  }
   const body = {
     rules: state.view.rules, lang: state.view.lang, pad: state.view.pad, hints: state.view.hints,
     seats: state.view.players.map((p) => (p.bot ? { name: p.name, bot: p.bot } : { name: p.name, here: state.you.seats.includes(p.seat) })),

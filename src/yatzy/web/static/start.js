@@ -42,6 +42,8 @@ function spec() {
   return s;
 }
 
+form.rulesSpec = spec; // read by start-friends.js (friends invited into the game)
+
 function addSeat(name, kind) {
   const node = rowTemplate.content.firstElementChild.cloneNode(true);
   const input = node.querySelector(".seat-name");

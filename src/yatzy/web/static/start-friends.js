@@ -1,0 +1,54 @@
+// The start page of a signed-in player: "Invite friends" lists their friends to tick;
+// the game starts at once with the player seated, and each friend ticked gets an
+// invitation on their page (no link to send).  The rules are the page's own choice.
+import { el } from "./widgets.js";
+
+const form = document.getElementById("start");
+const button = document.getElementById("invite-friends");
+const section = document.getElementById("friends-setup");
+const error = document.getElementById("error");
+const words = section ? JSON.parse(section.dataset.lobbyWords) : {};
+const picks = document.getElementById("friend-picks");
+
+async function showFriends() {
+  let friends = [];
+  try {
+    const response = await fetch(new URL("api/friends", document.baseURI), { credentials: "same-origin" });
+    if (response.ok) friends = (await response.json()).friends;
+  } catch (e) { /* offline: none shown */ }
+  const legend = picks.querySelector("legend");
+  const boxes = friends.map((name) => el("label", { class: "check" }, el("input", { type: "checkbox", value: name }), ` ${name}`));
+  picks.replaceChildren(legend, ...(boxes.length ? boxes : [el("p", { class: "hint" }, words.none)]));
+  document.getElementById("invite-start").hidden = boxes.length === 0;
+}
+
+async function start() {
+  const friends = [...picks.querySelectorAll("input:checked")].map((b) => b.value);
+  if (!friends.length) { error.textContent = words.pick; picks.querySelector("input")?.focus(); return; }
+  let response, data;
+  try {
+    response = await fetch(new URL("api/invitations", document.baseURI), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Yatzy-CSRF": "1" },
+      body: JSON.stringify({
+        rules: form.rulesSpec(), lang: form.dataset.lang, friends,
+        hints: document.getElementById("hints").checked,
+      }),
+    });
+    data = await response.json();
+  } catch (e) { error.textContent = words.failed; return; }
+  if (!response.ok) { error.textContent = response.status === 429 ? words.too_many : words.failed; return; }
+  window.location.href = new URL(`g/${data.game}`, document.baseURI).href;
+}
+
+if (button && section) {
+  button.addEventListener("click", async () => {
+    document.getElementById("setup").hidden = true;
+    form.querySelectorAll("[data-mode][aria-expanded]").forEach((b) => b.setAttribute("aria-expanded", "false"));
+    button.setAttribute("aria-expanded", "true");
+    section.hidden = false;
+    await showFriends();
+    document.getElementById("friends-setup-h").focus();
+  });
+  document.getElementById("invite-start").addEventListener("click", start);
+}
