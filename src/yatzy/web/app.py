@@ -29,6 +29,7 @@ from yatzy.store.retention import prune_periodically
 from yatzy.web.accounts import AccountService, Hasher
 from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
+from yatzy.web.clocks import CHECK_EVERY, STAND_IN, Clock, check_periodically, clock_from_env
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
@@ -106,6 +107,9 @@ def create_app(
     jobs: str = "server",
     redis_url: str | None = None,
     shared_limits: bool = False,
+    clock: Clock | None = None,
+    stand_in: str = STAND_IN,
+    clock_every: float = CHECK_EVERY,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -138,6 +142,11 @@ def create_app(
     every process that names it (:mod:`yatzy.web.shared_limits`); else, with
     ``shared_limits`` and PostgreSQL, in the database.
 
+    Timed games (:mod:`yatzy.web.clocks`) read the time from ``clock`` (default:
+    the real time; tests pass a :class:`yatzy.web.clocks.SettableClock`), look for
+    overdue clocks every ``clock_every`` seconds, and a computer plays an absent
+    player's seat at the player's measured level, else at ``stand_in``.
+
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
     """
@@ -154,6 +163,9 @@ def create_app(
         allowed_hosts=allowed_hosts,
         hasher=hasher or Hasher(),
         jobs=jobs,
+        clock=clock,
+        stand_in=stand_in,
+        clock_every=clock_every,
     )
     if jobs not in ("server", "workers"):
         raise YatzyError(f"jobs {jobs!r} is neither server nor workers")
@@ -205,8 +217,8 @@ def create_app(
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the store and start the service, the hub, the bots, the live chances and
-    the pruner (``app.state``); stop them all at the end."""
+    """Open the store and start the service, the hub, the bots, the live chances, the
+    clocks' periodic look and the pruner (``app.state``); stop them all at the end."""
     settings: WebSettings = app.state.settings
     repo = await asyncio.to_thread(GameRepository.open, settings.database_url)
     backend = None
@@ -218,7 +230,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     analyses = WinAnalyses(
         budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("analyses")
     )
-    service = GameService(repo, chances=chances, win_analyses=analyses)
+    service = GameService(
+        repo,
+        chances=chances,
+        win_analyses=analyses,
+        clock=settings.clock or clock_from_env(),
+        stand_in=settings.stand_in,
+    )
     hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
 
@@ -228,6 +246,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     chances.notify = notify
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
+
+    async def clock_event(game_id: str, version: int) -> None:
+        # a time-out, a choice, a seat taken back: every viewer sees it, and a
+        # computer that now plays a seat starts
+        await hub.announce(game_id, version)
+        bots.kick(game_id)
+
+    service.clocks.on_event = clock_event
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     app.state.accounts = AccountService(repo, settings.hasher)
     listener = None
@@ -235,6 +261,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
     for game_id in await asyncio.to_thread(repo.unfinished_with_bots):
         bots.kick(game_id)  # resume bots of games interrupted by a restart
+    clocks = loop.create_task(check_periodically(service.clocks, settings.clock_every))
     pruner = None
     if settings.limits.retention_days is not None:
         pruner = loop.create_task(prune_periodically(repo, settings.limits.retention_days))
@@ -251,7 +278,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         analyses.stop()
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
-        for task in (pruner, listener):
+        for task in (pruner, listener, clocks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
