@@ -53,6 +53,9 @@ export function explain(e, action) {
     case "BoxFilledError": return names ? t("box_filled_named", { box: names }) : t("box_filled");
     case "HintsUnavailableError": return t("hints_unavailable");
     case "NothingWaitsError": return t("nothing_waits");
+    case "NothingToChooseError": return t("clock_nothing_to_choose");
+    case "NotAPlayerError": return t("clock_not_a_player");
+    case "ComputerPlaysError": return t("clock_computer_plays_refused");
     default:
       if (e.status >= 500 || !e.status) return t("unreachable");
       // A scratch refused for its box (Yatzy's boxes that may not be scratched).
