@@ -52,6 +52,9 @@ def test_a_clock_round_trips(repo: GameRepository) -> None:
     assert store.update(full)
     assert store.get(gid) == full.changed(stamp=2)
     assert store.many([gid, "f" * 32]) == {gid: full.changed(stamp=2)}
+    assert store.with_stand_ins() == [gid]
+    assert store.update(full.changed(stamp=2, stand_ins={}))
+    assert store.with_stand_ins() == []
 
 
 def test_changes_are_conditional_on_the_stamp(repo: GameRepository) -> None:

@@ -171,11 +171,16 @@ def test_the_deadline_runs_once_everyone_is_seated(client: TestClient) -> None:
     CLOCK.advance(seconds=-45)
 
 
-def test_a_player_times_out_and_the_other_chooses_the_computer(client: TestClient) -> None:
+def test_a_player_times_out_and_the_other_chooses_the_computer(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     duel = Duel(client, {"mode": "live", "seconds": 30})
     v = duel.view()
     away = v["turn"]["seat"]
     here = 1 - away
+    # the computer plays at the absent player's measured level (here: as if measured)
+    clocks = client.app.state.service.clocks  # type: ignore[attr-defined]
+    monkeypatch.setattr(clocks, "levels", lambda gid: {away: "random"} if gid == duel.id else {})
     CLOCK.advance(seconds=20)
     assert duel.view()["clock"]["seconds_left"] == 10
     # nothing to choose before the time is out
@@ -208,7 +213,7 @@ def test_a_player_times_out_and_the_other_chooses_the_computer(client: TestClien
     moves = client.get(f"/api/games/{duel.id}/moves").json()
     marks = [m["action"] for m in moves if "clock" in m["action"]]
     assert [m["clock"] for m in marks] == ["timeout", "computer"]
-    assert marks[1]["by"] == here and marks[1]["level"] == "greedy"
+    assert marks[1]["by"] == here and marks[1]["level"] == "random"
 
 
 def test_a_player_times_out_and_the_other_ends_the_game(client: TestClient) -> None:
@@ -227,6 +232,11 @@ def test_a_player_times_out_and_the_other_ends_the_game(client: TestClient) -> N
     assert duel.choose(here, "computer").status_code == 409
     assert duel.choose(away, "back").status_code == 409
     assert duel.view(away)["finished"]
+    # the ended game is in the players' history and statistics like any finished one
+    with duel.browser(here) as c:
+        history = c.get("/api/history").json()
+        assert next(h for h in history if h["id"] == duel.id)
+        assert c.get("/api/stats").status_code == 200
 
 
 def test_a_player_who_comes_back_gets_the_seat_back(client: TestClient) -> None:
@@ -406,3 +416,26 @@ def test_a_daily_game_across_days(client: TestClient) -> None:
     assert v["clock"]["seconds_left"] == 3 * 86_400  # the other's turn: three days
     with player as c:
         assert gid not in {g["id"] for g in waiting(c)}
+
+
+def test_a_restarted_server_resumes_the_computer_of_an_absent_player(
+    client: TestClient, db_url: str
+) -> None:
+    duel = Duel(client, {"mode": "live", "seconds": 30})
+    away = duel.view()["turn"]["seat"]
+    bots = client.app.state.bots  # type: ignore[attr-defined]
+    delay, bots.delay = bots.delay, 3600.0  # this server's computer never gets to move
+    try:
+        CLOCK.advance(seconds=31)
+        assert duel.choose(1 - away, "computer").status_code == 200
+    finally:
+        bots.delay = delay
+    assert duel.view()["turn"]["rolls_used"] == 0
+    restarted = create_app(db_url, bot_delay=0.0, win_chances=False, clock=CLOCK, stand_in="greedy")
+    with TestClient(restarted) as second:
+        eventually(
+            lambda: second.get(f"/api/games/{duel.id}/moves").json(),
+            lambda moves: any(m["seat"] == away and "score" in m["action"] for m in moves),
+            interval=0.01,
+            what="the restarted server's computer",
+        )

@@ -224,6 +224,24 @@ class ClockStore:
                 )
         return version + 1
 
+    def with_stand_ins(self) -> list[str]:
+        """The unfinished games where a computer plays for an absent person (to
+        resume after a restart)."""
+        # the detail is written by ClockRow.detail: a non-empty stand_ins object
+        # begins with a key
+        with self.repo.engine.connect() as conn:
+            rows = conn.execute(
+                select(CLOCKS.c.game_id)
+                .join(GAMES, GAMES.c.id == CLOCKS.c.game_id)
+                .where(
+                    and_(
+                        GAMES.c.finished.is_(False),
+                        CLOCKS.c.detail.like('%"stand_ins":{"%'),
+                    )
+                )
+            )
+            return [r[0] for r in rows]
+
     def overdue(self, now: datetime, limit: int = 100) -> list[str]:
         """The games whose clock is due by ``now``, the longest overdue first (one
         query on the ``due`` index)."""

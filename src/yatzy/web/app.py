@@ -261,6 +261,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
     for game_id in await asyncio.to_thread(repo.unfinished_with_bots):
         bots.kick(game_id)  # resume bots of games interrupted by a restart
+    for game_id in await asyncio.to_thread(service.clocks.store.with_stand_ins):
+        bots.kick(game_id)  # and the computers playing for absent players
     clocks = loop.create_task(check_periodically(service.clocks, settings.clock_every))
     pruner = None
     if settings.limits.retention_days is not None:
