@@ -279,6 +279,10 @@ class GameClocks:
             self._timed[game_id] = known
         return known
 
+    def untimed(self, game_id: str) -> None:
+        """Note a game made here without a clock (its actions ask the store nothing)."""
+        self._timed[game_id] = False
+
     async def row(self, game_id: str) -> ClockRow | None:
         """The game's clock as stored now (None: untimed; no query for a game known
         to be untimed)."""
@@ -313,13 +317,21 @@ class GameClocks:
     # -- as the game moves ------------------------------------------------------------------------
 
     async def after_move(
-        self, stored: StoredGame, before: State, after: State, *, by_computer: bool = False
+        self,
+        stored: StoredGame,
+        before: State,
+        after: State,
+        *,
+        by_computer: bool = False,
+        known: ClockRow | None = None,
     ) -> None:
         """After a move of a timed game: note a turn the computer played for a
         person; when the turn passed, the next seat's deadline, and a person who came
-        back gets their seat from the computer."""
+        back gets their seat from the computer.  ``known``: the clock as read before
+        the move (else it is read now)."""
         for _ in range(3):  # another process may change the clock between read and write
-            row = await self.row(stored.id)
+            row = known if known is not None else await self.row(stored.id)
+            known = None
             if row is None or row.phase == "ended":
                 return
             played = row.computer_turns
@@ -481,14 +493,19 @@ class GameClocks:
         if not await self._event(new, stored, seat, {"clock": "back", "seat": seat}):
             raise NothingToChooseError("the game changed meanwhile; try again")
 
-    async def before_act(self, game_id: str, seats: list[int], seat: int | None) -> bool:
-        """Before a person's action in a timed game: the clock settled, and a person
-        whose seat is paused for a time-out is back by acting (then the game moved:
-        True).  :class:`ComputerPlaysError` for a seat the computer plays."""
+    async def before_act(
+        self, game_id: str, seats_of: Callable[[StoredGame], list[int]], seat: int | None
+    ) -> tuple[ClockRow | None, bool]:
+        """Before a person's action in a timed game (``seats_of``: the seats the
+        asker holds in a game): the clock settled, and a person whose seat is paused
+        for a time-out is back by acting.  The clock as read (None: changed here) and
+        whether the game moved.  :class:`ComputerPlaysError` for a seat that the
+        computer plays."""
         row = await self.settle(game_id)
-        if row is None or row.phase == "ended":
-            return False
+        if row is None or row.phase == "ended" or (row.phase != "paused" and not row.stand_ins):
+            return row, False  # the common case: one read of the clock
         stored, state = await self.loader(game_id)
+        seats = seats_of(stored)
         acting = seat if seat is not None else state.current_player()
         if acting in row.stand_ins and acting in seats:
             raise ComputerPlaysError(
@@ -496,8 +513,8 @@ class GameClocks:
             )
         if row.phase == "paused" and acting == row.seat and acting in seats:
             await self._back(row, stored, state, [acting])
-            return True
-        return False
+            return None, True
+        return row, False
 
     async def sweep(self, limit: int = 100) -> int:
         """Act on every overdue clock (one indexed query); how many were due."""

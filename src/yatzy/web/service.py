@@ -541,6 +541,8 @@ class GameService:
         await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
         if clock is not None:
             await asyncio.to_thread(self.clocks.start, stored.id, clock, stored, state)
+        else:
+            self.clocks.untimed(stored.id)
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
@@ -664,9 +666,12 @@ class GameService:
         (:meth:`GameRepository.commit_async`); the rare reads run in a thread.
         """
         timed = await self.clocks.timed(game_id)
+        clock = None
         if timed:  # the clock settled first; a paused person is back by acting
-            stored, _ = await self.load(game_id)
-            if await self.clocks.before_act(game_id, self.seats_held(stored, tokens), seat):
+            clock, moved = await self.clocks.before_act(
+                game_id, lambda stored: self.seats_held(stored, tokens), seat
+            )
+            if moved:
                 await self.load(game_id)  # the clock's move: the cache brought up to date
                 expected_version = None if expected_version is None else expected_version + 1
         # Actions skip the freshness query: the cached state is tried, and the commit's
@@ -685,7 +690,7 @@ class GameService:
             decided = self._decide(*fresh, action_data, tokens, seat, expected_version)
             done = await self._store(decided)
         if timed:
-            await self.clocks.after_move(done[0], basis[1], done[1])
+            await self.clocks.after_move(done[0], basis[1], done[1], known=clock)
         return done
 
     def _cached(self, game_id: str) -> tuple[StoredGame, State] | None:
