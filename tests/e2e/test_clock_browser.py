@@ -10,6 +10,7 @@ never waits for thirty real seconds."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 
 from tests.e2e.helpers import PHONE, Watched, assert_accessible, words
 from tests.e2e.support import Server, served
+from yatzy.web.account_words import account_words
 from yatzy.web.clocks import TEST_CLOCK_ENV
 
 pytestmark = pytest.mark.slow
@@ -125,3 +127,44 @@ def test_the_countdown_the_time_out_and_the_choice(browser: Any, server: Server,
         w.assert_clean()
     ann_context.close()
     bo_context.close()
+
+
+def test_a_daily_game_shows_its_deadline_and_the_days_left(browser: Any, server: Server) -> None:
+    """A daily game in Finnish: the deadline as a weekday and a time (not a ticking
+    countdown), and the account page's list with the days left."""
+    context = browser.new_context(viewport=PHONE, locale="fi-FI")
+    w = Watched(context)
+    headers = {"X-Yatzy-CSRF": "1", "Origin": server.url}
+    signed = context.request.post(
+        f"{server.url}/api/account/signup",
+        data={"name": "Päivi", "password": "correct horse"},
+        headers=headers,
+    )
+    assert signed.ok, signed.text()
+    game = context.request.post(
+        f"{server.url}/api/games",
+        data={
+            "lang": "fi",
+            "seats": [{"name": "Päivi", "here": True}],
+            "clock": {"mode": "daily", "days": 3},
+        },
+        headers=headers,
+    ).json()
+    page = w.page
+    page.goto(f"{server.url}/g/{game['id']}?lang=fi")
+    timer = page.locator("#clock-time")
+    prefix = words("fi", "clock_your_until").split("{when}")[0]
+    page.wait_for_function(
+        "([text]) => document.getElementById('clock-time').textContent.startsWith(text)",
+        arg=[prefix],
+    )
+    assert not re.search(r"\d:\d\d:\d\d", timer.inner_text())  # no seconds ticking
+    assert words("fi", "clock_per_turn_daily", days=3) in page.locator("#clock-note").inner_text()
+    assert_accessible(page)
+    page.goto(f"{server.url}/account?lang=fi")
+    left = page.locator(f"#turns a[href='g/{game['id']}'] + .days-left")
+    left.wait_for()
+    assert account_words("fi")["days_left"].replace("{count}", "3") in left.inner_text()
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
