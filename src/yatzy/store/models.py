@@ -420,3 +420,29 @@ class QuickWaitRow(Base):
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     matched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class GameClockRow(Base):
+    """A timed game's clock (issue 26): its mode and time per turn, the deadline of
+    the seat to move, and what happened when a seat ran out of time.
+
+    ``due`` is when a server must look at the game next (the deadline while a
+    person's clock runs, the end of the grace after a time-out), indexed so that
+    the servers find the overdue games with one query; ``stamp`` counts the row's
+    changes, and every change is conditional on the stamp it read (two server
+    processes never both act on one time-out)."""
+
+    __tablename__ = "game_clocks"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(5), nullable=False)
+    seconds: Mapped[int] = mapped_column(Integer, nullable=False)
+    stamp: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    phase: Mapped[str] = mapped_column(String(10), nullable=False)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn: Mapped[str] = mapped_column(String(20), nullable=False, default="")
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    due: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    detail: Mapped[str] = mapped_column(Text, nullable=False, default="{}")

@@ -18,7 +18,14 @@ from typing import cast
 from sqlalchemy import Table, and_, delete, func, select
 
 from yatzy.errors import YatzyError
-from yatzy.store.models import DailyEntryRow, DiceSeedRow, GameRow, MoveRow, SeatRow
+from yatzy.store.models import (
+    DailyEntryRow,
+    DiceSeedRow,
+    GameClockRow,
+    GameRow,
+    MoveRow,
+    SeatRow,
+)
 from yatzy.store.repo import GameRepository
 
 GAMES = cast(Table, GameRow.__table__)
@@ -26,6 +33,7 @@ SEATS = cast(Table, SeatRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
 DICE_SEEDS = cast(Table, DiceSeedRow.__table__)
 DAILY_ENTRIES = cast(Table, DailyEntryRow.__table__)
+CLOCKS = cast(Table, GameClockRow.__table__)
 
 DEFAULT_DAYS = 30.0
 """Unfinished games untouched for this many days are pruned (``yatzy serve`` and ``prune``)."""
@@ -58,12 +66,15 @@ def cutoff_of(days: float, now: datetime | None = None) -> datetime:
 def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned:
     """Delete the unfinished games whose last change is more than ``days`` days old.
 
-    Their seats and moves go with them; finished games are never touched.  With
+    Their seats and moves go with them; finished games are never touched, nor are
+    games with a daily clock (played over days and weeks: their clock lets the
+    computer finish an absent player's seat, so they end by themselves).  With
     ``dry_run`` only counts them.
     """
     cutoff = cutoff_of(days)
+    daily = select(CLOCKS.c.game_id).where(CLOCKS.c.mode == "daily")
     # SQLAlchemy's DateTime binds it as each database stores updated_at (SQLite: text)
-    stale = and_(GAMES.c.finished.is_(False), GAMES.c.updated_at < cutoff)
+    stale = and_(GAMES.c.finished.is_(False), GAMES.c.updated_at < cutoff, GAMES.c.id.not_in(daily))
     if dry_run:
         with repo.engine.connect() as conn:
             count = conn.execute(select(func.count()).select_from(GAMES).where(stale)).scalar_one()
@@ -84,6 +95,7 @@ def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned
             conn.execute(delete(MOVES).where(MOVES.c.game_id.in_(ids)))
             conn.execute(delete(DICE_SEEDS).where(DICE_SEEDS.c.game_id.in_(ids)))
             conn.execute(delete(DAILY_ENTRIES).where(DAILY_ENTRIES.c.game_id.in_(ids)))
+            conn.execute(delete(CLOCKS).where(CLOCKS.c.game_id.in_(ids)))
             conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
             conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
         total += len(ids)

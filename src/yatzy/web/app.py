@@ -30,6 +30,7 @@ from yatzy.store.retention import prune_periodically
 from yatzy.web.accounts import AccountService, Hasher
 from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
+from yatzy.web.clocks import CHECK_EVERY, STAND_IN, Clock, check_periodically, clock_from_env
 from yatzy.web.deps import WebSettings
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
@@ -110,6 +111,9 @@ def create_app(
     shared_limits: bool = False,
     push_contact: str | None = None,
     push_loopback: bool = False,
+    clock: Clock | None = None,
+    stand_in: str = STAND_IN,
+    clock_every: float = CHECK_EVERY,
 ) -> FastAPI:
     """The web app over the database at ``database_url`` (migrated on start).
 
@@ -145,6 +149,10 @@ def create_app(
     Web Push notifications (:mod:`yatzy.web.notifications`) are signed with
     ``push_contact`` as their VAPID contact; ``push_loopback`` lets a device's push
     endpoint be a plain-HTTP loopback address (the tests' push service).
+    Timed games (:mod:`yatzy.web.clocks`) read the time from ``clock`` (default:
+    the real time; tests pass a :class:`yatzy.web.clocks.SettableClock`), look for
+    overdue clocks every ``clock_every`` seconds, and a computer plays an absent
+    player's seat at the player's measured level, else at ``stand_in``.
 
     Only the wiring is here: the settings (``app.state.settings``), the lifespan,
     the middleware and error handlers; the routes are :data:`yatzy.web.routes.ROUTERS`.
@@ -164,6 +172,9 @@ def create_app(
         jobs=jobs,
         push_contact=push_contact,
         push_loopback=push_loopback,
+        clock=clock,
+        stand_in=stand_in,
+        clock_every=clock_every,
     )
     if jobs not in ("server", "workers"):
         raise YatzyError(f"jobs {jobs!r} is neither server nor workers")
@@ -215,8 +226,8 @@ def create_app(
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the store and start the service, the hub, the bots, the live chances and
-    the pruner (``app.state``); stop them all at the end."""
+    """Open the store and start the service, the hub, the bots, the live chances, the
+    clocks' periodic look and the pruner (``app.state``); stop them all at the end."""
     settings: WebSettings = app.state.settings
     repo = await asyncio.to_thread(GameRepository.open, settings.database_url)
     backend = None
@@ -228,7 +239,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     analyses = WinAnalyses(
         budget=settings.win_budget, enabled=settings.win_chances, queue=active_queue("analyses")
     )
-    service = GameService(repo, chances=chances, win_analyses=analyses)
+    service = GameService(
+        repo,
+        chances=chances,
+        win_analyses=analyses,
+        clock=settings.clock or clock_from_env(),
+        stand_in=settings.stand_in,
+    )
     hub = Hub(service, settings.limits)
     loop = asyncio.get_running_loop()
 
@@ -238,6 +255,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     chances.notify = notify
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
+
+    async def clock_event(game_id: str, version: int) -> None:
+        # a time-out, a choice, a seat taken back: every viewer sees it, and a
+        # computer that now plays a seat starts
+        await hub.announce(game_id, version)
+        bots.kick(game_id)
+
+    service.clocks.on_event = clock_event
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     app.state.accounts = accounts = AccountService(repo, settings.hasher)
     notifier = Notifier(repo, contact=push_contact_of(settings.push_contact, settings.public_url))
@@ -257,6 +282,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await service.load(game_id)
         except YatzyError as exc:
             logging.getLogger("yatzy.web").warning("rated game %s not settled: %s", game_id, exc)
+    for game_id in await asyncio.to_thread(service.clocks.store.with_stand_ins):
+        bots.kick(game_id)  # and the computers playing for absent players
+    clocks = loop.create_task(check_periodically(service.clocks, settings.clock_every))
     pruner = None
     if settings.limits.retention_days is not None:
         pruner = loop.create_task(prune_periodically(repo, settings.limits.retention_days))
@@ -274,7 +302,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(notifier.stop)
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
-        for task in (pruner, listener):
+        for task in (pruner, listener, clocks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from yatzy.i18n import Language
 
@@ -22,6 +22,32 @@ class SeatIn(_Strict):
     name: str = Field(min_length=1, max_length=40)
     bot: str | None = Field(default=None, max_length=40, description="bot level, or a person")
     here: bool = Field(default=False, description="claimed by this browser (hotseat)")
+
+
+class ClockIn(_Strict):
+    """A game's clock: ``{"mode": "live", "seconds": 30..600}`` (each turn has that
+    many seconds) or ``{"mode": "daily", "days": 1..7}`` (each turn that many days)."""
+
+    mode: Literal["live", "daily"]
+    seconds: int | None = Field(default=None, ge=30, le=600, description="live: per turn")
+    days: int | None = Field(default=None, ge=1, le=7, description="daily: per turn")
+
+    @model_validator(mode="after")
+    def _one_measure(self) -> ClockIn:
+        """A live clock counts seconds, a daily one days: exactly the mode's one."""
+        if self.mode == "live" and (self.seconds is None or self.days is not None):
+            raise ValueError("a live clock takes seconds (30 to 600), not days")
+        if self.mode == "daily" and (self.days is None or self.seconds is not None):
+            raise ValueError("a daily clock takes days (1 to 7), not seconds")
+        return self
+
+
+class ClockChoiceIn(_Strict):
+    """A choice about a player who ran out of time: ``computer`` (a computer finishes
+    their seat) or ``end`` (the game ends now), by another player; ``back``, by the
+    absent player (their seat again)."""
+
+    choice: Literal["computer", "end", "back"]
 
 
 class CreateGameIn(_Strict):
@@ -48,6 +74,9 @@ class CreateGameIn(_Strict):
         default=False,
         description="a rated game: people only, each signed in; no hints, undo or "
         "analysis until it is over (docs/ratings.md)",
+    )
+    clock: ClockIn | None = Field(
+        default=None, description="a time control per turn; null or absent: untimed"
     )
 
 

@@ -28,6 +28,7 @@ from yatzy.web.accounts import (
     same_origin,
     with_account,
 )
+from yatzy.web.clocks import CHECK_EVERY, STAND_IN, Clock
 from yatzy.web.daily import DailyChallenges
 from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.invitations import Invitations
@@ -74,6 +75,13 @@ class WebSettings:
     """Who runs the heavy jobs: ``server`` (this process's bounded pools) or
     ``workers`` (``yatzy worker`` processes, PostgreSQL only; see
     :mod:`yatzy.web.pg_jobs`)."""
+    clock: Clock | None = None
+    """Where the timed games' clocks get the time (None: the real time, or the test
+    clock of :data:`yatzy.web.clocks.TEST_CLOCK_ENV` where that is set)."""
+    stand_in: str = STAND_IN
+    """The computer's level for an absent player whose play is not measured yet."""
+    clock_every: float = CHECK_EVERY
+    """Seconds between the server's looks for overdue clocks."""
 
 
 def get_settings(conn: HTTPConnection) -> WebSettings:

@@ -10,6 +10,7 @@ from functools import cache
 
 from yatzy.i18n import LANGUAGE_NAME, LANGUAGES, N_, Message, messages
 from yatzy.rules import Language
+from yatzy.web.clock_words import CLOCK_WORDS
 
 LANGUAGE_NAMES: dict[str, str] = {lang: LANGUAGE_NAME[lang] for lang in LANGUAGES}
 """Each language by its own name, as the language switch shows it."""
@@ -458,4 +459,5 @@ def ui_strings(lang: Language) -> dict[str, str]:
 
 @cache
 def _ui_strings(lang: Language) -> dict[str, str]:
-    return {key: message[lang] for key, message in _STRINGS.items()}
+    every = {**_STRINGS, **CLOCK_WORDS}  # the timed games' words: clock_words.py
+    return {key: message[lang] for key, message in every.items()}

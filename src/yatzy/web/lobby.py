@@ -31,6 +31,7 @@ from yatzy.store.lobby import (
     SeekStore,
 )
 from yatzy.web.catalog import COMPUTER, DEFAULT_BOT, bot_name, pick
+from yatzy.web.clocks import ClockSetting
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hub import BotRunner
 from yatzy.web.service import MAX_SEATS, GameService, SeatRequest, new_token, token_hash
@@ -61,6 +62,15 @@ class SignedOutError(YatzyError):
 def utc_clock() -> datetime:
     """The time now, in UTC (the lobby's default clock)."""
     return datetime.now(UTC)
+
+
+def clock_of(time_control: dict[str, Any] | None) -> ClockSetting | None:
+    """The game clock of a seek's checked ``time_control`` (None: untimed)."""
+    if time_control is None:
+        return None
+    if time_control["mode"] == "live":
+        return ClockSetting.live(time_control["seconds"])
+    return ClockSetting.daily(time_control["days"])
 
 
 def check_time_control(value: Any) -> dict[str, Any] | None:
@@ -123,13 +133,14 @@ class LobbyGames:
         this order), then a computer of each level of ``bots``, then ``open_seats``
         (names of seats that wait for an invite link); its id.
 
-        ``time_control`` is the seek's clock: the game-creation body does not take a
-        clock yet, so it is not passed on here (the clocks' work passes it on here)."""
-        del time_control  # not taken by GameService.create yet (see the docstring)
+        ``time_control`` is the seek's clock (checked by :func:`check_time_control`),
+        the game's clock (:mod:`yatzy.web.clocks`)."""
         seats = [SeatRequest(name) for _, name in people]
         seats += [SeatRequest(name) for name in open_seats]
         seats += [SeatRequest(self.bot_name(level, lang), bot=level) for level in bots]
-        created = await self.service.create(rules, lang, seats, hints=hints)
+        created = await self.service.create(
+            rules, lang, seats, hints=hints, clock=clock_of(time_control)
+        )
         await self.seat(created.game_id, {i: a for i, (a, _) in enumerate(people)})
         view = await self.service.public_view(created.game_id)
         if self.bots is not None and bot_to_act(view):
@@ -151,7 +162,11 @@ class LobbyGames:
                     return None
             return version
 
-        return await asyncio.to_thread(claim)
+        version = await asyncio.to_thread(claim)
+        clocks = self.service.clocks
+        if version is not None and await clocks.timed(game_id):
+            await clocks.joined(*await self.service.load(game_id))  # the clock starts
+        return version
 
     @staticmethod
     def bot_name(level: str, lang: str) -> str:

@@ -185,6 +185,35 @@ class DiceView(TypedDict):
     """A daily challenge's day: its seed is shown when that day is over."""
 
 
+class ClockView(TypedDict):
+    """A timed game's clock (:mod:`yatzy.web.clocks`) as every viewer sees it.
+
+    ``deadline`` (ISO 8601, UTC) and ``seconds_left`` are those of ``seat``, the
+    seat to move, while its person's clock runs (None while a computer moves);
+    ``phase`` ``paused``: ``seat`` ran out of time and the other people choose until
+    ``choose_until`` (then the computer takes the seat); ``ended``: the game was
+    ended for ``ended_by``'s time-out."""
+
+    mode: Literal["live", "daily"]
+    seconds: int
+    """The time of a turn, in seconds (a daily clock's days times 86,400)."""
+    days: int | None
+    phase: Literal["running", "paused", "ended"]
+    seat: int | None
+    deadline: str | None
+    seconds_left: int | None
+    choose_until: str | None
+    choose_left: int | None
+    computer: list[int]
+    """The seats a computer plays for an absent person."""
+    returning: list[int]
+    """Those whose person came back: theirs again when the computer's turn ends."""
+    timed_out: list[int]
+    computer_turns: list[list[int]]
+    """``[seat, turn number]`` of every turn a computer played for a person."""
+    ended_by: int | None
+
+
 class GameView(TypedDict):
     """A game as every viewer sees it (the WebSocket's ``state`` messages), with
     ``ui`` (the page's words) and ``you`` (the viewer's seats) in the API's answers."""
@@ -221,6 +250,7 @@ class GameView(TypedDict):
     hints_switch: NotRequired[bool]
     rated: NotRequired[bool]
     """A rated game (issue 27): no hints, undo, analysis or chances while it runs."""
+    clock: NotRequired[ClockView | None]
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 
@@ -693,6 +723,10 @@ class WaitingGame(TypedDict):
     players: list[str]
     since: str
     """When the game last moved (ISO 8601, UTC)."""
+    deadline: NotRequired[str | None]
+    """A timed game's deadline for this move (ISO 8601, UTC); None or absent: none."""
+    days_left: NotRequired[int | None]
+    """A daily game's whole days left for this move (rounded up)."""
 
 
 class TurnsView(TypedDict):

@@ -49,10 +49,20 @@ from yatzy.game import (
 from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
+from yatzy.store.clocks import ClockRow, ClockStore
 from yatzy.store.daily import write_revealed_record
 from yatzy.web.ahead import Ahead, enabled_by_env
 from yatzy.web.catalog import rules_name
 from yatzy.web.chances import LiveChances
+from yatzy.web.clocks import (
+    STAND_IN,
+    Choice,
+    Clock,
+    ClockError,
+    ClockSetting,
+    GameClocks,
+    clock_fields,
+)
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
 from yatzy.web.models import (
@@ -183,6 +193,8 @@ class GameService:
         rng: random.Random | None = None,
         chances: LiveChances | None = None,
         win_analyses: WinAnalyses | None = None,
+        clock: Clock | None = None,
+        stand_in: str = STAND_IN,
     ) -> None:
         self.repo = repo
         self.rng = rng or default_rng()
@@ -212,6 +224,10 @@ class GameService:
         not block."""
         self.rated = RatedGames(repo)
         """The rated games: who may play them, what they refuse, their ratings."""
+        self.clocks = GameClocks(
+            ClockStore(repo), self.load, self.ahead.levels_of, clock, stand_in=stand_in
+        )
+        """The timed games' clocks (:mod:`yatzy.web.clocks`)."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -255,6 +271,10 @@ class GameService:
                 move = orjson.loads(text)
                 if "say" in move and seat is not None:
                     self.talk.heard(stored.id, seat, str(move["say"]), number)
+                    continue
+                if "clock" in move:  # a clock's change: no die or box (an end: reload)
+                    if move["clock"] == "end":
+                        return None
                     continue
                 if "claim" in move or "contribute" in move or seat is None:
                     return None
@@ -390,6 +410,9 @@ class GameService:
         """:func:`yatzy.web.views.game_view` with the live win chances (``win_chances``:
         see :class:`LiveChances`; ``None`` for solo games or when switched off)."""
         view = game_view(stored, state, words=words)
+        if stored.finished and not state.is_terminal():  # ended for a time-out
+            view["finished"], view["turn"] = True, None
+        view["clock"] = None  # filled in where the clock is read (see _clocked)
         view["dice"] = self._dice_view(stored, state)
         view["talk"] = self.talk.lines(stored.id)
         # whether the players may switch hints on during the game (see set_hints)
@@ -436,9 +459,21 @@ class GameService:
     async def view(
         self, game_id: str, tokens: Mapping[int, str] | None = None, owner: str | None = None
     ) -> GameView:
-        """The game as JSON for a viewer holding ``tokens`` (seat -> token)."""
+        """The game as JSON for a viewer holding ``tokens`` (seat -> token); a
+        timed game's clock is acted on first if it is due."""
+        row = await self._settled(game_id)
         stored, state = await self.load(game_id)
-        return await self._view_for(stored, state, tokens or {}, owner)
+        return self._clocked(await self._view_for(stored, state, tokens or {}, owner), row)
+
+    async def _settled(self, game_id: str) -> ClockRow | None:
+        """A timed game's clock, acted on if it is due (None: untimed)."""
+        if not await self.clocks.timed(game_id):
+            return None
+        return await self.clocks.settle(game_id)
+
+    def _clocked(self, view: GameView, row: ClockRow | None) -> GameView:
+        view["clock"] = self.clocks.view(row)
+        return view
 
     async def created_view(self, created: Created) -> GameView:
         """:meth:`view` for the creator of a game this process has just made: its
@@ -446,7 +481,8 @@ class GameService:
         cached = self._cached(created.game_id)
         if cached is None or cached[0].version != 0:  # gone from the cache or moved on
             return await self.view(created.game_id, created.tokens, created.owner)
-        return await self._view_for(*cached, created.tokens, created.owner)
+        view = await self._view_for(*cached, created.tokens, created.owner)
+        return self._clocked(view, await self.clocks.row(created.game_id))
 
     async def _view_for(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -457,7 +493,8 @@ class GameService:
 
     async def public_view(self, game_id: str) -> GameView:
         """The game as every spectator sees it (what WebSocket clients receive)."""
-        return self.game_view(*await self.load(game_id))
+        row = await self._settled(game_id)
+        return self._clocked(self.game_view(*await self.load(game_id)), row)
 
     def seats_held(self, stored: StoredGame, tokens: Mapping[int, str]) -> list[int]:
         """The seats of ``stored`` that ``tokens`` hold."""
@@ -508,15 +545,19 @@ class GameService:
         dealer: FairDice | None = None,
         rated: bool = False,
         account_id: str | None = None,
+        clock: ClockSetting | None = None,
     ) -> Created:
         """Start a game: check the settings, draw the dice's secret seed (``entropy``:
         the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
         same keeps in a round get the same rolls), roll the roll-off, claim the seats
         marked here (the insert is awaited).  ``dealer``: the game's dice when they are
         given (a daily challenge's), else a fresh seed.  ``rated``: a rated game
-        (:mod:`yatzy.web.rated`), made by the signed-in ``account_id``."""
+        (:mod:`yatzy.web.rated`), made by the signed-in ``account_id``.  ``clock``: a
+        timed game's clock (:mod:`yatzy.web.clocks`; not for a score pad)."""
         if rated:
             check_new(seats, account_id, pad, hints)
+        if clock is not None and pad:
+            raise ClockError("a score pad game is played together at one table: it has no clock")
         stored, state, created, dealer = self._new_game(
             rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer
         )
@@ -525,6 +566,10 @@ class GameService:
             assert account_id is not None  # check_new refuses a guest
             mine = dict.fromkeys(created.tokens, account_id)
             await asyncio.to_thread(self.rated.mark, stored.id, stored.rules, mine)
+        if clock is not None:
+            await asyncio.to_thread(self.clocks.start, stored.id, clock, stored, state)
+        else:
+            self.clocks.untimed(stored.id)
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
@@ -611,8 +656,14 @@ class GameService:
     ) -> tuple[str, int]:
         """Claim a free human seat with the invite code: the seat's new token and the
         game's new version (a rated game's seat only for a signed-in ``account_id``
-        that has no other seat in it)."""
-        return await asyncio.to_thread(self._join, game_id, invite, seat, owner, account_id)
+        that has no other seat in it; a timed game's clock runs once every person is
+        seated)."""
+        token, version = await asyncio.to_thread(
+            self._join, game_id, invite, seat, owner, account_id
+        )
+        if await self.clocks.timed(game_id):
+            await self.clocks.joined(*await self.load(game_id))
+        return token, version
 
     def _join(
         self, game_id: str, invite: str, seat: int, owner: str, account_id: str | None = None
@@ -653,6 +704,15 @@ class GameService:
         action got in first.  The commit is awaited
         (:meth:`GameRepository.commit_async`); the rare reads run in a thread.
         """
+        timed = await self.clocks.timed(game_id)
+        clock = None
+        if timed:  # the clock settled first; a paused person is back by acting
+            clock, moved = await self.clocks.before_act(
+                game_id, lambda stored: self.seats_held(stored, tokens), seat
+            )
+            if moved:
+                await self.load(game_id)  # the clock's move: the cache brought up to date
+                expected_version = None if expected_version is None else expected_version + 1
         # Actions skip the freshness query: the cached state is tried, and the commit's
         # ``UPDATE ... WHERE version = based_on`` detects a stale one (see _after_conflict).
         basis = self._cached(game_id)
@@ -664,13 +724,17 @@ class GameService:
             )
         try:
             decided = self._decide(*basis, action_data, tokens, seat, expected_version)
-            return await self._store(decided)
+            done = await self._store(decided)
         except ConflictError:
             fresh = await asyncio.to_thread(self._after_conflict, game_id, basis[0].version)
             if fresh is None:
                 raise
+            basis = fresh
             decided = self._decide(*fresh, action_data, tokens, seat, expected_version)
-            return await self._store(decided)
+            done = await self._store(decided)
+        if timed:
+            await self.clocks.after_move(done[0], basis[1], done[1], known=clock)
+        return done
 
     def _cached(self, game_id: str) -> tuple[StoredGame, State] | None:
         with self._lock:
@@ -705,7 +769,7 @@ class GameService:
             raise ConflictError(
                 f"the game is at version {stored.version}, not {expected_version}; reload"
             )
-        if state.is_terminal():
+        if state.is_terminal() or stored.finished:
             raise GameOverError("the game is over; no more actions")
         action = action_from_json(_typed_dice(state, action_data))
         to_act = state.current_player()
@@ -781,8 +845,11 @@ class GameService:
         next."""
         stored, state = await self.act(game_id, action_data, tokens, seat, expected_version)
         public = self.game_view(stored, state)
+        row = await self.clocks.row(game_id)
+        self._clocked(public, row)
         you = await self.you(stored, state, tokens, owner)
-        return public, you, bot_is_next(stored, state)
+        computer = row is not None and state.current_player() in row.stand_ins
+        return public, you, bot_is_next(stored, state) or computer
 
     async def bot_step(self, game_id: str) -> int | None:
         """Let the bot to act make one action; the new version, or None if no bot is to act.
@@ -791,13 +858,31 @@ class GameService:
         """
         stored, state = await self.load(game_id)
         seat = state.current_player()
-        if seat in (CHANCE, TERMINAL) or stored.seats[seat].bot is None:
+        if seat in (CHANCE, TERMINAL) or stored.finished:
             return None
         level = stored.seats[seat].bot
-        assert level is not None
+        timed = await self.clocks.timed(game_id)
+        if level is None and timed:  # a computer plays for an absent person
+            level = await self.clocks.stand_in(game_id, seat)
+            by_computer = True
+        else:
+            by_computer = False
+        if level is None:
+            return None
         # A bot may think for a while (tables to read, positions to weigh): off the loop.
         action = await asyncio.to_thread(self._bot_choice, level, state)
-        return (await self._store(self._apply(stored, state, action, seat)))[0].version
+        now, new = await self._store(self._apply(stored, state, action, seat))
+        if timed:
+            await self.clocks.after_move(now, state, new, by_computer=by_computer)
+        return now.version
+
+    async def choose(self, game_id: str, choice: Choice, tokens: Mapping[int, str]) -> GameView:
+        """A player's choice about an absent player's time-out, or the absent player
+        back (:meth:`yatzy.web.clocks.GameClocks.choose`); the game as stored now,
+        for the asker."""
+        stored, _ = await self.load(game_id)
+        await self.clocks.choose(game_id, self.seats_held(stored, tokens), choice)
+        return await self.view(game_id, tokens)
 
     def _bot_choice(self, level: str, state: State) -> Action:
         """The bot's action; the greedy strategy stands in while the level's tables
@@ -923,6 +1008,7 @@ class GameService:
 
         def waiting() -> list[WaitingGame]:
             found: list[WaitingGame] = []
+            entries: dict[str, WaitingGame] = {}
             for stored in self.repo.games_of(mine):
                 if stored.finished:
                     continue
@@ -936,14 +1022,21 @@ class GameService:
                     continue
                 if stored.seats[seat].owner_hash != mine:
                     continue
-                found.append(
-                    {
-                        "id": stored.id,
-                        "title": rules_name(stored.rules, words),
-                        "players": [s.name for s in stored.seats],
-                        "since": stored.updated_at.isoformat(),
-                    }
-                )
+                entry: WaitingGame = {
+                    "id": stored.id,
+                    "title": rules_name(stored.rules, words),
+                    "players": [s.name for s in stored.seats],
+                    "since": stored.updated_at.isoformat(),
+                }
+                entries[stored.id] = entry
+                found.append(entry)
+            for game_id, row in self.clocks.store.many(list(entries)).items():
+                if row.seat is not None and row.seat in row.stand_ins:
+                    found.remove(entries[game_id])  # the computer plays it meanwhile
+                    continue
+                fields = clock_fields(row, self.clocks.clock.now())
+                entries[game_id]["deadline"] = fields["deadline"]
+                entries[game_id]["days_left"] = fields["days_left"]
             return sorted(found, key=lambda g: g["since"])
 
         return await asyncio.to_thread(waiting)

@@ -193,9 +193,14 @@ def _undo(state: State) -> UndoView | None:
 
 
 def bot_to_act(view: GameView) -> bool:
-    """Whether a bot seat is to act in a game's ``view`` (then the bots are started)."""
+    """Whether a bot seat, or a computer for an absent player, is to act in a game's
+    ``view`` (then the bots are started)."""
     turn = view["turn"]
-    return turn is not None and view["players"][turn["seat"]]["bot"] is not None
+    if turn is None:
+        return False
+    clock = view.get("clock")
+    away = clock["computer"] if clock else []
+    return view["players"][turn["seat"]]["bot"] is not None or turn["seat"] in away
 
 
 def _order_rule(state: State) -> Literal["forced", "half_forced", "joker"] | None:

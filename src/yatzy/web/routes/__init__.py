@@ -4,6 +4,7 @@
 * :mod:`.rules`: what the server offers (``/api/rules``);
 * :mod:`.games`: creating, reading and joining games, their record and moves;
 * :mod:`.actions`: a game's actions (``POST .../actions``);
+* :mod:`.clocks`: a timed game's absences (``POST .../clock``);
 * :mod:`.sockets`: a game's WebSocket;
 * :mod:`.downloads`: a game's protocol as PDF or Excel;
 * :mod:`.analysis`: a game's analysis in points and in win chance;
@@ -27,6 +28,7 @@ from yatzy.web.routes import (
     account,
     actions,
     analysis,
+    clocks,
     daily,
     docs,
     downloads,
@@ -46,6 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     rules.router,
     games.router,
     actions.router,
+    clocks.router,
     downloads.router,
     analysis.router,
     daily.router,

@@ -8,7 +8,8 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from yatzy.web.bodies import CreateGameIn, JoinIn
+from yatzy.web.bodies import ClockIn, CreateGameIn, JoinIn
+from yatzy.web.clocks import ClockSetting
 from yatzy.web.deps import (
     Bots,
     GameId,
@@ -73,6 +74,7 @@ async def create_game(
         dice_mode=body.dice,
         rated=body.rated,
         account_id=None if account is None else account.id,
+        clock=clock_setting(body.clock),
     )
     gid = created.game_id
     open_games.created(client, gid)
@@ -95,6 +97,17 @@ async def create_game(
     if bot_to_act(view):
         bots.kick(gid)
     return response
+
+
+def clock_setting(body: ClockIn | None) -> ClockSetting | None:
+    """The clock a new game asks for (the body checked its ranges already)."""
+    if body is None:
+        return None
+    if body.mode == "live":
+        assert body.seconds is not None
+        return ClockSetting.live(body.seconds)
+    assert body.days is not None
+    return ClockSetting.daily(body.days)
 
 
 @router.get("/api/games/{game_id}", response_model=GameView, responses=refusals(404, 503))

@@ -55,6 +55,9 @@ export function explain(e, action) {
     case "RatedGameError": return t("rated_refused");
     case "RatedAccountError": return t("rated_account");
     case "NothingWaitsError": return t("nothing_waits");
+    case "NothingToChooseError": return t("clock_nothing_to_choose");
+    case "NotAPlayerError": return t("clock_not_a_player");
+    case "ComputerPlaysError": return t("clock_computer_plays_refused");
     default:
       if (e.status >= 500 || !e.status) return t("unreachable");
       // A scratch refused for its box (Yatzy's boxes that may not be scratched).

@@ -4,6 +4,7 @@ import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
 import { renderFairDice } from "./fair-dice.js";
 import { renderTalk } from "./talk.js";
+import { renderClock } from "./clock.js";
 import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
@@ -49,5 +50,6 @@ export function render() {
   renderHintsSwitch();
   renderFairDice();
   renderTalk();
+  renderClock();
   keepFocus(focused);
 }

@@ -62,5 +62,7 @@ export const boxOf = (id) => {
   return Object.assign({}, box, boxWords[id] || {});
 };
 export const signed = (n) => (n > 0 ? "+" + n : String(n));
-export const mine = () => Boolean(state.view && state.view.turn && state.you.seats.includes(state.view.turn.seat));
+// (not while a computer plays the seat for its absent player: see clock.js)
+export const mine = () => Boolean(state.view && state.view.turn && state.you.seats.includes(state.view.turn.seat)
+  && !(state.view.clock && state.view.clock.computer.includes(state.view.turn.seat)));
 export const spectator = () => state.you.seats.length === 0;

@@ -33,6 +33,15 @@ function showList(games) {
     link.href = `g/${g.id}`;
     link.textContent = `${g.title}: ${g.players.join(", ")}`;
     item.append(link);
+    // a daily game's whole days left for this move (issue 26)
+    if (g.days_left !== undefined && g.days_left !== null) {
+      const days = g.days_left === 0 ? words.time_out
+        : g.days_left === 1 ? words.day_left : words.days_left.replace("{count}", String(g.days_left));
+      const left = document.createElement("span");
+      left.className = "days-left";
+      left.textContent = ` – ${days}`;
+      item.append(left);
+    }
     return item;
   });
   if (!items.length) {

@@ -1,0 +1,101 @@
+"""The clocks' store (``game_clocks``) on SQLite and PostgreSQL: a row round trip,
+changes conditional on the stamp (two writers over one stamp: one wins), a clock
+event that is a move of the game (over its version, once), and the overdue query."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.postgres import pg_or_skip, postgres_database
+from tests.store.test_web_store import _new_game
+from yatzy.store import GameRepository
+from yatzy.store.clocks import ClockRow, ClockStore
+
+NOON = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameRepository]:
+    """A fresh repository per backend."""
+    if request.param == "sqlite":
+        r = GameRepository.open(f"sqlite:///{tmp_path / 'clocks.db'}")
+        yield r
+        r.close()
+        return
+    pg_or_skip()
+    with postgres_database() as url:
+        r = GameRepository.open(url)
+        yield r
+        r.close()
+
+
+def test_a_clock_round_trips(repo: GameRepository) -> None:
+    store = ClockStore(repo)
+    gid = _new_game(repo, seats=2)
+    assert store.get(gid) is None
+    row = ClockRow(gid, "live", 30, seat=1, turn="1:0", deadline=NOON, due=NOON)
+    store.insert(row)
+    got = store.get(gid)
+    assert got == row.changed(stamp=1)
+    full = got.changed(
+        phase="paused",
+        stand_ins={1: "casual"},
+        returning=(1,),
+        timed_out=(1, 0),
+        computer_turns=((1, 3),),
+        ended_by=None,
+    )
+    assert store.update(full)
+    assert store.get(gid) == full.changed(stamp=2)
+    assert store.many([gid, "f" * 32]) == {gid: full.changed(stamp=2)}
+    assert store.with_stand_ins() == [gid]
+    assert store.update(full.changed(stamp=2, stand_ins={}))
+    assert store.with_stand_ins() == []
+
+
+def test_changes_are_conditional_on_the_stamp(repo: GameRepository) -> None:
+    store = ClockStore(repo)
+    gid = _new_game(repo, seats=2)
+    store.insert(ClockRow(gid, "live", 30, seat=0, deadline=NOON, due=NOON))
+    seen = store.get(gid)
+    assert seen is not None
+    assert store.update(seen.changed(phase="paused"))
+    assert not store.update(seen.changed(phase="ended"))  # a second writer over the old stamp
+    now = store.get(gid)
+    assert now is not None and now.phase == "paused"
+
+
+def test_a_clock_event_is_one_move_of_the_game(repo: GameRepository) -> None:
+    store = ClockStore(repo)
+    gid = _new_game(repo, seats=2)
+    store.insert(ClockRow(gid, "live", 30, seat=0, deadline=NOON, due=NOON))
+    seen = store.get(gid)
+    assert seen is not None
+    version = repo.version(gid)
+    paused = seen.changed(phase="paused", timed_out=(0,))
+    move = {"clock": "timeout", "seat": 0}
+    assert store.event(paused, version, 0, move) == version + 1
+    assert store.event(paused, version, 0, move) is None  # the same change again: not twice
+    fresh = store.get(gid)
+    assert fresh is not None
+    assert store.event(fresh, version, 0, move) is None  # over an old game version: none
+    assert store.get(gid) == fresh  # and nothing written
+    assert repo.moves(gid)[-1] == {"version": version + 1, "seat": 0, "action": move}
+    ended = fresh.changed(phase="ended", ended_by=0)
+    assert store.event(ended, version + 1, 0, {"clock": "end", "seat": 0}, finish=True)
+    assert repo.get(gid).finished
+
+
+def test_the_overdue_games_longest_first(repo: GameRepository) -> None:
+    store = ClockStore(repo)
+    ids = [_new_game(repo, seats=2) for _ in range(3)]
+    dues = [NOON + timedelta(seconds=5), NOON - timedelta(days=1), None]
+    for gid, due in zip(ids, dues, strict=True):
+        store.insert(ClockRow(gid, "live", 30, deadline=due, due=due))
+    assert store.overdue(NOON) == [ids[1]]
+    assert store.overdue(NOON + timedelta(seconds=5)) == [ids[1], ids[0]]
+    assert store.overdue(NOON - timedelta(days=2)) == []
