@@ -124,6 +124,9 @@ def test_a_seek_fills_and_its_game_seats_everyone(client: TestClient) -> None:
         game = view(c, gid)
     assert [p["name"] for p in game["players"]] == [anna_name, bo_name, cy_name]
     assert game["rules"].startswith("maxi")
+    # the seek's time control is the game's clock, running now that everyone is seated
+    assert (game["clock"]["mode"], game["clock"]["seconds"]) == ("live", 60)
+    assert game["clock"]["phase"] == "running" and game["clock"]["deadline"] is not None
     # the started seek is no longer listed
     assert seek["id"] not in {s["id"] for s in get(bo, "/api/lobby").json()["seeks"]}
 

@@ -446,6 +446,26 @@ def test_an_invitation_through_notify(client: TestClient, push: PushService) -> 
         notify(account.id, "spam", {})
 
 
+def test_inviting_a_friend_pushes_the_invitation(client: TestClient, push: PushService) -> None:
+    """A friend invited straight into a game (the lobby's invitations) is told on their
+    devices, in their language, with the game to open."""
+    anna, anna_name = signed_up(client, "Anna")
+    bo, bo_name = signed_up(client, "Bo")
+    phone = push.device(fresh_name("bo"))
+    subscribed(bo, phone, "sv")
+    with anna as c:
+        assert c.post("/api/friends/request", json={"name": bo_name}, headers=CSRF).is_success
+    with bo as c:
+        assert c.post("/api/friends/accept", json={"name": anna_name}, headers=CSRF).is_success
+    with anna as c:
+        r = c.post("/api/invitations", json={"rules": "maxi", "friends": [bo_name]}, headers=CSRF)
+        assert r.status_code in (200, 201), r.text
+        game = r.json()["game"]
+    (invite,) = arrived(client, push, phone, "invite")
+    assert invite["game"] == game and invite["title"] == "Inbjudan"
+    assert anna_name in invite["body"] and "Maxi" in invite["body"]
+
+
 def test_a_slow_push_service_holds_no_action_up(client: TestClient, push: PushService) -> None:
     """The push service does not answer until the test lets it: the moves are answered
     meanwhile, and the notifications go out once it does."""

@@ -98,6 +98,11 @@ def test_rated_games_are_between_signed_in_people(client: TestClient) -> None:
         assert r.status_code == 422
         game = c.post("/api/games", json={"rated": True, "seats": seats}).json()
         assert game["game"]["rated"] is True
+        # Always timed: 3 days a turn when made without a clock; a chosen clock is kept.
+        assert (game["game"]["clock"]["mode"], game["game"]["clock"]["days"]) == ("daily", 3)
+        live = {"mode": "live", "seconds": 120}
+        kept = c.post("/api/games", json={"rated": True, "seats": seats, "clock": live}).json()
+        assert (kept["game"]["clock"]["mode"], kept["game"]["clock"]["seconds"]) == ("live", 120)
         again = c.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "seat": 1})
         assert again.status_code == 403  # one seat per account
     with Browser(client) as c:  # a guest may not take the other seat

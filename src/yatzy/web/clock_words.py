@@ -9,6 +9,18 @@ from yatzy.i18n import N_, Message, messages
 CLOCK_WORDS: dict[str, Message] = messages(
     "web.",
     N_("web.clock_title", "Clock"),
+    # The start page's choice of a clock (invite mode).
+    N_("web.clock_pick", "Time per turn"),
+    N_("web.clock_none", "No clock"),
+    N_("web.clock_live_60", "1 minute (live)"),
+    N_("web.clock_live_180", "3 minutes (live)"),
+    N_("web.clock_daily_1", "1 day"),
+    N_("web.clock_daily_3", "3 days"),
+    N_(
+        "web.clock_pick_about",
+        "A player who runs out of time pauses the game: the others let the computer play "
+        "for them or end it. A rated game always has a clock (3 days unless you choose).",
+    ),
     N_("web.clock_live_left", "{player}: {time} left"),
     N_("web.clock_your_left", "Your move: {time} left"),
     # TRANSLATORS: {when} is a weekday and a time, e.g. "Thu 18:00"

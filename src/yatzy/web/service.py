@@ -91,6 +91,9 @@ log = logging.getLogger("yatzy.web")
 MAX_SEATS = 8
 MAX_CACHED = 1000
 """Games in play whose states a server process keeps in memory."""
+RATED_CLOCK = ClockSetting.daily(3)
+"""The clock of a rated game made without one: rated games are always timed, so a
+player who vanishes cannot hold the others' ratings hostage (docs/ratings.md)."""
 
 
 class SeatError(YatzyError):
@@ -556,6 +559,8 @@ class GameService:
         timed game's clock (:mod:`yatzy.web.clocks`; not for a score pad)."""
         if rated:
             check_new(seats, account_id, pad, hints)
+            if clock is None:  # a rated game always has a clock (docs/ratings.md)
+                clock = RATED_CLOCK
         if clock is not None and pad:
             raise ClockError("a score pad game is played together at one table: it has no clock")
         stored, state, created, dealer = self._new_game(

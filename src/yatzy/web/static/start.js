@@ -75,6 +75,10 @@ function openSetup(which, button) {
   if (which === "invite") { addSeat(you() || names[0], "here"); addSeat(nextName(), "remote"); }
   else { addSeat(you() || names[0], "here"); addSeat(nextName(), "here"); }
   document.getElementById("add-bot").hidden = which === "pad";
+  // A clock per turn: for games whose people play from their own devices.
+  const clock = document.getElementById("clock-choice");
+  clock.hidden = which !== "invite";
+  if (which !== "invite") document.getElementById("clock").value = "";
   // A rated game (signed in only): people who join with the invite, one seat each.
   const rated = document.getElementById("rated-choice");
   if (rated) {
@@ -150,6 +154,11 @@ async function start(which) {
     pad: which === "pad", hints: document.getElementById("hints").checked,
   };
   if (which !== "pad" && document.getElementById("duplicate").checked) body.dice = "duplicate";
+  const clockValue = which === "invite" ? document.getElementById("clock").value : "";
+  if (clockValue) {
+    const [clockMode, amount] = clockValue.split(":");
+    body.clock = clockMode === "live" ? { mode: "live", seconds: Number(amount) } : { mode: "daily", days: Number(amount) };
+  }
   if (which === "invite" && document.getElementById("rated")?.checked) {
     body.rated = true;
     body.hints = false; // a rated game is played without hints
