@@ -152,6 +152,10 @@ class FairDice:
     hold_until: str | None = None
     """A day (ISO date, UTC) until the end of which the seed stays secret even when a
     game is over: a daily challenge, whose dice everyone plays all day."""
+    hold_for: str | None = None
+    """An event (a tournament's round, ``tournament/ID/round/N``) until whose end the
+    seed stays secret even when a game is over: the other tables of the round play the
+    same dice.  The server that dealt the game knows when that is."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, bytes) or len(self.seed) < 16:
@@ -162,6 +166,8 @@ class FairDice:
             raise FairDiceError(f"scheme {self.scheme!r} is not one of {', '.join(SCHEMES)}")
         if self.hold_until is not None and not is_day(self.hold_until):
             raise FairDiceError(f"hold_until {self.hold_until!r} is not a day (YYYY-MM-DD)")
+        if self.hold_for is not None and not is_hold_name(self.hold_for):
+            raise FairDiceError(f"hold_for {self.hold_for!r} is not an event's name")
 
     @classmethod
     def new(cls, mode: Mode = "standard") -> FairDice:
@@ -240,6 +246,8 @@ class FairDice:
         }
         if self.hold_until is not None:
             out["hold_until"] = self.hold_until
+        if self.hold_for is not None:
+            out["hold_for"] = self.hold_for
         if reveal:
             out["seed"] = self.seed.hex()
         return out
@@ -284,7 +292,19 @@ class FairDice:
         hold = proof.get("hold_until")
         if hold is not None and not is_day(hold):
             raise RecordError(f"hold_until {hold!r} is not a day", field="dice.hold_until")
-        return cls(seed, mode, list(contributions), scheme, hold)
+        held_for = proof.get("hold_for")
+        if held_for is not None and not is_hold_name(held_for):
+            raise RecordError(
+                f"hold_for {held_for!r} is not an event's name", field="dice.hold_for"
+            )
+        return cls(seed, mode, list(contributions), scheme, hold, held_for)
+
+    @property
+    def held(self) -> bool:
+        """Whether the seed is held back past the game's end (a daily challenge, a
+        tournament's round): such a game takes no contributions and no hints, as
+        everyone of the day or round plays the same dice."""
+        return self.hold_until is not None or self.hold_for is not None
 
 
 def is_day(text: Any) -> bool:
@@ -293,6 +313,17 @@ def is_day(text: Any) -> bool:
         return isinstance(text, str) and date.fromisoformat(text).isoformat() == text
     except ValueError:
         return False
+
+
+def is_hold_name(text: Any) -> bool:
+    """Whether ``text`` may name an event a seed is held for: 1-100 characters of
+    ASCII letters, digits and ``/_-.``."""
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= 100
+        and text.isascii()
+        and all(ch.isalnum() or ch in "/_-." for ch in text)
+    )
 
 
 def _draws_before(rolls: list[dict[str, Any]], position: int) -> int:

@@ -47,6 +47,8 @@ from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
 from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
+from yatzy.web.tournaments import TournamentService
+from yatzy.web.tournaments import stop as stop_tournaments
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -230,6 +232,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     app.state.accounts = AccountService(repo, settings.hasher)
+    # tournaments start and advance on this task, and on every view of one
+    tournaments = app.state.tournaments = TournamentService(service)
+    ticker = loop.create_task(tournaments.run_periodically())
     listener = None
     if repo.asyncpg_dsn is not None:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
@@ -251,6 +256,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         analyses.stop()
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
+        await stop_tournaments(ticker)
         for task in (pruner, listener):
             if task is not None:
                 task.cancel()

@@ -10,6 +10,7 @@
 * :mod:`.owner`: this browser's history and statistics, and the terminal's owner link;
 * :mod:`.account`: accounts (sign up, log in, sessions, export, deletion) and their pages;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
+* :mod:`.tournaments`: tournaments (the list, creating, joining, standings) and their pages;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -32,6 +33,7 @@ from yatzy.web.routes import (
     pages,
     rules,
     sockets,
+    tournaments,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -43,6 +45,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     downloads.router,
     analysis.router,
     daily.router,
+    tournaments.router,
     sockets.router,
     docs.router,
     account.router,
