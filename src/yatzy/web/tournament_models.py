@@ -119,6 +119,7 @@ class TournamentSummaryView(TypedDict):
     state: str
     starts_at: str
     rounds: int
+    round: int
     table_size: int
     duplicate: bool
     players: int

@@ -556,6 +556,7 @@ def _summary(t: Tournament, lang: Language) -> TournamentSummaryView:
         "state": t.state,
         "starts_at": t.starts_at.isoformat(),
         "rounds": t.rounds,
+        "round": t.round,
         "table_size": t.table_size,
         "duplicate": t.duplicate,
         "players": t.players,
