@@ -341,3 +341,56 @@ def test_two_processes_on_one_postgres_make_a_round_once() -> None:
                     r.close()
 
         asyncio.run(run())
+
+
+def test_tables_placement_points_and_shared_places() -> None:
+    from yatzy.store.tournaments import Player, SeatResult
+    from yatzy.web.tournaments import placement_points, split, standings, tables_of
+
+    assert split(10, 4) == [4, 3, 3] and split(7, 3) == [3, 2, 2] and split(5, 1) == [1] * 5
+    assert split(0, 4) == [] and split(2, 6) == [2]
+    assert tables_of(list("abcdefg"), 3) == [["a", "b", "c"], ["d", "e"], ["f", "g"]]
+    assert placement_points([250, 300, 250, 100]) == [2, 3, 2, 0]  # shared 2nd
+    assert placement_points([200]) == [0]
+    t = type("T", (), {"rounds": 2})()
+    players = [Player(a, a.upper(), NOW) for a in "abcd"]
+
+    def seat(r: int, a: str, score: int, points: int) -> SeatResult:
+        return SeatResult(r, a, a.upper(), 0, "g" * 32, 0, score, points, None, None)
+
+    seats = [
+        seat(1, "a", 200, 1),
+        seat(1, "b", 250, 0),
+        seat(1, "c", 260, 1),
+        seat(1, "d", 200, 0),
+        seat(2, "a", 260, 1),
+        seat(2, "b", 210, 0),
+        seat(2, "c", 200, 0),
+        seat(2, "d", 260, 1),
+    ]
+    lines = standings(t, players, seats)  # type: ignore[arg-type]
+    # all four total 460: the table points part them, C and D share second place
+    assert [(s.name, s.total, s.points, s.place) for s in lines] == [
+        ("A", 460, 2, 1),
+        ("C", 460, 1, 2),
+        ("D", 460, 1, 2),
+        ("B", 460, 0, 4),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_pages_in_each_language(
+    client: TestClient, clock: dict[str, datetime], lang: str
+) -> None:
+    from yatzy.web.tournament_words import tournament_words
+
+    words = tournament_words(lang)  # type: ignore[arg-type]
+    page = client.get(f"/tournaments?lang={lang}")
+    assert page.status_code == 200 and words["title"] in page.text
+    assert words["login_first"] in page.text  # a guest: no form
+    with person(client, "Kim") as c:
+        t = create(c, name="Page cup")
+        page = c.get(f"/tournaments/{t['id']}?lang={lang}")
+        assert page.status_code == 200 and "Page cup" in page.text
+        assert words["join"] in page.text and words["cancel"] in page.text
+    assert client.get(f"/tournaments/{'0' * 32}").status_code == 404

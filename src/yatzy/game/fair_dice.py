@@ -24,7 +24,10 @@ a turn names the turn's index in the game log, the roll's index in the turn and 
 die's position (``turn/3/roll/1/die/4``); in *duplicate* mode it names the round and
 how often that position was rolled in the turn (``round/1/die/4/draw/2``), so everyone
 who keeps the same dice gets the same rolls in the same round (a duplicate game, a
-daily challenge).  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
+daily challenge, a tournament's round).  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
+A seed that other games go on playing after this one is over is held back past the
+game's end: until a day (``hold_until``, a daily challenge) or an event the server
+knows the end of (``hold_for``, a tournament's round).
 
 The module has no dependencies beyond the standard library, so a verifier can be
 written in any language from the description above; the browser check does the

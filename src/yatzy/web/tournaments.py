@@ -40,6 +40,8 @@ import logging
 import math
 import random
 import secrets
+import weakref
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -183,9 +185,11 @@ def standings(
         )
         for p in players
     ]
-    keyed = [(s.total, s.points) for s in rows]
+    # a place is 1 + how many are strictly ahead: the index of the first equal key in
+    # the keys sorted best first (bisect on the negated keys, ascending)
+    keyed = sorted((-s.total, -s.points) for s in rows)
     placed = [
-        Standing(**{**s.__dict__, "place": 1 + sum(1 for k in keyed if k > (s.total, s.points))})
+        Standing(**{**s.__dict__, "place": 1 + bisect_left(keyed, (-s.total, -s.points))})
         for s in rows
     ]
     return sorted(placed, key=lambda s: (s.place, s.name.casefold(), s.account_id))
@@ -205,7 +209,9 @@ class TournamentService:
         self.accounts = AccountStore(service.repo)
         self.clock = clock
         self._released: set[str] = set()
-        self._locks: dict[str, asyncio.Lock] = {}
+        # one advance at a time per tournament in this process (weak: an id asked for
+        # once, or a made-up one, leaves nothing behind)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._totals: OrderedDict[tuple[str, int], list[int]] = OrderedDict()
         service.hold_over = self.hold_over
 
@@ -298,7 +304,9 @@ class TournamentService:
         """Do what is due: start at the start time, make missing games, close a round
         whose games are all over (or whose deadline passed) and seat the next; the
         tournament as it is after.  Idempotent, and safe in several processes."""
-        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
         async with lock:
             t = await asyncio.to_thread(self.store.get, tournament_id)
             now = self.clock()
@@ -336,12 +344,10 @@ class TournamentService:
         missing = await asyncio.to_thread(self.store.missing_games, t.id, t.round)
         if not missing:
             return
-        seats = await asyncio.to_thread(self.store.seats, t.id, t.round)
+        tables = _by_game(await asyncio.to_thread(self.store.seats, t.id, t.round))
         for game_id in missing:
-            table = [s for s in seats if s.game_id == game_id]
-            if not table:
-                continue
-            await self._make_game(t, t.round, table)
+            if game_id in tables:
+                await self._make_game(t, t.round, tables[game_id])
 
     async def _make_game(self, t: Tournament, round_no: int, table: list[SeatResult]) -> None:
         table_no = table[0].table_no
@@ -380,8 +386,7 @@ class TournamentService:
         seats = await asyncio.to_thread(self.store.seats, t.id, t.round, games=True)
         live = await asyncio.to_thread(self._live_scores, seats)
         results: dict[str, tuple[int, int]] = {}
-        for game_id in {s.game_id for s in seats}:
-            table = [s for s in seats if s.game_id == game_id]
+        for table in _by_game(seats).values():
             scores = [live.get(s.account_id, 0) for s in table]
             for s, score, points in zip(table, scores, placement_points(scores), strict=True):
                 results[s.account_id] = (score, points)
@@ -477,8 +482,7 @@ class TournamentService:
             )
         tables: list[TableView] = []
         if round_open:
-            for game_id in dict.fromkeys(s.game_id for s in current):
-                at = [s for s in current if s.game_id == game_id]
+            for game_id, at in _by_game(current).items():
                 tables.append(
                     {
                         "table": at[0].table_no + 1,
@@ -534,6 +538,14 @@ class TournamentService:
             return standings(t, players, every, self._live_scores(current))
 
         return await asyncio.to_thread(compute)
+
+
+def _by_game(seats: Sequence[SeatResult]) -> dict[str, list[SeatResult]]:
+    """The seats grouped by their game, in the order the games first come."""
+    out: dict[str, list[SeatResult]] = {}
+    for s in seats:
+        out.setdefault(s.game_id, []).append(s)
+    return out
 
 
 def _standing(s: Standing, mine: str | None) -> StandingView:
