@@ -87,7 +87,10 @@ def test_make_join_start_and_see_the_standings(browser: Any, server: InProcess) 
     address = page.url
 
     bo, b = signed_up(browser, server, "Bo")
-    b.page.goto(address)
+    b.page.goto(server.url + "/tournaments?lang=sv")  # listed, as it is public
+    b.page.click("#tournament-list a")
+    b.page.wait_for_url(address)
+    assert_accessible(b.page)
     b.page.click("#join")
     b.page.locator("#joined").wait_for()
     assert "Anna" in b.page.locator("#players").inner_text()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -292,7 +293,28 @@ def test_nobody_joined_cancels_at_the_start(client: TestClient, clock: dict[str,
     with person(client, "Jo") as c:
         t = create(c)
     clock["t"] = NOW + timedelta(hours=2)
+    tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+    client.portal.call(tournaments.tick)  # type: ignore[union-attr]  # the periodic task's step
+    listed = client.get("/api/tournaments").json()["tournaments"]
+    assert t["id"] not in {x["id"] for x in listed}  # cancelled: no longer listed
     assert get(client, t["id"])["state"] == "cancelled"
+
+
+def test_making_tournaments_has_a_rate_limit(sqlite_url: str) -> None:
+    from yatzy.web.limits import Limits, Rate
+
+    limits = replace(Limits.off(), tournament=Rate(1, 2))
+    with TestClient(create_app(sqlite_url, hasher=CHEAP, win_chances=False, limits=limits)) as c:
+        r = c.post(
+            "/api/account/signup", json={"name": "Lim", "password": "pw pw pw pw"}, headers=CSRF
+        )
+        assert r.status_code == 201, r.text
+        start = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+        made = [
+            c.post("/api/tournaments", json=settings(starts_at=start), headers=CSRF).status_code
+            for _ in range(3)
+        ]
+        assert made == [201, 201, 429]
 
 
 def test_two_processes_on_one_postgres_make_a_round_once() -> None:
