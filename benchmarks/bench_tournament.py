@@ -108,7 +108,8 @@ async def run(args: argparse.Namespace) -> bool:
         view = await tournaments.view(t.id, None, "en")  # starts it / seats the round
         advance_time += time.perf_counter() - t0
         assert view["round"] == round_no and view["state"] == "running", view["state"]
-        games = [x["game_id"] for x in view["tables"]]
+        seats = await asyncio.to_thread(tournaments.store.seats, t.id, round_no)
+        games = list(dict.fromkeys(s.game_id for s in seats))  # the tables' games, in order
         t0 = time.perf_counter()
         half = games[: len(games) // 2]
         moves = await play_round(service, half, players, rng)

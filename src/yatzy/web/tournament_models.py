@@ -76,10 +76,12 @@ class StandingView(TypedDict):
 
 
 class TableView(TypedDict):
-    """A table of the round being played: its game and its players."""
+    """A table of the round being played: its players, and its game where the viewer
+    may watch it (with duplicate dice, only the viewer's own: another table further on
+    in the round would show the dice that the same keeps will give)."""
 
     table: int
-    game_id: str
+    game_id: str | None
     players: list[str]
     finished: bool
 

@@ -483,10 +483,11 @@ class TournamentService:
         tables: list[TableView] = []
         if round_open:
             for game_id, at in _by_game(current).items():
+                watch = not t.duplicate or any(s.account_id == mine for s in at)
                 tables.append(
                     {
                         "table": at[0].table_no + 1,
-                        "game_id": game_id,
+                        "game_id": game_id if watch else None,
                         "players": [s.name for s in at],
                         "finished": bool(at[0].finished),
                     }
