@@ -55,6 +55,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcess]:
         yield s
 
 
+def seat_stream_record() -> dict[str, Any]:
+    """A finished two-player game dealt as a tournament's table is (duplicate_seat),
+    its seed revealed, as the library writes it."""
+    import random
+
+    from yatzy.game import FairDice, Game, to_record, verify_record
+
+    dice = FairDice.new("duplicate_seat")
+    state = Game("yatzy", ["A", "B"]).new_initial_state()
+    moves = random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.roll(dice)
+        else:
+            state.apply(moves.choice(state.legal_actions()))
+    record: dict[str, Any] = to_record(state, dice=dice.proof(reveal=True))
+    verify_record(record)
+    return record
+
+
 def signed_up(browser: Any, server: InProcess, name: str) -> tuple[Any, Watched]:
     context = browser.new_context(viewport=PHONE, locale="sv-SE")
     r = context.request.post(
@@ -113,6 +133,16 @@ def test_make_join_start_and_see_the_standings(browser: Any, server: InProcess) 
     back = page.locator("#tournament-link")  # the game page leads back to the standings
     back.wait_for(state="attached")
     assert (back.get_attribute("href") or "").endswith(address.split("/")[-1])
+    # the page's own dice check follows the seat streams of tournament tables
+    record = seat_stream_record()
+    check = """async (rec) => {
+      const src = document.querySelector('script[type=module][src$="game.js"]').src;
+      const fair = await import(src.replace(/game\\.js$/, 'fair-dice.js'));
+      return (await fair.verifyRecord(rec)).ok;
+    }"""
+    assert page.evaluate(check, record) is True
+    record["turns"][3]["rolls"][0]["dice"][0] = 7 - record["turns"][3]["rolls"][0]["dice"][0]
+    assert page.evaluate(check, record) is False
     a.assert_clean()
     b.assert_clean()
     anna.close()

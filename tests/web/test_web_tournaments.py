@@ -217,7 +217,7 @@ def test_two_rounds_to_the_podium_with_duplicate_dice(
             mine = get(c, tid)["you"]["game_id"]
             assert mine in games
             v = view(c, mine)
-            assert v["dice"]["mode"] == "duplicate" and v["dice"]["hold_for"]
+            assert v["dice"]["mode"] == "duplicate_seat" and v["dice"]["hold_for"]
             assert v["dice"]["commitment"] == r1["commitment"]
             assert not v["dice"]["contributions_open"] and v["hints_switch"] is False
             assert c.post(f"/api/games/{mine}/hints", json={"on": True}).status_code >= 400
@@ -230,11 +230,11 @@ def test_two_rounds_to_the_podium_with_duplicate_dice(
     assert get(client, tid)["round"] == 1
     play_table(other_game, by_game[other_game])
     records = [client.get(f"/api/games/{g}/record").json() for g in sorted(games)]
-    # the same keeps at the same point of a round got the same dice at both tables
+    # the same keeps at the same point of a round (the same place in its order) got
+    # the same dice at both tables; the two players of a table, other dice
     a, b = (keeps_and_dice(r) for r in records)
-    assert [sorted(a[i : i + 2]) for i in range(0, len(a), 2)] == [
-        sorted(b[i : i + 2]) for i in range(0, len(b), 2)
-    ]
+    assert a == b and len(a) == 2 * 15
+    assert any(a[i] != a[i + 1] for i in range(0, len(a), 2))
     second = get(client, tid)
     assert second["round"] == 2 and second["state"] == "running"
     r1 = second["round_info"][0]
@@ -380,6 +380,10 @@ def test_tables_placement_points_and_shared_places() -> None:
     assert tables_of(list("abcdefg"), 3) == [["a", "b", "c"], ["d", "e"], ["f", "g"]]
     assert placement_points([250, 300, 250, 100]) == [2, 3, 2, 0]  # shared 2nd
     assert placement_points([200]) == [0]
+    from yatzy.game.fair_dice import die_label
+
+    assert die_label("duplicate_seat", 5, 0, 2, 1, 2) == "round/2/order/1/die/2/draw/1"
+    assert die_label("duplicate_seat", 5, 0, 2, 1, 3) == "round/1/order/2/die/2/draw/1"
     t = type("T", (), {"rounds": 2})()
     players = [Player(a, a.upper(), NOW) for a in "abcd"]
 

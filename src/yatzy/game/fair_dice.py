@@ -24,7 +24,11 @@ a turn names the turn's index in the game log, the roll's index in the turn and 
 die's position (``turn/3/roll/1/die/4``); in *duplicate* mode it names the round and
 how often that position was rolled in the turn (``round/1/die/4/draw/2``), so everyone
 who keeps the same dice gets the same rolls in the same round (a duplicate game, a
-daily challenge, a tournament's round).  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
+daily challenge, a tournament's round of tables of one); in *duplicate_seat* mode it
+names the round, the player's place in the round's order and the same
+(``round/1/order/0/die/4/draw/2``): the k-th player of a round at every table of a
+tournament shares a stream, and no player at a table sees the dice that are coming
+to them in the others' turns.  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
 A seed that other games go on playing after this one is over is held back past the
 game's end: until a day (``hold_until``, a daily challenge) or an event the server
 knows the end of (``hold_for``, a tournament's round).
@@ -59,8 +63,8 @@ as version 1, except that the roll-off's dice come from the seed alone and contr
 close at the first die of the first turn."""
 SCHEMES = (SCHEME_V1, SCHEME)
 
-Mode = Literal["standard", "duplicate"]
-MODES: tuple[Mode, ...] = ("standard", "duplicate")
+Mode = Literal["standard", "duplicate", "duplicate_seat"]
+MODES: tuple[Mode, ...] = ("standard", "duplicate", "duplicate_seat")
 MAX_CONTRIBUTIONS = 16
 MAX_CONTRIBUTION_LENGTH = 64
 _ACCEPT = 252  # the largest multiple of 6 that fits in a byte: no face is favoured
@@ -130,6 +134,8 @@ def die_label(mode: Mode, turn: int, roll: int, position: int, draw: int, player
     often ``position`` was rolled before in this turn."""
     if mode == "duplicate":
         return f"round/{turn // players}/die/{position}/draw/{draw}"
+    if mode == "duplicate_seat":
+        return f"round/{turn // players}/order/{turn % players}/die/{position}/draw/{draw}"
     return f"turn/{turn}/roll/{roll}/die/{position}"
 
 

@@ -14,9 +14,11 @@ How it is decided (docs/tournaments.md says it for players):
   updates (:class:`yatzy.store.tournaments.TournamentStore`): the process whose update
   takes makes the round's seats; the games, whose ids are fixed, are then made by
   whoever finds them missing (a second insert of the same id fails harmlessly).
-* **Duplicate dice**: every table of a round is dealt by :class:`FairDice` in
-  duplicate mode from the round's seed, so whoever keeps the same dice in a round
-  gets the same rolls at every table.  The seed is committed (its SHA-256 on the
+* **Duplicate dice**: every table of a round is dealt by :class:`FairDice` from the
+  round's seed (:func:`dice_mode`), so whoever keeps the same dice in a round gets
+  the same rolls at every table (at tables of several, whoever has the same place
+  in the round's order: the others at a table play other streams, so nobody sees
+  their own coming dice in the others' turns).  The seed is committed (its SHA-256 on the
   page from the round's start) and held back past each game's end until the round
   is over (``hold_for``; :attr:`GameService.hold_over` asks :meth:`hold_over`).
   Tournament games take no contributions and no hints.
@@ -52,7 +54,7 @@ import orjson
 
 from yatzy.errors import YatzyError
 from yatzy.game import FairDice
-from yatzy.game.fair_dice import commitment_of
+from yatzy.game.fair_dice import Mode, commitment_of
 from yatzy.game.names import check_name
 from yatzy.rules import LANGUAGES, Language, RuleSet
 from yatzy.store.accounts import Account, AccountStore, account_owner
@@ -117,6 +119,17 @@ def game_id_of(t: Tournament, round_no: int, table: int) -> str:
 def hold_name(tournament_id: str, round_no: int) -> str:
     """What a round's games hold their seed for (``FairDice.hold_for``)."""
     return f"{HOLD_PREFIX}{tournament_id}/round/{round_no}"
+
+
+def dice_mode(t: Tournament) -> Mode:
+    """How a tournament's tables are dealt: duplicate off, each its own dice; tables of
+    one, everyone the round's dice (``duplicate``); larger tables, the round's dice
+    per place in the round's order (``duplicate_seat``: the k-th player of a round at
+    every table shares a stream, and nobody sees at their own table the dice the same
+    keeps will give them)."""
+    if not t.duplicate:
+        return "standard"
+    return "duplicate" if t.table_size == 1 else "duplicate_seat"
 
 
 def split(count: int, size: int) -> list[int]:
@@ -352,11 +365,7 @@ class TournamentService:
     async def _make_game(self, t: Tournament, round_no: int, table: list[SeatResult]) -> None:
         table_no = table[0].table_no
         seed = round_seed(t, round_no) if t.duplicate else table_seed(t, round_no, table_no)
-        dealer = FairDice(
-            seed,
-            "duplicate" if t.duplicate else "standard",
-            hold_for=hold_name(t.id, round_no),
-        )
+        dealer = FairDice(seed, dice_mode(t), hold_for=hold_name(t.id, round_no))
         seats = [
             SeatRequest(s.name, here=True, owner=account_owner(s.account_id))
             for s in sorted(table, key=lambda s: s.seat)

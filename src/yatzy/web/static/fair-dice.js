@@ -49,6 +49,7 @@ async function faces(key, ctx, label, count) {
 }
 
 function label(mode, turn, roll, position, draw, players) {
+  if (mode === "duplicate_seat") return `round/${Math.floor(turn / players)}/order/${turn % players}/die/${position}/draw/${draw}`;
   return mode === "duplicate" ? `round/${Math.floor(turn / players)}/die/${position}/draw/${draw}` : `turn/${turn}/roll/${roll}/die/${position}`;
 }
 
