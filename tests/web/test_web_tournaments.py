@@ -293,6 +293,12 @@ def test_a_round_deadline_counts_what_each_has(
     assert lines["Ivy"]["total"] == 0 and lines["Hal"]["total"] > 0
     assert lines["Hal"]["place"] == 1 and lines["Ivy"]["place"] == 2
     assert lines["Hal"]["points"] == 0  # alone at a table: no placement points
+    with ivy as c:  # a deleted account keeps its place, under no name
+        name = next(s["name"] for s in over["standings"] if s["name"].startswith("Ivy"))
+        r = c.post("/api/account/delete", json={"confirm": name}, headers=CSRF)
+        assert r.status_code == 200, r.text
+    names = [s["name"] for s in get(client, tid)["standings"]]
+    assert names[1] == "Anonymous" and not any(n.startswith("Ivy") for n in names)
 
 
 def test_nobody_joined_cancels_at_the_start(client: TestClient, clock: dict[str, datetime]) -> None:
