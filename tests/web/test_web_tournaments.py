@@ -202,7 +202,7 @@ def test_two_rounds_to_the_podium_with_duplicate_dice(
     assert first["state"] == "running" and first["round"] == 1
     assert [len(x["players"]) for x in first["tables"]] == [2, 2]
     [r1] = first["round_info"]
-    assert r1["commitment"] and r1["seed"] is None and not r1["closed"]
+    assert r1["commitment"] and r1["seed"] is None and not r1["closed"] and r1["tables"] == []
     # a second look makes nothing new; with duplicate dice nobody sees another
     # table's game while the round is played (it would show the dice of the same keeps)
     assert [x["game_id"] for x in first["tables"]].count(None) == 1
@@ -239,6 +239,8 @@ def test_two_rounds_to_the_podium_with_duplicate_dice(
     assert second["round"] == 2 and second["state"] == "running"
     r1 = second["round_info"][0]
     assert r1["closed"] and r1["seed"]
+    assert {x["game_id"] for x in r1["tables"]} == games  # the round over: every table
+    assert second["round_info"][1]["tables"] == []  # the round being played: not yet
     for rec_id in sorted(games):  # revealed, and every die is the seed's
         rec = client.get(f"/api/games/{rec_id}/record").json()
         assert rec["dice"]["seed"] == r1["seed"]

@@ -49,9 +49,21 @@ class TournamentYouView(TypedDict):
     can_cancel: bool
 
 
+class TableView(TypedDict):
+    """A table of the round being played: its players, and its game where the viewer
+    may watch it (with duplicate dice, only the viewer's own: another table further on
+    in the round would show the dice that the same keeps will give)."""
+
+    table: int
+    game_id: str | None
+    players: list[str]
+    finished: bool
+
+
 class RoundView(TypedDict):
     """A round: when it began, its deadline, whether it is over; in duplicate mode the
-    commitment of its dice seed, and the seed once the round is over."""
+    commitment of its dice seed, and the seed once the round is over; once it is
+    over, its tables and their games (to look back at, and to check the dice)."""
 
     round: int
     started_at: str
@@ -59,6 +71,7 @@ class RoundView(TypedDict):
     closed: bool
     commitment: str | None
     seed: str | None
+    tables: list[TableView]
 
 
 class StandingView(TypedDict):
@@ -73,17 +86,6 @@ class StandingView(TypedDict):
     rounds: list[int | None]
     live: int | None
     yours: bool
-
-
-class TableView(TypedDict):
-    """A table of the round being played: its players, and its game where the viewer
-    may watch it (with duplicate dice, only the viewer's own: another table further on
-    in the round would show the dice that the same keeps will give)."""
-
-    table: int
-    game_id: str | None
-    players: list[str]
-    finished: bool
 
 
 class TournamentView(TypedDict):

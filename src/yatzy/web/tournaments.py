@@ -477,8 +477,20 @@ class TournamentService:
         creator = self.accounts.by_id(t.creator_id)
         my_game = next((s.game_id for s in current if s.account_id == mine), None)
         round_info: list[RoundView] = []
+        played = _by_round(every)
         for r in rounds:
             seed = round_seed(t, r.round) if t.duplicate else None
+            closed_tables: list[TableView] = []
+            if r.closed_at is not None:
+                closed_tables = [
+                    {
+                        "table": at[0].table_no + 1,
+                        "game_id": game_id,
+                        "players": [s.name for s in at],
+                        "finished": bool(at[0].finished),
+                    }
+                    for game_id, at in _by_game(played.get(r.round, [])).items()
+                ]
             round_info.append(
                 {
                     "round": r.round,
@@ -487,6 +499,7 @@ class TournamentService:
                     "closed": r.closed_at is not None,
                     "commitment": None if seed is None else commitment_of(seed),
                     "seed": seed.hex() if seed is not None and r.closed_at is not None else None,
+                    "tables": closed_tables,
                 }
             )
         tables: list[TableView] = []
@@ -548,6 +561,14 @@ class TournamentService:
             return standings(t, players, every, self._live_scores(current))
 
         return await asyncio.to_thread(compute)
+
+
+def _by_round(seats: Sequence[SeatResult]) -> dict[int, list[SeatResult]]:
+    """The seats grouped by their round."""
+    out: dict[int, list[SeatResult]] = {}
+    for s in seats:
+        out.setdefault(s.round, []).append(s)
+    return out
 
 
 def _by_game(seats: Sequence[SeatResult]) -> dict[str, list[SeatResult]]:
