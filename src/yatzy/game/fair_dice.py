@@ -24,7 +24,14 @@ a turn names the turn's index in the game log, the roll's index in the turn and 
 die's position (``turn/3/roll/1/die/4``); in *duplicate* mode it names the round and
 how often that position was rolled in the turn (``round/1/die/4/draw/2``), so everyone
 who keeps the same dice gets the same rolls in the same round (a duplicate game, a
-daily challenge).  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
+daily challenge, a tournament's round of tables of one); in *duplicate_seat* mode it
+names the round, the player's place in the round's order and the same
+(``round/1/order/0/die/4/draw/2``): the k-th player of a round at every table of a
+tournament shares a stream, and no player at a table sees the dice that are coming
+to them in the others' turns.  Roll-off dice are ``rolloff/ROUND/seat/SEAT``.
+A seed that other games go on playing after this one is over is held back past the
+game's end: until a day (``hold_until``, a daily challenge) or an event the server
+knows the end of (``hold_for``, a tournament's round).
 
 The module has no dependencies beyond the standard library, so a verifier can be
 written in any language from the description above; the browser check does the
@@ -56,8 +63,8 @@ as version 1, except that the roll-off's dice come from the seed alone and contr
 close at the first die of the first turn."""
 SCHEMES = (SCHEME_V1, SCHEME)
 
-Mode = Literal["standard", "duplicate"]
-MODES: tuple[Mode, ...] = ("standard", "duplicate")
+Mode = Literal["standard", "duplicate", "duplicate_seat"]
+MODES: tuple[Mode, ...] = ("standard", "duplicate", "duplicate_seat")
 MAX_CONTRIBUTIONS = 16
 MAX_CONTRIBUTION_LENGTH = 64
 _ACCEPT = 252  # the largest multiple of 6 that fits in a byte: no face is favoured
@@ -127,6 +134,8 @@ def die_label(mode: Mode, turn: int, roll: int, position: int, draw: int, player
     often ``position`` was rolled before in this turn."""
     if mode == "duplicate":
         return f"round/{turn // players}/die/{position}/draw/{draw}"
+    if mode == "duplicate_seat":
+        return f"round/{turn // players}/order/{turn % players}/die/{position}/draw/{draw}"
     return f"turn/{turn}/roll/{roll}/die/{position}"
 
 
@@ -152,6 +161,10 @@ class FairDice:
     hold_until: str | None = None
     """A day (ISO date, UTC) until the end of which the seed stays secret even when a
     game is over: a daily challenge, whose dice everyone plays all day."""
+    hold_for: str | None = None
+    """An event (a tournament's round, ``tournament/ID/round/N``) until whose end the
+    seed stays secret even when a game is over: the other tables of the round play the
+    same dice.  The server that dealt the game knows when that is."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, bytes) or len(self.seed) < 16:
@@ -162,6 +175,8 @@ class FairDice:
             raise FairDiceError(f"scheme {self.scheme!r} is not one of {', '.join(SCHEMES)}")
         if self.hold_until is not None and not is_day(self.hold_until):
             raise FairDiceError(f"hold_until {self.hold_until!r} is not a day (YYYY-MM-DD)")
+        if self.hold_for is not None and not is_hold_name(self.hold_for):
+            raise FairDiceError(f"hold_for {self.hold_for!r} is not an event's name")
 
     @classmethod
     def new(cls, mode: Mode = "standard") -> FairDice:
@@ -240,6 +255,8 @@ class FairDice:
         }
         if self.hold_until is not None:
             out["hold_until"] = self.hold_until
+        if self.hold_for is not None:
+            out["hold_for"] = self.hold_for
         if reveal:
             out["seed"] = self.seed.hex()
         return out
@@ -284,7 +301,19 @@ class FairDice:
         hold = proof.get("hold_until")
         if hold is not None and not is_day(hold):
             raise RecordError(f"hold_until {hold!r} is not a day", field="dice.hold_until")
-        return cls(seed, mode, list(contributions), scheme, hold)
+        held_for = proof.get("hold_for")
+        if held_for is not None and not is_hold_name(held_for):
+            raise RecordError(
+                f"hold_for {held_for!r} is not an event's name", field="dice.hold_for"
+            )
+        return cls(seed, mode, list(contributions), scheme, hold, held_for)
+
+    @property
+    def held(self) -> bool:
+        """Whether the seed is held back past the game's end (a daily challenge, a
+        tournament's round): such a game takes no contributions and no hints, as
+        everyone of the day or round plays the same dice."""
+        return self.hold_until is not None or self.hold_for is not None
 
 
 def is_day(text: Any) -> bool:
@@ -293,6 +322,17 @@ def is_day(text: Any) -> bool:
         return isinstance(text, str) and date.fromisoformat(text).isoformat() == text
     except ValueError:
         return False
+
+
+def is_hold_name(text: Any) -> bool:
+    """Whether ``text`` may name an event a seed is held for: 1-100 characters of
+    ASCII letters, digits and ``/_-.``."""
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= 100
+        and text.isascii()
+        and all(ch.isalnum() or ch in "/_-." for ch in text)
+    )
 
 
 def _draws_before(rolls: list[dict[str, Any]], position: int) -> int:

@@ -35,6 +35,8 @@ from yatzy.store.models import (
     PushSettingRow,
     PushSubscriptionRow,
     RecoveryCodeRow,
+    TournamentPlayerRow,
+    TournamentRow,
 )
 from yatzy.store.pg_writer import utc_now
 from yatzy.store.repo import GAMES, SEATS, GameRepository
@@ -49,6 +51,8 @@ _PUSH_DEVICES = cast(Table, PushSubscriptionRow.__table__)
 _PUSH_SETTINGS = cast(Table, PushSettingRow.__table__)
 DAILY = cast(Table, DailyEntryRow.__table__)
 DAILY_MINE = DAILY.alias("mine")
+_TOURNAMENT_PLAYERS = cast(Table, TournamentPlayerRow.__table__)
+_TOURNAMENTS = cast(Table, TournamentRow.__table__)
 
 ACCOUNT_OWNER_PREFIX = "account."
 """How an account's owner token begins.  A guest's owner token (a cookie) is URL-safe
@@ -210,6 +214,22 @@ class AccountStore:
                         owner_hash=secrets.token_hex(32),
                         name=label if name.casefold() == key else name,
                     )
+                )
+            # its places in tournaments stay in the standings, under the word for a
+            # deleted account in each tournament's language
+            joined = conn.execute(
+                select(_TOURNAMENTS.c.id, _TOURNAMENTS.c.lang)
+                .join(_TOURNAMENT_PLAYERS, _TOURNAMENT_PLAYERS.c.tournament_id == _TOURNAMENTS.c.id)
+                .where(_TOURNAMENT_PLAYERS.c.account_id == account.id)
+            ).all()
+            for tournament_id, lang in joined:
+                conn.execute(
+                    update(_TOURNAMENT_PLAYERS)
+                    .where(
+                        _TOURNAMENT_PLAYERS.c.tournament_id == tournament_id,
+                        _TOURNAMENT_PLAYERS.c.account_id == account.id,
+                    )
+                    .values(name=labels.get(lang, labels["en"]))
                 )
             # sessions and codes go with the account (ON DELETE CASCADE), but SQLite
             # applies that only with its foreign keys on: delete them here as well

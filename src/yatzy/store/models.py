@@ -446,3 +446,76 @@ class GameClockRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     due: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     detail: Mapped[str] = mapped_column(Text, nullable=False, default="{}")
+
+
+class TournamentRow(Base):
+    """A tournament: its settings, who made it, where it stands (``state``: open,
+    running, finished or cancelled; ``round``: the round being played, 0 before the
+    start) and its secret, from which every round's seed, table order and game id
+    are derived (:mod:`yatzy.web.tournaments`)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), nullable=False)
+    rules: Mapped[str] = mapped_column(String(200), nullable=False)
+    lang: Mapped[str] = mapped_column(String(2), nullable=False)
+    creator_id: Mapped[str] = mapped_column(String(32), nullable=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    rounds: Mapped[int] = mapped_column(Integer, nullable=False)
+    table_size: Mapped[int] = mapped_column(Integer, nullable=False)
+    duplicate: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    public: Mapped[bool] = mapped_column(Boolean, nullable=False, index=True)
+    cap: Mapped[int] = mapped_column(Integer, nullable=False)
+    round_minutes: Mapped[int] = mapped_column(Integer, nullable=False)
+    state: Mapped[str] = mapped_column(String(10), nullable=False, index=True)
+    round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    players: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    secret: Mapped[str] = mapped_column(String(64), nullable=False)
+
+
+class TournamentPlayerRow(Base):
+    """An account in a tournament, with its name as it was when it joined."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class TournamentRoundRow(Base):
+    """A round of a tournament: when it began, its deadline, and when it was closed
+    (its scores counted, its seed revealed)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentSeatRow(Base):
+    """A player's place in a round: the table, the game and the seat in it, and once
+    the round is closed the score and the table placement points."""
+
+    __tablename__ = "tournament_seats"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_no: Mapped[int] = mapped_column(Integer, nullable=False)
+    game_id: Mapped[str] = mapped_column(String(32), nullable=False, index=True)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    points: Mapped[int | None] = mapped_column(Integer, nullable=True)

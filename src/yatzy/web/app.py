@@ -50,6 +50,8 @@ from yatzy.web.routes import ROUTERS
 from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
 from yatzy.web.service import GameService
 from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
+from yatzy.web.tournaments import TournamentService
+from yatzy.web.tournaments import stop as stop_tournaments
 from yatzy.web.transport import ActionFastPath, BodyLimit
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -272,6 +274,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service.moved = notifier.after_move
     accounts.notify = notifier.notify
     app.state.notifier = notifier
+    # tournaments start and advance on this task, and on every view of one
+    tournaments = app.state.tournaments = TournamentService(service)
+    ticker = loop.create_task(tournaments.run_periodically())
     listener = None
     if repo.asyncpg_dsn is not None:
         listener = loop.create_task(hub.listen_postgres(repo.asyncpg_dsn))
@@ -302,6 +307,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(notifier.stop)
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
+        await stop_tournaments(ticker)
         for task in (pruner, listener, clocks):
             if task is not None:
                 task.cancel()

@@ -38,6 +38,7 @@ from yatzy.web.notifications import Notifier
 from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
 from yatzy.web.service import GameService
+from yatzy.web.tournaments import TournamentService
 
 GAME_ID = r"^[0-9a-f]{32}$"
 """A game's id: 128 bits in hex."""
@@ -97,6 +98,16 @@ def get_daily(conn: HTTPConnection) -> DailyChallenges:
     if daily is None or daily.service is not state.service:
         daily = state.daily = DailyChallenges(state.service)
     return daily
+
+
+def get_tournaments(conn: HTTPConnection) -> TournamentService:
+    """The tournaments over the game service (the lifespan makes it and runs its
+    periodic task; made here at the first call where it did not)."""
+    state = conn.app.state
+    tournaments: TournamentService | None = getattr(state, "tournaments", None)
+    if tournaments is None or tournaments.service is not state.service:
+        tournaments = state.tournaments = TournamentService(state.service)
+    return tournaments
 
 
 def get_service(conn: HTTPConnection) -> GameService:
@@ -251,6 +262,7 @@ LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 InvitationsDep = Annotated[Invitations, Depends(get_invitations)]
 Service = Annotated[GameService, Depends(get_service)]
 Daily = Annotated[DailyChallenges, Depends(get_daily)]
+Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 Bots = Annotated[BotRunner, Depends(get_bots)]
 OpenGamesDep = Annotated[OpenGames, Depends(get_open_games)]

@@ -125,6 +125,13 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.daily_not_yet", "The leaderboard opens when you have played the challenge."),
     N_("web.daily_nobody", "Nobody played this challenge."),
     N_("web.daily_game", "The daily challenge of {day}: the same dice for everyone."),
+    N_("web.tournament_game", "A tournament game:"),
+    N_("web.tournament_back", "the tournament's standings"),
+    N_(
+        "web.tournament_held",
+        "The other tables of this round may still be playing: the secret number is shown "
+        "when the round is over, and then anyone can check every die.",
+    ),
     N_(
         "web.fair_held",
         "Everyone plays these dice all day: the secret number is shown when the day is over "

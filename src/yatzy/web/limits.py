@@ -106,6 +106,8 @@ class Limits:
     """Accounts created per client."""
     friend: Rate | None = Rate(30, 10)
     """Friend requests, answers and blocks per client."""
+    tournament: Rate | None = Rate(5, 3)
+    """Tournaments created per client (each may seat up to 1,000 players)."""
     talk: Rate | None = Rate(12, 4)
     """Phrases said per client (a few in a row, then one every five seconds)."""
     seek: Rate | None = Rate(20, 6)
@@ -155,6 +157,7 @@ class Limits:
             login=None,
             signup=None,
             friend=None,
+            tournament=None,
             talk=None,
             seek=None,
             socket=None,
@@ -348,6 +351,7 @@ _WHAT = {
     "login": "log-in attempts",
     "signup": "accounts created",
     "friend": "friend requests, answers and blocks",
+    "tournament": "tournaments created",
     "talk": "phrases said",
     "seek": "seeks, joins, quick matches and invitations",
     "socket": "WebSocket connections",

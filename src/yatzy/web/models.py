@@ -183,6 +183,9 @@ class DiceView(TypedDict):
     contributions_open: bool
     hold_until: str | None
     """A daily challenge's day: its seed is shown when that day is over."""
+    hold_for: str | None
+    """A tournament's round (``tournament/ID/round/N``): its seed is shown when the
+    round is over (every table of it plays the same dice)."""
 
 
 class ClockView(TypedDict):

@@ -200,6 +200,13 @@ def add_limit_options(p: Any) -> None:
         help="friend requests, answers and blocks (default 30, bursts of 10)",
     )
     g.add_argument(
+        "--limit-tournaments",
+        type=number,
+        default=5,
+        metavar="N",
+        help="tournaments created (default 5, bursts of 3)",
+    )
+    g.add_argument(
         "--limit-talk",
         type=number,
         default=12,
@@ -382,6 +389,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         login=rate(args.limit_logins, 10),
         signup=rate(args.limit_signups, 5),
         friend=rate(args.limit_friends, 10),
+        tournament=rate(args.limit_tournaments, 3),
         talk=rate(args.limit_talk, 4),
         seek=rate(args.limit_seeks, 6),
         socket=rate(args.limit_sockets, 60),

@@ -123,6 +123,10 @@ class SeatRequest:
     name: str
     bot: str | None = None
     here: bool = False
+    owner: str | None = None
+    """The owner token of a claimed seat when it is not the creator's (a tournament
+    seats each player on their own account): the seat belongs to that owner, and its
+    token is handed to nobody (the account's session holds it)."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,11 @@ class GameService:
             ClockStore(repo), self.load, self.ahead.levels_of, clock, stand_in=stand_in
         )
         """The timed games' clocks (:mod:`yatzy.web.clocks`)."""
+        self.hold_over: Callable[[str], bool] = _never
+        """Whether the event a seed is held for (``FairDice.hold_for``: a tournament's
+        round) is over, so that its finished games may show the seed; called from a
+        worker thread (it may read the store).  The tournaments set it; without them
+        such a seed stays secret."""
 
     # -- loading ------------------------------------------------------------------------
 
@@ -384,16 +393,24 @@ class GameService:
 
     def may_reveal(self, dealer: FairDice) -> bool:
         """Whether a finished game's seed may be shown: always, except a daily
-        challenge's before its day is over (everyone plays those dice all day)."""
+        challenge's before its day is over (everyone plays those dice all day) and a
+        tournament round's (shown once the round is over: :meth:`_reveal_held`)."""
+        if dealer.hold_for is not None:
+            return False
         return dealer.hold_until is None or self.today() > dealer.hold_until
 
     def _reveal_held(self, stored: StoredGame, data: dict[str, Any]) -> StoredGame:
-        """A finished game whose record holds back its seed until a day that is now
-        over: the seed goes into the stored record (nothing else changes)."""
+        """A finished game whose record holds back its seed until a day, or an event
+        (a tournament's round), that is now over: the seed goes into the stored record
+        (nothing else changes)."""
         proof = data.get("dice")
-        if not isinstance(proof, dict) or "seed" in proof or "hold_until" not in proof:
+        if not isinstance(proof, dict) or "seed" in proof:
             return stored
-        if self.today() <= proof["hold_until"]:
+        if "hold_until" not in proof and "hold_for" not in proof:
+            return stored
+        if "hold_until" in proof and self.today() <= proof["hold_until"]:
+            return stored
+        if "hold_for" in proof and not self.hold_over(str(proof["hold_for"])):
             return stored
         seed = self.repo.dice_seed(stored.id)
         if seed is None:
@@ -420,11 +437,12 @@ class GameService:
         view["talk"] = self.talk.lines(stored.id)
         # whether the players may switch hints on during the game (see set_hints)
         dice = view["dice"]
-        daily = dice is not None and dice["hold_until"] is not None  # played without hints
+        # a daily challenge's or a tournament's game is played without hints
+        held = dice is not None and (dice["hold_until"] is not None or dice["hold_for"] is not None)
         running_rated = self.rated.running_rated(stored.id, state)
         view["rated"] = bool(self.rated.known(stored.id))
         view["hints_switch"] = (
-            hints_unsupported(state.rules, stored.pad) is None and not daily and not running_rated
+            hints_unsupported(state.rules, stored.pad) is None and not held and not running_rated
         )
         if running_rated:
             view["undo"] = None  # a rated game takes nothing back
@@ -443,7 +461,7 @@ class GameService:
             dealer = self._dealers.get(stored.id)
         if dealer is not None:
             proof = dealer.proof(reveal=state.is_terminal() and self.may_reveal(dealer))
-            taking = dealer.open_for(state) and dealer.hold_until is None
+            taking = dealer.open_for(state) and not dealer.held
         else:  # a finished game (its dealer is dropped), or none: as its record says
             proof = orjson.loads(stored.record).get("dice")
             if proof is None:
@@ -457,6 +475,7 @@ class GameService:
             "seed": proof.get("seed"),
             "contributions_open": taking and not state.is_terminal(),
             "hold_until": proof.get("hold_until"),
+            "hold_for": proof.get("hold_for"),
         }
 
     async def view(
@@ -549,6 +568,7 @@ class GameService:
         rated: bool = False,
         account_id: str | None = None,
         clock: ClockSetting | None = None,
+        game_id: str | None = None,
     ) -> Created:
         """Start a game: check the settings, draw the dice's secret seed (``entropy``:
         the creating device's contribution to the dice; ``dice_mode`` "duplicate": the
@@ -556,7 +576,9 @@ class GameService:
         marked here (the insert is awaited).  ``dealer``: the game's dice when they are
         given (a daily challenge's), else a fresh seed.  ``rated``: a rated game
         (:mod:`yatzy.web.rated`), made by the signed-in ``account_id``.  ``clock``: a
-        timed game's clock (:mod:`yatzy.web.clocks`; not for a score pad)."""
+        timed game's clock (:mod:`yatzy.web.clocks`; not for a score pad).  ``game_id``:
+        the new game's id when the caller chose it (a tournament's table, the same in
+        every process); storing a second game of that id fails."""
         if rated:
             check_new(seats, account_id, pad, hints)
             if clock is None:  # a rated game always has a clock (docs/ratings.md)
@@ -564,7 +586,7 @@ class GameService:
         if clock is not None and pad:
             raise ClockError("a score pad game is played together at one table: it has no clock")
         stored, state, created, dealer = self._new_game(
-            rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer
+            rules, lang, seats, pad, hints, owner, entropy, dice_mode, dealer, game_id
         )
         await self.repo.insert_async(stored, None if dealer is None else dealer.seed.hex())
         if rated:
@@ -591,6 +613,7 @@ class GameService:
         entropy: str | None = None,
         dice_mode: Mode = "standard",
         dealer: FairDice | None = None,
+        game_id: str | None = None,
     ) -> tuple[StoredGame, State, Created, FairDice | None]:
         """A new game as it is to be stored (nothing is stored yet), with its dice
         (None for a score pad: its dice are real)."""
@@ -629,7 +652,7 @@ class GameService:
             dealer.contribute(state, entropy)
         if state.is_chance_node():  # a roll-off for the starting player (not when alone)
             state.roll(dealer if dealer is not None else self.rng)
-        game_id = secrets.token_hex(16)
+        game_id = game_id or secrets.token_hex(16)
         invite = new_token()
         owner = owner or new_token()
         tokens = {i: new_token() for i, s in enumerate(seats) if s.here}
@@ -639,7 +662,7 @@ class GameService:
                 p.name,
                 p.bot,
                 token_hash(tokens[i]) if i in tokens else None,
-                token_hash(owner) if i in tokens else None,
+                token_hash(seats[i].owner or owner) if i in tokens else None,
             )
             for i, p in enumerate(game.players)
         ]
@@ -909,8 +932,10 @@ class GameService:
         if state.is_terminal():
             raise GameOverError("the game is over; its hints can no longer be switched")
         dealer = await asyncio.to_thread(self._dealer, stored)
-        if on and dealer is not None and dealer.hold_until is not None:
-            raise HintsUnavailableError("a daily challenge is played without hints")
+        if on and dealer is not None and dealer.held:
+            raise HintsUnavailableError(
+                "a daily challenge or a tournament's game is played without hints"
+            )
         if on:
             await asyncio.to_thread(self.rated.refuse_while_running, game_id, state, "hints")
         if on:
@@ -960,8 +985,10 @@ class GameService:
             raise YatzyError(
                 "this game has no dealt dice to contribute to (a score pad's are real)"
             )
-        if dealer.hold_until is not None:
-            raise ContributionsClosedError("a daily challenge's dice are the same for everyone")
+        if dealer.held:
+            raise ContributionsClosedError(
+                "a daily challenge's or a tournament round's dice are the same for everyone"
+            )
         if not dealer.open_for(state):
             raise ContributionsClosedError("contributions close when the first die is rolled")
         moves = await asyncio.to_thread(self.repo.moves, game_id)
@@ -1164,6 +1191,12 @@ def bot_is_next(stored: StoredGame, state: State) -> bool:
     """Whether a bot seat is to act in ``state``."""
     seat = state.current_player()
     return seat not in (CHANCE, TERMINAL) and stored.seats[seat].bot is not None
+
+
+def _never(_hold: str) -> bool:
+    """No event a seed is held for is known to be over (the default of
+    :attr:`GameService.hold_over`)."""
+    return False
 
 
 def utc_day() -> str:

@@ -14,6 +14,7 @@
 * :mod:`.lobby`: the lobby (seeks, play someone now) and invitations of friends;
 * :mod:`.daily`: the daily challenges (today's, a browser's game, the leaderboards);
 * :mod:`.ratings`: the leaderboards and the players' ratings and skill index;
+* :mod:`.tournaments`: tournaments (the list, creating, joining, standings) and their pages;
 * :mod:`.docs`: the API's documentation page, with Swagger UI served from a package.
 
 Each takes what it needs through :mod:`yatzy.web.deps`; :data:`ROUTERS` is the
@@ -40,6 +41,7 @@ from yatzy.web.routes import (
     ratings,
     rules,
     sockets,
+    tournaments,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -52,6 +54,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     downloads.router,
     analysis.router,
     daily.router,
+    tournaments.router,
     sockets.router,
     docs.router,
     account.router,

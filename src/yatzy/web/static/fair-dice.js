@@ -49,6 +49,7 @@ async function faces(key, ctx, label, count) {
 }
 
 function label(mode, turn, roll, position, draw, players) {
+  if (mode === "duplicate_seat") return `round/${Math.floor(turn / players)}/order/${turn % players}/die/${position}/draw/${draw}`;
   return mode === "duplicate" ? `round/${Math.floor(turn / players)}/die/${position}/draw/${draw}` : `turn/${turn}/roll/${roll}/die/${position}`;
 }
 
@@ -127,6 +128,14 @@ export function renderFairDice() {
     body.unshift(line);
     if (state.view.finished && !dice.seed) body.push(el("p", {}, t("fair_held")));
     if (!section.dataset.opened) { section.open = true; section.dataset.opened = "1"; }
+  }
+  const tournament = /^tournament\/([0-9a-f]{32})\/round\/\d+$/.exec(dice.hold_for || "");
+  if (tournament) {
+    // a tournament's game: back to its standings, and why a finished game's seed waits
+    const back = url(`tournaments/${tournament[1]}`);
+    body.unshift(el("p", { id: "tournament-line" }, t("tournament_game"), " ",
+      el("a", { href: back.href, id: "tournament-link" }, t("tournament_back"))));
+    if (state.view.finished && !dice.seed) body.push(el("p", {}, t("tournament_held")));
   }
   if (dice.contributions.length) body.push(el("p", {}, t("fair_added", { count: dice.contributions.length })));
   if (dice.seed) {
