@@ -221,6 +221,10 @@ def test_two_rounds_to_the_podium_with_duplicate_dice(
             assert v["dice"]["commitment"] == r1["commitment"]
             assert not v["dice"]["contributions_open"] and v["hints_switch"] is False
             assert c.post(f"/api/games/{mine}/hints", json={"on": True}).status_code >= 400
+            # fair play: no chances and no analysis while the table plays
+            assert v["win_chances"] is None
+            refused = c.get(f"/api/games/{mine}/analysis")
+            assert (refused.status_code, refused.json()["error"]) == (409, "RatedGameError")
     # every person plays their seat by the same rule through the normal action route
     by_game = seated(people, tid)
     first_game, other_game = sorted(by_game)

@@ -446,13 +446,21 @@ class GameService:
         )
         if running_rated:
             view["undo"] = None  # a rated game takes nothing back
-        if self.chances is None or running_rated:  # a rated game shows no chances while on
-            view["win_chances"] = None
+        if self.chances is None or running_rated or self._in_tournament(stored, state):
+            view["win_chances"] = None  # a rated or tournament game shows none while on
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
             view["win_chances"] = cast(
                 "WinChancesView | None", self.chances.for_view(stored, state)
             )
         return view
+
+    def _in_tournament(self, stored: StoredGame, state: State) -> bool:
+        """Whether the game is a tournament's table still in play (its dice are held
+        for the round): no hints, chances or analysis until it is over (fair play)."""
+        if state.is_terminal():
+            return False
+        dice = self._dice_view(stored, state)
+        return dice is not None and dice["hold_for"] is not None
 
     def _dice_view(self, stored: StoredGame, state: State) -> DiceView | None:
         """The game's dice proof for every viewer: the commitment and contributions,
@@ -1080,6 +1088,8 @@ class GameService:
 
         stored, state = await self.load(game_id)
         await asyncio.to_thread(self.rated.refuse_while_running, game_id, state, "analyses")
+        if self._in_tournament(stored, state):
+            raise RatedGameError("analyses are not available in a tournament game until it is over")
         words: Any = lang if lang in LANGUAGES else stored.lang
         people = {s.seat for s in stored.seats if s.bot is None}
         key = f"{stored.id}:{stored.version}"
