@@ -129,6 +129,9 @@ def test_create_join_cancel_and_the_hostile_ways(
     conforms(TournamentListView, listed)
     assert {x["id"] for x in listed["tournaments"]} == {tid, small["id"]}  # not the hidden
     assert get(client, hidden["id"])["name"] == "Spring cup"  # by its link
+    lobby = client.get("/lobby?lang=fi").text  # the lobby lists the public ones to join
+    assert f'href="tournaments/{tid}"' in lobby and f'href="tournaments/{small["id"]}"' in lobby
+    assert hidden["id"] not in lobby and "Turnaukset" in lobby
     with bo as c:
         assert c.post(f"/api/tournaments/{tid}/join").status_code == 403  # no CSRF header
         r = join(c, tid)

@@ -31,6 +31,7 @@ from yatzy.web.deps import (
     LobbyDep,
     Settings,
     SignedIn,
+    Tournaments,
     note_account,
     public_base,
 )
@@ -500,8 +501,18 @@ async def answer_invitation(
 
 
 @router.get("/lobby", response_class=HTMLResponse, include_in_schema=False)
-async def lobby_page(request: Request, lobby: LobbyDep) -> HTMLResponse:
-    """The lobby: open seeks, a new seek, play someone now."""
+async def lobby_page(request: Request, lobby: LobbyDep, tournaments: Tournaments) -> HTMLResponse:
+    """The lobby: open seeks, a new seek, play someone now, and the public tournaments
+    that take players (joined on their own pages)."""
     lang = lang_of(request)
     presets = [{"spec": p.spec, "name": catalog.pick(p.name, lang)} for p in catalog.PRESETS]
-    return render(request, "lobby.html", lang, presets=presets, bot_wait=round(lobby.bot_wait))
+    listed = (await tournaments.listing(lang))["tournaments"]
+    open_ones = [x for x in listed if x["state"] == "open"][:10]
+    return render(
+        request,
+        "lobby.html",
+        lang,
+        presets=presets,
+        bot_wait=round(lobby.bot_wait),
+        tournaments=open_ones,
+    )
