@@ -1010,14 +1010,21 @@ class GameService:
 
     async def turns_of(self, owner: str, lang: str = "en") -> list[WaitingGame]:
         """The games in play where a seat of ``owner`` (an account's owner token) is
-        to act, the longest waiting first (of its 100 most recently moved games)."""
+        to act, the longest waiting first: of its 100 most recently moved games, and
+        of its timed games whose clock waits for it (up to 100 more, the nearest
+        deadline first), so a daily game that waits days is never left out."""
         words: Any = lang if lang in LANGUAGES else "en"
         mine = token_hash(owner)
 
         def waiting() -> list[WaitingGame]:
             found: list[WaitingGame] = []
             entries: dict[str, WaitingGame] = {}
-            for stored in self.repo.games_of(mine):
+            games = self.repo.games_of(mine)
+            seen = {g.id for g in games}
+            games += [
+                self.repo.get(g) for g in self.clocks.store.waiting_for(mine) if g not in seen
+            ]
+            for stored in games:
                 if stored.finished:
                     continue
                 cached = self._cached(stored.id)
