@@ -4,6 +4,7 @@ event that is a move of the game (over its version, once), and the overdue query
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from tests.postgres import pg_or_skip, postgres_database
 from tests.store.test_web_store import _new_game
 from yatzy.store import GameRepository
 from yatzy.store.clocks import ClockRow, ClockStore
+from yatzy.store.repo import SeatInfo, StoredGame
 
 NOON = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
@@ -99,3 +101,49 @@ def test_the_overdue_games_longest_first(repo: GameRepository) -> None:
     assert store.overdue(NOON) == [ids[1]]
     assert store.overdue(NOON + timedelta(seconds=5)) == [ids[1], ids[0]]
     assert store.overdue(NOON - timedelta(days=2)) == []
+
+
+def _duel(repo: GameRepository, owners: tuple[str, str], finished: bool = False) -> str:
+    """A two-seat game whose seats are held by ``owners`` (owner hashes)."""
+    gid = secrets.token_hex(16)
+    seats = [SeatInfo(i, f"P{i}", None, "t" * 64, owners[i]) for i in range(2)]
+    repo.insert(
+        StoredGame.new(
+            game_id=gid,
+            rules="yatzy",
+            lang="en",
+            pad=False,
+            hints=False,
+            invite_hash="x" * 64,
+            record="{}",
+            finished=finished,
+            seats=seats,
+        )
+    )
+    return gid
+
+
+def test_the_timed_games_that_wait_for_an_owner(repo: GameRepository) -> None:
+    """Those whose clock's seat (running or paused) is the owner's, the nearest
+    deadline first; not another's turn, not a clock ended, not a finished game."""
+    store = ClockStore(repo)
+    me, other = "a" * 64, "b" * 64
+    later, sooner, paused, theirs, ended, finished = (
+        _duel(repo, (other, me)),
+        _duel(repo, (me, other)),
+        _duel(repo, (other, me)),
+        _duel(repo, (other, me)),
+        _duel(repo, (other, me)),
+        _duel(repo, (other, me), finished=True),
+    )
+    day, two = NOON + timedelta(days=1), NOON + timedelta(days=2)
+    store.insert(ClockRow(later, "daily", 86400, seat=1, deadline=two, due=two))
+    store.insert(ClockRow(sooner, "daily", 86400, seat=0, deadline=day, due=day))
+    store.insert(ClockRow(paused, "daily", 86400, phase="paused", seat=1, due=None))
+    store.insert(ClockRow(theirs, "daily", 86400, seat=0, deadline=NOON, due=NOON))
+    store.insert(ClockRow(ended, "daily", 86400, phase="ended", seat=1))
+    store.insert(ClockRow(finished, "daily", 86400, seat=1, deadline=NOON, due=NOON))
+    assert store.waiting_for(me) == [sooner, later, paused]
+    assert store.waiting_for(me, limit=1) == [sooner]
+    assert store.waiting_for(other) == [theirs]
+    assert store.waiting_for("c" * 64) == []

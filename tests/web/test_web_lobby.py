@@ -330,6 +330,30 @@ def test_an_invitation_is_declined(client: TestClient) -> None:
     assert seats_of(bo, gid) == []
 
 
+def test_a_friend_is_invited_into_a_daily_game(client: TestClient) -> None:
+    """An invitation's game has the time control asked for; its clock starts once
+    the friend joins; a bad time control is refused and makes nothing."""
+    anna, anna_name = person(client, "Tia")
+    bo, bo_name = person(client, "Tor")
+    befriend(anna, anna_name, bo, bo_name)
+    for bad in ({"mode": "daily", "days": 9}, {"mode": "live", "days": 1}, "daily"):
+        r = post(anna, "/api/invitations", {"friends": [bo_name], "time_control": bad})
+        assert r.status_code == 422, r.text
+    assert get(bo, "/api/invitations").json()["invitations"] == []
+    daily = {"mode": "daily", "days": 3}
+    r = post(anna, "/api/invitations", {"friends": [bo_name], "time_control": daily})
+    assert r.status_code == 201, r.text
+    gid = r.json()["game"]
+    with anna as c:
+        clock = c.get(f"/api/games/{gid}").json()["clock"]
+    assert (clock["mode"], clock["days"], clock["deadline"]) == ("daily", 3, None)
+    (inv,) = get(bo, "/api/invitations").json()["invitations"]
+    assert post(bo, f"/api/invitations/{inv['id']}/accept").status_code == 200
+    with bo as c:
+        clock = c.get(f"/api/games/{gid}").json()["clock"]
+    assert clock["phase"] == "running" and clock["deadline"] is not None
+
+
 def test_only_friends_are_invited(client: TestClient) -> None:
     anna, anna_name = person(client, "Oli")
     bo, bo_name = person(client, "Ola")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -540,3 +541,24 @@ def test_the_device_follows_the_pages_language(client: TestClient, push: PushSer
         assert c.post("/api/friends/request", json={"name": bo_name}, headers=CSRF).is_success
     (note,) = arrived(client, push, phone, "friend")
     assert note["title"] == "Kaveripyyntö"
+
+
+def test_the_end_reaches_an_absent_player_whose_seat_the_computer_finished() -> None:
+    """The last move of a game made by the computer standing in for an absent person
+    tells that person the game is over (a person's own last move does not tell
+    them); the computer's rolls for them are no "your turn" of theirs."""
+    sent: list[tuple[list[str], str]] = []
+    notifier = Notifier(cast(Any, SimpleNamespace(engine=None)))  # never started: no store
+    notifier.owners = frozenset({"anna", "bo"})
+    notifier.watching = lambda game, owner: False
+    notifier.notify_owners = lambda owners, kind, payload: bool(  # type: ignore[method-assign]
+        sent.append((sorted(owners), kind)) or True
+    )
+    people = [SimpleNamespace(bot=None, owner_hash=o, name=o.title()) for o in ("anna", "bo")]
+    stored = cast(Any, SimpleNamespace(id="g1", rules="yatzy", seats=people))
+    over = cast(Any, SimpleNamespace(is_terminal=lambda: True))
+    rolled = cast(Any, SimpleNamespace(is_terminal=lambda: False, current_player=lambda: 1))
+    notifier.after_move(stored, over, 1)
+    notifier.after_move(stored, over, 1, True)
+    notifier.after_move(stored, rolled, 1, True)
+    assert sent == [(["anna"], "ended"), (["anna", "bo"], "ended")]

@@ -21,7 +21,7 @@ from sqlalchemy import Table, and_, insert, select, text, update
 
 from yatzy.store.models import GameClockRow, GameRow, MoveRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL
-from yatzy.store.repo import GameRepository
+from yatzy.store.repo import SEATS, GameRepository
 
 CLOCKS = cast(Table, GameClockRow.__table__)
 GAMES = cast(Table, GameRow.__table__)
@@ -147,6 +147,29 @@ class ClockStore:
         with self.repo.engine.connect() as conn:
             rows = conn.execute(select(CLOCKS).where(CLOCKS.c.game_id.in_(game_ids))).mappings()
             return {r["game_id"]: ClockRow.of(r) for r in rows}
+
+    def waiting_for(self, owner_hash: str, limit: int = 100) -> list[str]:
+        """The unfinished timed games whose seat to move (running, or paused for a
+        time-out) is held by ``owner_hash``, the nearest deadline first: one query
+        from the owner's seats (indexed) to their clocks, so an account in thousands
+        of daily games finds those that wait for it however long ago they moved."""
+        with self.repo.engine.connect() as conn:
+            rows = conn.execute(
+                select(CLOCKS.c.game_id)
+                .join(
+                    SEATS,
+                    and_(SEATS.c.game_id == CLOCKS.c.game_id, SEATS.c.seat == CLOCKS.c.seat),
+                )
+                .join(GAMES, GAMES.c.id == CLOCKS.c.game_id)
+                .where(
+                    SEATS.c.owner_hash == owner_hash,
+                    CLOCKS.c.phase != "ended",
+                    GAMES.c.finished.is_(False),
+                )
+                .order_by(CLOCKS.c.due.is_(None), CLOCKS.c.due, CLOCKS.c.game_id)
+                .limit(limit)
+            )
+            return [r[0] for r in rows]
 
     def update(self, row: ClockRow) -> bool:
         """Write ``row`` over the stored one if that is still at ``row.stamp``

@@ -42,7 +42,7 @@ from yatzy.web.limits import (
     RateLimiter,
     RateLimits,
 )
-from yatzy.web.notifications import Notifier, push_contact_of
+from yatzy.web.notifications import Notifier, loopback_from_env, push_contact_of
 from yatzy.web.pg_jobs import install as install_pg_jobs
 from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
@@ -268,7 +268,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     app.state.accounts = accounts = AccountService(repo, settings.hasher)
     notifier = Notifier(repo, contact=push_contact_of(settings.push_contact, settings.public_url))
-    notifier.loopback = settings.push_loopback
+    notifier.loopback = settings.push_loopback or loopback_from_env()  # the latter: tests
     await asyncio.to_thread(notifier.start)  # the VAPID key: read, or made the first time
     notifier.watching = hub.watching
     service.moved = notifier.after_move

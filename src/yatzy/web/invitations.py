@@ -20,12 +20,13 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from yatzy.errors import YatzyError
 from yatzy.store.accounts import Account, AccountStore, owner_hash
 from yatzy.store.lobby import Invitation, InvitationStore
 from yatzy.web.accounts import NoSuchAccountError, name_key
-from yatzy.web.lobby import Lobby, check_game
+from yatzy.web.lobby import Lobby, check_game, check_time_control
 from yatzy.web.service import MAX_SEATS, SeatRequest
 from yatzy.web.views import bot_to_act
 
@@ -103,11 +104,15 @@ class Invitations:
         *,
         hints: bool = False,
         bots: Sequence[str] = (),
+        time_control: Any = None,
     ) -> tuple[str, list[Invitation]]:
         """A new game of the inviter (seated on the account), its friends ``friends``
-        (each invited to a seat) and computers of ``bots``; its id and invitations."""
+        (each invited to a seat) and computers of ``bots``; its id and invitations.
+        ``time_control`` is the game's clock, as a seek's (checked by
+        :func:`yatzy.web.lobby.check_time_control`; it starts once everyone joined)."""
         if not friends:
             raise YatzyError("invite at least one friend")
+        clock = check_time_control(time_control)
         people = await asyncio.to_thread(self._friends, inviter, friends)
         if 1 + len(people) + len(bots) > MAX_SEATS:
             raise YatzyError(f"at most {MAX_SEATS} seats")
@@ -118,6 +123,7 @@ class Invitations:
             [(inviter.id, inviter.name)],
             hints=hints,
             bots=bots,
+            time_control=clock,
             open_seats=[f.name for f in people],
         )
         made = await asyncio.to_thread(

@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
+import os
 import queue
 import threading
 import time
@@ -107,6 +108,18 @@ class BadEndpointError(YatzyError):
     """A push subscription whose endpoint the server will not post to."""
 
     http_status = 422
+
+
+TEST_PUSH_LOOPBACK_ENV = "YATZY_TEST_PUSH_LOOPBACK"
+"""Test only: set to ``1``, a served app takes plain-HTTP push endpoints on 127.0.0.1
+(a browser test's loopback push service; :func:`check_endpoint`), as
+``create_app(push_loopback=True)`` does.  Never set it in production: a subscription
+could then make the server post to its own machine."""
+
+
+def loopback_from_env() -> bool:
+    """Whether :data:`TEST_PUSH_LOOPBACK_ENV` asks for loopback push endpoints (tests)."""
+    return os.environ.get(TEST_PUSH_LOOPBACK_ENV) == "1"
 
 
 def check_endpoint(endpoint: str, loopback: bool = False) -> str:
@@ -288,9 +301,13 @@ class Notifier:
             return False
         return True
 
-    def after_move(self, stored: StoredGame, state: State, seat: int) -> None:
+    def after_move(
+        self, stored: StoredGame, state: State, seat: int, computer: bool = False
+    ) -> None:
         """Called (on the event loop) after the move of ``seat`` is committed: the
-        ``turn`` or ``ended`` notifications it makes, queued."""
+        ``turn`` or ``ended`` notifications it makes, queued.  ``computer``: a computer
+        standing in for the seat's absent person moved, so that person is told too (a
+        game that the computer finished for them)."""
         if not self.owners:
             return  # nobody has a device: nothing to work out
         seats = stored.seats
@@ -302,7 +319,9 @@ class Notifier:
             owners = {
                 s.owner_hash
                 for s in seats
-                if s.bot is None and s.owner_hash is not None and s.owner_hash != mover_owner
+                if s.bot is None
+                and s.owner_hash is not None
+                and (computer or s.owner_hash != mover_owner)
             }
             kind = "ended"
         else:
@@ -427,10 +446,12 @@ def notify(account_id: str, kind: str, payload: dict[str, Any]) -> bool:
 __all__ = [
     "KINDS",
     "MOST_DEVICES",
+    "TEST_PUSH_LOOPBACK_ENV",
     "WORDS",
     "BadEndpointError",
     "Notifier",
     "check_endpoint",
+    "loopback_from_env",
     "message",
     "new_vapid_key",
     "notify",

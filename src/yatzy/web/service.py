@@ -138,6 +138,8 @@ class _Decided:
     seat: int
     move: dict[str, Any]
     record: str
+    computer: bool = False
+    """Whether a computer standing in for the seat's absent person made it."""
 
     @property
     def solo_total(self) -> int | None:
@@ -225,10 +227,10 @@ class GameService:
         """The latest phrases said in each game (:mod:`yatzy.web.talk`)."""
         self.today: Callable[[], str] = utc_day
         """Today's date (ISO, UTC): when a daily challenge's held seed may be shown."""
-        self.moved: Callable[[StoredGame, State, int], None] | None = None
-        """Told of every move committed here, with the seat that moved (the
-        notifications: :meth:`yatzy.web.notifications.Notifier.after_move`); it must
-        not block."""
+        self.moved: Callable[[StoredGame, State, int, bool], None] | None = None
+        """Told of every move committed here, with the seat that moved and whether a
+        computer standing in for its absent person made it (the notifications:
+        :meth:`yatzy.web.notifications.Notifier.after_move`); it must not block."""
         self.rated = RatedGames(repo)
         """The rated games: who may play them, what they refuse, their ratings."""
         self.clocks = GameClocks(
@@ -852,7 +854,7 @@ class GameService:
         self.ahead.after_write(now.id, new, self._record_of(now))
         if self.moved is not None:
             try:
-                self.moved(now, new, decided.seat)
+                self.moved(now, new, decided.seat, decided.computer)
             except Exception:  # a notification is never worth a failed move
                 log.exception("after the move of game %s", now.id)
         if now.finished:
@@ -907,7 +909,8 @@ class GameService:
             return None
         # A bot may think for a while (tables to read, positions to weigh): off the loop.
         action = await asyncio.to_thread(self._bot_choice, level, state)
-        now, new = await self._store(self._apply(stored, state, action, seat))
+        decided = self._apply(stored, state, action, seat)
+        now, new = await self._store(replace(decided, computer=by_computer))
         if timed:
             await self.clocks.after_move(now, state, new, by_computer=by_computer)
         return now.version
@@ -1042,14 +1045,21 @@ class GameService:
 
     async def turns_of(self, owner: str, lang: str = "en") -> list[WaitingGame]:
         """The games in play where a seat of ``owner`` (an account's owner token) is
-        to act, the longest waiting first (of its 100 most recently moved games)."""
+        to act, the longest waiting first: of its 100 most recently moved games, and
+        of its timed games whose clock waits for it (up to 100 more, the nearest
+        deadline first), so a daily game that waits days is never left out."""
         words: Any = lang if lang in LANGUAGES else "en"
         mine = token_hash(owner)
 
         def waiting() -> list[WaitingGame]:
             found: list[WaitingGame] = []
             entries: dict[str, WaitingGame] = {}
-            for stored in self.repo.games_of(mine):
+            games = self.repo.games_of(mine)
+            seen = {g.id for g in games}
+            games += [
+                self.repo.get(g) for g in self.clocks.store.waiting_for(mine) if g not in seen
+            ]
+            for stored in games:
                 if stored.finished:
                     continue
                 cached = self._cached(stored.id)

@@ -114,6 +114,10 @@ class InviteIn(_Strict):
     )
     bots: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=6)
     hints: bool = False
+    time_control: dict[str, Any] | None = Field(
+        default=None,
+        description='null, {"mode": "live", "seconds": 30..600} or {"mode": "daily", "days": 1..7}',
+    )
 
 
 class LiveClockView(TypedDict):
@@ -441,7 +445,13 @@ async def invite(
         if level not in bot_levels():
             raise LobbyError(f"unknown computer level {level!r}")
     game_id, made = await invites.new_game(
-        mine, body.rules, body.lang, body.friends, hints=body.hints, bots=body.bots
+        mine,
+        body.rules,
+        body.lang,
+        body.friends,
+        hints=body.hints,
+        bots=body.bots,
+        time_control=body.time_control,
     )
     return {**_link(request, game_id), "invited": [i.to_name for i in made]}
 

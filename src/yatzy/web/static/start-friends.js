@@ -22,6 +22,14 @@ async function showFriends() {
   document.getElementById("invite-start").hidden = boxes.length === 0;
 }
 
+// The clock per turn chosen for the game ("daily:3" → {mode: "daily", days: 3}); null: none.
+function timeControl() {
+  const value = document.getElementById("friends-clock").value;
+  if (!value) return null;
+  const [mode, amount] = value.split(":");
+  return mode === "live" ? { mode, seconds: Number(amount) } : { mode, days: Number(amount) };
+}
+
 async function start() {
   const friends = [...picks.querySelectorAll("input:checked")].map((b) => b.value);
   if (!friends.length) { error.textContent = words.pick; picks.querySelector("input")?.focus(); return; }
@@ -33,6 +41,7 @@ async function start() {
       body: JSON.stringify({
         rules: form.rulesSpec(), lang: form.dataset.lang, friends,
         hints: document.getElementById("hints").checked,
+        time_control: timeControl(),
       }),
     });
     data = await response.json();
