@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from itertools import product
@@ -55,6 +56,14 @@ def _run_dir() -> Path:
     os.environ[_RUN_ENV] = str(run)
     return run
 
+
+# Python may cache compiled modules even where the machine says not to
+# (PYTHONDONTWRITEBYTECODE=1 on the project's machines): otherwise every process of a
+# run (the controller, each xdist worker, every `yatzy` command and server a test
+# starts) compiles the package and rewrites every test module's asserts again, several
+# CPU-seconds each.  The caches go to the checkout's gitignored __pycache__ folders.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Set before anything of yatzy is imported, so that no module can read the real ones.
 RUN = _run_dir()
