@@ -154,6 +154,39 @@ def test_one_seat_from_two_browsers(client: TestClient, other: TestClient) -> No
         assert answer["game"]["you"]["seats"] == [0]
 
 
+def test_a_revoked_session_stops_acting_over_an_open_socket(
+    client: TestClient, other: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket opened while signed in acts for the account's seat; once that session
+    is revoked from another device, its next action is refused (the socket reads the
+    session again: at once here, within ``SESSION_RECHECK`` seconds in general)."""
+    from yatzy.web import sockets
+
+    monkeypatch.setattr(sockets, "SESSION_RECHECK", 0.0)
+    name = fresh_name()
+    signup(client, name)
+    assert login(other, name, password="correct horse").status_code == 200
+    solo = client.post("/api/games", json={"seats": [{"name": name, "here": True}]}).json()
+
+    def act(ws: Any, ref: int, action: dict[str, Any]) -> dict[str, Any]:
+        ws.send_json({"type": "act", "ref": ref, "action": action})
+        answer: dict[str, Any] = ws.receive_json()
+        while answer.get("ref") != ref:
+            answer = ws.receive_json()
+        return answer
+
+    with other.websocket_connect(f"/api/games/{solo['id']}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        assert act(ws, 1, {"roll": []})["type"] == "state"
+        sessions = client.get("/api/account/sessions").json()
+        theirs = next(s["id"] for s in sessions if not s["current"])
+        r = client.post("/api/account/sessions/revoke", json={"id": theirs}, headers=CSRF)
+        assert r.status_code == 200
+        refused = act(ws, 2, {"score": "chance"})
+        assert (refused["type"], refused["status"]) == ("error", 403), refused
+    assert client.get(f"/api/games/{solo['id']}").json()["turn"]["rolls_left"] == 2  # unchanged
+
+
 def test_a_solo_game_played_from_both_browsers(client: TestClient, other: TestClient) -> None:
     """A one-seat game: the first browser rolls, the second (signed in elsewhere)
     scores, the first rolls again: each move lands, whoever made it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 import orjson
@@ -23,8 +24,22 @@ BAD_TOKENS_CLOSE = 4422
 """The close code of a WebSocket whose ``X-Seat-Token`` is not one (the reason says why)."""
 
 
+SESSION_RECHECK = 15.0
+"""Seconds after which a socket's next action reads its account's session again, so
+a session ended elsewhere (logged out, revoked, the account deleted) stops acting for
+the account's seats within that time."""
+
+Identity = Callable[[], Awaitable[tuple[dict[int, str], str | None]]]
+"""Reads a socket's seats and owner again (the session may have ended since)."""
+
+
 async def socket_session(
-    ws: WebSocket, game_id: str, box: Outbox, tokens: dict[int, str], owner: str | None = None
+    ws: WebSocket,
+    game_id: str,
+    box: Outbox,
+    tokens: dict[int, str],
+    owner: str | None = None,
+    recheck: Identity | None = None,
 ) -> None:
     """Answer the actions that come over a game's WebSocket until it closes.
 
@@ -40,6 +55,8 @@ async def socket_session(
     refuses a malformed header before anything is sent: see :func:`refuse_bad_tokens`);
     ``owner`` is the account's owner token, else the owner cookie's.  A page of another
     origin may watch but not act (its browser would send the player's cookies along).
+    ``recheck`` (a signed-in socket's) reads the seats and owner again before an
+    action once :data:`SESSION_RECHECK` seconds have passed since the last read.
 
     Everything goes out through the socket's :class:`Outbox` (``box``), answers
     included, so they keep their order with the updates and nothing here waits for
@@ -51,6 +68,7 @@ async def socket_session(
     owner = owner or ws.cookies.get(OWNER_COOKIE)
     origin = ws.headers.get("origin")
     foreign = origin is not None and urlsplit(origin).netloc != ws.headers.get("host")
+    checked = box.loop.time()
     try:
         while not box.ended:
             message = await ws.receive()  # the outbox cancels the session here only
@@ -58,6 +76,10 @@ async def socket_session(
                 return
             box.busy = True
             box.heard = box.loop.time()
+            if recheck is not None and box.heard - checked >= SESSION_RECHECK:
+                tokens, account_owner = await recheck()
+                owner = account_owner or ws.cookies.get(OWNER_COOKIE)
+                checked = box.heard
             raw = message.get("text") or message.get("bytes") or b""
             answer = await _socket_answer(ws, game_id, raw, tokens, owner, foreign, box)
             box.put(answer.decode())

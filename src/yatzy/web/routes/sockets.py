@@ -8,7 +8,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from yatzy.store import NotFoundError
-from yatzy.web.accounts import identity
+from yatzy.web.accounts import SESSION_COOKIE, identity
 from yatzy.web.deps import GAME_ID, Bots, HubDep, Service
 from yatzy.web.limits import TooManySocketsError, client_of
 from yatzy.web.responses import error_response, status_of
@@ -45,7 +45,12 @@ async def game_socket(
     if tokens is None:
         return
     # a signed-in account's seats, and its games as the owner (one query each)
-    tokens, owner = await identity(ws.app.state, game_id, tokens, ws.cookies, ws.headers)
+    given = tokens  # the request's own seat tokens, without the account's
+
+    async def recheck() -> tuple[dict[int, str], str | None]:
+        return await identity(ws.app.state, game_id, given, ws.cookies, ws.headers)
+
+    tokens, owner = await recheck()
     client = client_of(ws.scope)
     try:
         hub.admit(game_id, client)
@@ -68,7 +73,8 @@ async def game_socket(
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)
-        await socket_session(ws, game_id, box, tokens, owner)
+        signed_in = SESSION_COOKIE in ws.cookies
+        await socket_session(ws, game_id, box, tokens, owner, recheck if signed_in else None)
     except WebSocketDisconnect:
         pass
     finally:
