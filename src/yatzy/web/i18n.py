@@ -195,6 +195,11 @@ _STRINGS: dict[str, Message] = messages(
         "{player} counts as playing like the computer level “{level}”, as measured from this "
         "game so far.",
     ),
+    N_(
+        "web.win_measured_earlier",
+        "{player} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far and their earlier games of these rules ({games}).",
+    ),
     N_("web.level_strong", "Strong"),
     N_("web.level_casual", "Casual"),
     N_("web.level_beginner", "Beginner"),

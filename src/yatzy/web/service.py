@@ -49,7 +49,7 @@ from yatzy.game.fair_dice import ContributionsClosedError, Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.store.daily import write_revealed_record
-from yatzy.web.ahead import Ahead, enabled_by_env
+from yatzy.web.ahead import Ahead, earlier_games, enabled_by_env, rating_levels
 from yatzy.web.catalog import rules_name
 from yatzy.web.chances import LiveChances
 from yatzy.web.hints import hints_unsupported
@@ -188,11 +188,12 @@ class GameService:
         # seconds of the last box (issue 24).
         self.ahead = Ahead(
             self.win_analyses,
-            measure=chances is not None and chances.enabled,
+            # people's levels: for the live chances, and the win analysis at the end
+            measure=(chances is not None and chances.enabled) or self.win_analyses.enabled,
             enabled=enabled_by_env(),
         )
         if chances is not None:
-            chances.measured = self.ahead.levels_of  # people counted at their measured level
+            chances.measured = self.ahead.measured_of  # people counted at their measured level
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._dealers: dict[str, FairDice | None] = {}
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
@@ -709,7 +710,7 @@ class GameService:
         new = decided.state
         now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
-        self.ahead.after_write(now.id, new, self._record_of(now))
+        self.ahead.after_write(now.id, new, self._record_of(now), earlier_games(self.repo, now))
         return now, new
 
     def _record_of(self, stored: StoredGame) -> Callable[[], int | None] | None:
@@ -924,6 +925,11 @@ class GameService:
         record = None
         if len(stored.seats) == 1 and owner and state.is_terminal():
             record = await self.solo_record(owner, stored.rules, exclude=stored.id)
+        if self.ahead.measuring(stored.id, state):
+            return {"pending": True}  # the people's final levels: milliseconds away
+        # Each person counted at the level their play measured (issue 24), as the
+        # analysis ahead rated the turns (so only the last turn is left to rate).
+        measured = self.ahead.measured_of(stored.id)
         return await asyncio.to_thread(
             win_analysis,
             self.win_analyses,
@@ -933,6 +939,8 @@ class GameService:
             record=record,
             key=f"{stored.id}:{stored.version}",
             client=token_hash(owner) if owner else None,
+            levels=rating_levels(state, measured),
+            measured={seat: m.to_json() for seat, m in measured.items()},
         )
 
     # -- history and records ---------------------------------------------------------------
