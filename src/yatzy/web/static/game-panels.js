@@ -296,7 +296,7 @@ export async function fetchAnalysis() {
     // in the page's language (the viewer's), which may not be the game's
     const data = await api("GET", `api/games/${gameId}/analysis?lang=${root.dataset.lang}`);
     state.analysis = data;
-    renderAnalysis(box, data, state.view, words);
+    renderAnalysis(box, data, state.view, words, state.you.seats);
     if (data.pending) setTimeout(fetchAnalysis, 2000);
     else fetchWinAnalysis();
   } catch (e) {
@@ -313,7 +313,7 @@ export async function fetchWinAnalysis() {
     let data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
     if (data.error) data = Object.assign({}, data, { error: true }); // the server's English
     state.winAnalysis = data;
-    renderWinAnalysis(box, data, words);
+    renderWinAnalysis(box, data, words, state.you.seats);
     if (data.pending) setTimeout(fetchWinAnalysis, 2000);
   } catch (e) {
     renderWinAnalysis(box, { error: failure(e) }, words);
