@@ -10,6 +10,7 @@ from functools import cache
 
 from yatzy.i18n import LANGUAGE_NAME, LANGUAGES, N_, Message, messages
 from yatzy.rules import Language
+from yatzy.strategy.advice_words import ABOUT_PERCENT
 
 LANGUAGE_NAMES: dict[str, str] = {lang: LANGUAGE_NAME[lang] for lang in LANGUAGES}
 """Each language by its own name, as the language switch shows it."""
@@ -183,7 +184,7 @@ _STRINGS: dict[str, Message] = messages(
         "web.win_unavailable_not_prepared",
         "This server works out no chances to win for these house rules.",
     ),
-    N_("web.about_percent", "about {percent} %"),
+    ABOUT_PERCENT,
     N_(
         "web.win_note_about",
         "Chance to win after every move, simulated: each figure may be off by up to {margin} "
