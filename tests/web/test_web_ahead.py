@@ -288,3 +288,52 @@ def test_the_win_analysis_counts_people_at_their_measured_level(
     )
     assert "Ann" in swedish["people_note"]
     assert not ENGLISH.search(swedish["people_note"]), swedish["people_note"]
+
+
+def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: with the analyses on worker processes (--jobs workers) a worker would
+    # rate every turn again (its memo is empty); a game this process analysed ahead is
+    # finished here, where only its last turn is left to rate.
+    from tests.web.test_web_insight import play_out
+
+    _strategy_ready("yatzy+forced")
+    submitted: list[str] = []
+
+    class Workers:
+        def submit(self, spec: Any, client: Any = None, then: Any = None) -> None:
+            submitted.append(spec.kind)
+
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        service.win_analyses.queue = Workers()
+        seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
+        gid = create(client, seats, rules="yatzy+forced")
+        play_out(client, gid)
+        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: False)
+        first = client.get(f"/api/games/{gid}/win-analysis").json()
+        assert first == {"pending": True} and submitted == ["win_analysis"]
+        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: game_id == gid)
+        report, _ = ready(client, gid, lang="en")
+    assert "error" not in report and report["lines"], report
+    assert submitted == ["win_analysis"]  # made here, not asked of a worker again
+
+
+def test_the_games_rated_ahead_are_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.game import Game, Roll, Score
+    from yatzy.web import ahead as ahead_module
+
+    monkeypatch.setattr(ahead_module, "strategy_status", lambda rules: None)
+    monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: None)
+    state = Game("yatzy", ["Ann", "Bo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    state.apply(Score("ones"))
+    ahead = Ahead(WinAnalyses(budget=0.01))
+    assert not ahead.rated_here("g")
+    ahead.after_write("g", state)
+    assert ahead.wait_idle(30)
+    assert ahead.rated_here("g") and not ahead.rated_here("other")
+    ahead.stop()

@@ -163,6 +163,8 @@ class Ahead:
         self._waiting: OrderedDict[str, tuple[State, RecordOf | None, Earlier | None]] = (
             OrderedDict()
         )
+        # game id -> turns rated in this process (its memo holds them)
+        self._rated: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False
@@ -318,6 +320,11 @@ class Ahead:
         except YatzyError as exc:
             log.info("no analysis ahead of %s: %s", state.rules.spec, exc)
             return
+        with self._lock:
+            self._rated[game_id] = len(state.log)
+            self._rated.move_to_end(game_id)
+            while len(self._rated) > GAMES_KEPT:
+                self._rated.popitem(last=False)
         self.done += 1
 
     def stop(self) -> None:
@@ -332,6 +339,13 @@ class Ahead:
         """Each person's level measured so far in ``game_id`` (seat to level), where
         their play has been seen for :data:`MEASURED_AFTER` turns or in earlier games."""
         return {seat: m.level for seat, m in self.measured_of(game_id).items()}
+
+    def rated_here(self, game_id: str) -> bool:
+        """Whether this process rated turns of ``game_id`` in win chance (its memo
+        holds them): its win analysis at the end is made here, with only the turns
+        since left to rate, rather than from nothing by a worker process."""
+        with self._lock:
+            return game_id in self._rated
 
     def measuring(self, game_id: str, state: State) -> bool:
         """Whether the people of ``game_id`` at ``state`` are still to be measured (it

@@ -282,13 +282,15 @@ def win_analysis(
     client: str | None = None,
     levels: list[str | None] | None = None,
     measured: dict[int, dict[str, Any]] | None = None,
+    here: bool = False,
 ) -> WinAnalysisView | WinUnavailableView | PendingView:
     """A finished game's analysis in win chance for the ``people`` (default: all), in
     ``lang`` (see :mod:`yatzy.web.win_view`), computed by ``jobs`` in the background:
     ``{"pending": true}`` until it is done.  A solo game is rated by the chance of
     beating ``record`` (none: nothing to rate, said in words).  ``levels``: each
     seat's level (default: the game's; people their best), ``measured`` what each
-    person's was measured from (said in words)."""
+    person's was measured from (said in words).  ``here``: made on this process even
+    where ``jobs`` hands analyses to workers (its turns were analysed here ahead)."""
     from yatzy.web.win_view import win_unavailable, win_view
 
     if not jobs.enabled:
@@ -345,7 +347,7 @@ def win_analysis(
             (key or id(frozen), lang, record, counted),
             compute,
             client=client,
-            spec=spec if key else None,
+            spec=spec if key and not here else None,
         )
     except Busy:
         raise Busy(busy_words(lang)) from None

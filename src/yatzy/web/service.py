@@ -941,6 +941,9 @@ class GameService:
             client=token_hash(owner) if owner else None,
             levels=rating_levels(state, measured),
             measured={seat: m.to_json() for seat, m in measured.items()},
+            # The turns rated ahead are in this process's memo: a worker would rate
+            # them all again (a minute for two players), here only the last is left.
+            here=self.ahead.rated_here(stored.id),
         )
 
     # -- history and records ---------------------------------------------------------------
