@@ -384,6 +384,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.new_record", "New record!"),
     N_("web.no_record", "no record yet"),
     N_("web.record_chance", "chance of beating it: {percent} %"),
+    N_(
+        "web.record_chance_pending",
+        "the chance of beating it is being worked out (once for these rules: a few "
+        "minutes; it appears after a later move)",
+    ),
     N_("web.aim_record", "Aim at the record"),
     N_("web.aim_expected", "Aim at the expected score"),
     N_("web.record_hint_value", "chance of reaching {target}"),

@@ -460,6 +460,8 @@ class GameService:
         you = _with_record(seats, state, best)
         if "record_chance" in extras:
             you["record_chance"] = extras["record_chance"]
+        if extras.get("record_chance_pending"):
+            you["record_chance_pending"] = True
         if "record_hint" in extras:
             you["record_hint"] = extras["record_hint"]
         return you
@@ -989,6 +991,7 @@ class RecordExtras(TypedDict, total=False):
     """The live parts of a solo game's :class:`YouView` (see :func:`record_extras`)."""
 
     record_chance: float | None
+    record_chance_pending: bool
     record_hint: HintView | None
 
 
@@ -1004,6 +1007,11 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
         return {"record_chance": None}
     chance = chance_to_beat(state, best)
     out: RecordExtras = {"record_chance": None if chance is None else round(chance, 4)}
+    if chance is None:
+        from yatzy.web.prepare import target_preparing
+
+        # Its table is built in the background (minutes, once): words meanwhile.
+        out["record_chance_pending"] = target_preparing(state.rules)
     if chance is not None and stored.hints and not stored.pad:
         from yatzy.web.hints import record_hint
 
