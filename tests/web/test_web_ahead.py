@@ -337,3 +337,30 @@ def test_the_games_rated_ahead_are_known(monkeypatch: pytest.MonkeyPatch) -> Non
     assert ahead.wait_idle(30)
     assert ahead.rated_here("g") and not ahead.rated_here("other")
     ahead.stop()
+
+
+def test_a_persons_earlier_games_are_read_from_the_store(db_url: str) -> None:
+    # The earlier finished games of the same rules of the browser holding a seat,
+    # newest first; not a shared device's games (whose play is whose is unknown).
+    from tests.web.test_web_insight import play_out
+    from yatzy.web.ahead import earlier_games
+
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        repo = client.app.state.service.repo  # type: ignore[attr-defined]
+        alone = [{"name": "Ann", "here": True}]
+        first = create(client, alone, rules="yatzy+forced")
+        play_out(client, first)
+        shared = [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}]
+        play_out(client, create(client, shared, rules="yatzy+forced"))
+        other_rules = create(client, alone, rules="yatzy")
+        second = create(client, alone, rules="yatzy+forced")
+        play_out(client, second)
+        gid = create(client, [*alone, {"name": "Bot", "bot": "greedy"}], rules="yatzy+forced")
+        read = earlier_games(repo, repo.get(gid))
+        assert read is not None
+        found = read()
+        assert [(g, seat) for g, seat, _ in found[0]] == [(second, 0), (first, 0)]
+        assert all(state.is_terminal() for _, _, state in found[0])
+        assert other_rules not in {g for g, _, _ in found[0]}  # unfinished, other rules
+        # Two seats of one browser: no earlier games for either.
+        assert earlier_games(repo, repo.get(create(client, shared, rules="yatzy+forced"))) is None
