@@ -72,6 +72,8 @@ from yatzy.web.models import (
 from yatzy.web.prepare import bot_for
 from yatzy.web.talk import Talk, check_phrase
 from yatzy.web.views import game_view
+from yatzy.web.warmup import enabled_by_env as warmup_enabled
+from yatzy.web.warmup import warm_soon
 from yatzy.web.win_jobs import WinAnalyses
 
 MAX_SEATS = 8
@@ -504,6 +506,10 @@ class GameService:
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
+        if not pad and any(p.bot is None for p in state.players) and warmup_enabled():
+            # A fresh install's first game: its kernels compile in a child process
+            # while it is played, not after its last box (looked up off the loop).
+            await asyncio.to_thread(warm_soon, state.rules)
         return created
 
     def _new_game(
