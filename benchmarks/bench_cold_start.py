@@ -13,9 +13,13 @@ temporary folder, as on a computer that never ran yatzy.  It prints, per rule se
 - ``... kernels warm``: the same once the kernels are compiled (the solve alone);
 - ``analysis``: from a solo game's last box until its analysis is there;
 - ``win analysis``: from a two-player game's last box until its analysis in win chance
-  is there (the server's defaults: 0.2 CPU seconds per position).
+  is there (the server's defaults: 0.2 CPU seconds per position);
+- ``... after a N s game, warmed``: the same when the server's warm-up child
+  (:mod:`yatzy.web.warmup`) started as the game did, ``--game`` seconds before the last
+  box (a short first game).
 
-Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]``.
+Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]
+[--game 60] [--only analysis,win,warm-analysis,warm-win]``.
 """
 
 from __future__ import annotations
@@ -79,7 +83,13 @@ elif what == "exact":
     t = time.perf_counter()
     make_bot("optimal").choose(state, rng)
     out["first move (exact)"] = time.perf_counter() - t
-elif what == "analysis":
+if what.startswith("warm-"):
+    from yatzy.web import warmup
+    child = warmup.warm_soon(rules)
+    out["warm-up started"] = child is not None
+    time.sleep(float(sys.argv[3]))  # the game being played
+    what = what.removeprefix("warm-")
+if what == "analysis":
     from yatzy.web import hints
     state = finished(["Ann"])
     out["analysis"], answer = until(lambda: hints.analysis(state, "en", key="bench"))
@@ -96,7 +106,7 @@ print(json.dumps(out))
 """
 
 
-def _child(spec: str, what: str, home: Path, kernels: Path) -> dict[str, object]:
+def _child(spec: str, what: str, home: Path, kernels: Path, game: float = 0.0) -> dict[str, object]:
     env = {
         **os.environ,
         "XDG_CACHE_HOME": str(home),
@@ -104,7 +114,7 @@ def _child(spec: str, what: str, home: Path, kernels: Path) -> dict[str, object]
         "YATZY_PREPARE_SPECS": "all",
     }
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, spec, what],
+        [sys.executable, "-c", _CHILD, spec, what, str(game)],
         env=env,
         capture_output=True,
         text=True,
@@ -120,12 +130,24 @@ def main() -> None:
     """Measure and print the waits of a fresh install."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--specs", default="yatzy,yahtzee", help="rule sets (comma-separated)")
+    parser.add_argument("--game", type=float, default=60.0, help="seconds of the warmed game")
+    parser.add_argument("--only", default="", help="measure only these (comma-separated)")
     args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
     print(f"load average {os.getloadavg()[0]:.1f}; seconds:")
     for spec in args.specs.split(","):
         with tempfile.TemporaryDirectory(prefix="yatzy-cold-") as tmp:
             root = Path(tmp)
             figures: dict[str, object] = {}
+            if only:
+                for n, what in enumerate(sorted(only)):
+                    found = _child(spec, what, root / f"o{n}", root / f"ko{n}", args.game)
+                    if what.startswith("warm-"):
+                        key = "win analysis" if what == "warm-win" else "analysis"
+                        found[f"{key}, after a {args.game:.0f} s game, warmed"] = found.pop(key)
+                    figures |= found
+                _show(spec, figures)
+                continue
             # Each on empty caches: a fresh computer.
             figures |= _child(spec, "standin", root / "a", root / "ka")
             exact = _child(spec, "exact", root / "b", root / "kb")
@@ -135,10 +157,19 @@ def main() -> None:
             figures["first move (exact, kernels warm)"] = warm["first move (exact)"]
             figures |= _child(spec, "analysis", root / "d", root / "kd")
             figures |= _child(spec, "win", root / "e", root / "ke")
-        print(f"{spec}:")
-        for name, value in figures.items():
-            shown = f"{value:8.2f}" if isinstance(value, float) else f"{value!s:>8}"
-            print(f"  {name:<36} {shown}")
+            for what in ("warm-analysis", "warm-win"):
+                found = _child(spec, what, root / what, root / f"k{what}", args.game)
+                key = "win analysis" if what == "warm-win" else "analysis"
+                found[f"{key}, after a {args.game:.0f} s game, warmed"] = found.pop(key)
+                figures |= found
+        _show(spec, figures)
+
+
+def _show(spec: str, figures: dict[str, object]) -> None:
+    print(f"{spec}:")
+    for name, value in figures.items():
+        shown = f"{value:8.2f}" if isinstance(value, float) else f"{value!s:>8}"
+        print(f"  {name:<44} {shown}")
 
 
 if __name__ == "__main__":

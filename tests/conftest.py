@@ -74,6 +74,9 @@ os.environ["TMPDIR"] = str(RUN / "tmp")
 # with a person that a test plays (+70 % in the analysis modules); the tests of it switch
 # it on (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
 os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
+# Nor do they start a child process that warms a fresh install's kernels (the tests
+# of yatzy.web.warmup switch it on).
+os.environ.setdefault("YATZY_WARM_KERNELS", "0")
 tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
 
 from hypothesis import HealthCheck, settings  # noqa: E402

@@ -50,8 +50,11 @@ def late_game(names: list[str], bots: dict[int, str] | None = None) -> State:
 def test_chance_text_in_each_language() -> None:
     assert chance_text(0.5432, 0.0, "en") == "54.3 %"
     assert chance_text(0.5432, 0.0, "sv") == "54,3 %"
-    assert chance_text(0.5432, 0.0173, "fi") == "54 % ±2"
-    assert chance_text(0.5432, 0.004, "en") == "54 % ±0.4"
+    # Simulated: plain words, as the web page says them (no "±" jargon).
+    assert chance_text(0.5432, 0.0173, "fi") == "noin 54 %"
+    assert chance_text(0.5432, 0.0173, "sv") == "cirka 54 %"
+    assert chance_text(0.5432, 0.0173, "en") == "about 54 %"
+    assert chance_text(0.5432, 0.004, "en") == "about 54.3 %"
     assert chance_text(0.99991, 0.0, "en") == "> 99.9 %"
     assert chance_text(0.00004, 0.0, "sv") == "< 0,1 %"
     assert chance_text(1.0, 0.0, "en") == "100.0 %"
@@ -90,7 +93,8 @@ def test_chances_line_says_when_simulated() -> None:
     assert result is not None and not result.exact
     line = chances_line(state, result, "sv")
     assert line.startswith("Chans att vinna (simulerad")
-    assert "Anna " in line and "Kim " in line and "±" in line
+    assert "Anna cirka " in line and "Kim cirka " in line and "±" not in line
+    assert "procentenheter" in line
     assert live_chances(Game("yatzy", ["Solo"]).new_initial_state()) is None
 
 
@@ -110,3 +114,25 @@ def test_full_screen_sheet_shows_the_chances_row() -> None:
     assert label == "Win %"
     assert anna.isdigit() and bo.isdigit()  # exact: whole percents, no margin
     assert abs(int(anna) + int(bo) - 100) <= 1
+
+
+def test_the_sheets_chance_row_says_about_not_plus_minus() -> None:
+    # Issue 24: "≈54" (about 54), never the "54±2" jargon; exact figures stay bare.
+    from types import SimpleNamespace
+
+    from yatzy.cli.tui.sheetview import chance_cells
+
+    simulated = SimpleNamespace(
+        seats=[
+            SimpleNamespace(chance=0.543, margin=0.017),
+            SimpleNamespace(chance=0.457, margin=0.02),
+        ]
+    )
+    cells = chance_cells(simulated, stale=False)
+    assert cells is not None
+    assert [c.text for c in cells] == ["≈54", "≈46"]
+    exact = SimpleNamespace(
+        seats=[SimpleNamespace(chance=0.996, margin=0.0), SimpleNamespace(chance=0.004, margin=0.0)]
+    )
+    cells = chance_cells(exact, stale=False)
+    assert cells is not None and [c.text for c in cells] == [">99", "<1"]

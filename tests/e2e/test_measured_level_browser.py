@@ -107,3 +107,74 @@ def test_a_careless_player_counts_at_the_level_shown(
     assert_accessible(page)
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("en", "desktop")])
+def test_earlier_games_count_from_the_first_turn_and_are_named(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # A careless player's finished game counts in their next game's level from its
+    # first written box, and the line under the sheet names the earlier games.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "random"}]
+
+    def new_game() -> str:
+        created = context.request.post(
+            server.url + "/api/games", data={"rules": "yatzy", "lang": lang, "seats": seats}
+        )
+        assert created.status == 201, created.text()
+        return str(created.json()["id"])
+
+    def view(gid: str) -> Any:
+        return context.request.get(f"{server.url}/api/games/{gid}").json()
+
+    def act(gid: str, v: dict[str, Any]) -> None:
+        answer = context.request.post(
+            f"{server.url}/api/games/{gid}/actions", data={"action": _worst(v)}
+        )
+        assert answer.status == 200, answer.text()
+
+    first = new_game()
+    for _ in range(100):
+        v = eventually(
+            lambda: view(first),
+            lambda v: v["finished"] or not v["players"][v["turn"]["seat"]]["bot"],
+            what="Ann's turn",
+        )
+        if v["finished"]:
+            break
+        act(first, v)
+    assert v["finished"]
+    gid = new_game()
+
+    def counted(v: dict[str, Any]) -> bool:
+        chances = v["win_chances"] or {}
+        earlier = (chances.get("measured") or {}).get("0") or {}
+        return earlier.get("earlier") == 1 and chances["seats"][0]["level"] != "optimal"
+
+    def probe() -> Any:
+        v = view(gid)
+        chances = v["win_chances"] or {}
+        mine = v["turn"] is not None and not v["players"][v["turn"]["seat"]]["bot"]
+        if not counted(v) and not chances.get("pending") and mine:
+            act(gid, v)
+        return v
+
+    v = eventually(probe, counted, timeout=240, interval=0.5, what="Ann counted with her game")
+    assert v["win_chances"]["measured"]["0"]["turns"] < 3  # before this game alone would
+    level = v["win_chances"]["seats"][0]["level"]
+    page.goto(f"{server.url}/g/{gid}")
+    said = words(
+        lang, "win_measured_earlier", player="Ann", level=words(lang, f"level_{level}"), games=1
+    )
+    page.wait_for_function(
+        "(said) => document.getElementById('chances-note').textContent.includes(said)",
+        arg=said,
+        timeout=240_000,
+    )
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()

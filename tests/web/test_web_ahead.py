@@ -136,15 +136,19 @@ def test_the_live_chances_count_people_at_their_measured_level(
 
     asked: list[list[str | None]] = []
 
+    from yatzy.web.ahead import Measured
+
     def chances(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
         asked.append(list(levels))
-        raise wc.TablesNotReady("not today")
+        return SimpleNamespace(to_json=lambda: {"seats": [{"seat": 0}, {"seat": 1}]})
 
     monkeypatch.setattr(wc, "win_chances", chances)
+    monkeypatch.setattr("yatzy.web.chances.policy", lambda: SimpleNamespace(allows=bool))
     live = LiveChances(budget=0.05, share=1.0)
     if not live.enabled:
         pytest.skip("numpy and numba are not installed")
-    live.measured = lambda game_id: {0: "beginner"} if game_id == "g" else {}
+    beginner = Measured("beginner", 3, 4)
+    live.measured = lambda game_id: {0: beginner} if game_id == "g" else {}
     state = Game("maxi", ["Ann", "Bo"]).new_initial_state(starter=0)
     seats = [SimpleNamespace(bot=None), SimpleNamespace(bot="strong")]
     stored: Any = SimpleNamespace(id="g", version=0, seats=seats)
@@ -152,6 +156,8 @@ def test_the_live_chances_count_people_at_their_measured_level(
     eventually(lambda: live.answer("g", 0), lambda a: a is not None, what="the answer")
     live.stop()
     assert asked == [["beginner", "strong"]]
+    # What the level was measured from rides along (the page says it in words).
+    assert live.answer("g", 0)["measured"] == {"0": {"level": "beginner", "turns": 3, "earlier": 4}}
 
 
 def test_a_stopped_server_analyses_no_more() -> None:
@@ -177,3 +183,184 @@ def test_the_analysis_ahead_can_be_switched_off(monkeypatch: pytest.MonkeyPatch)
     assert enabled_by_env()
     monkeypatch.delenv(AHEAD_ENV)
     assert enabled_by_env()
+
+
+def test_earlier_games_count_in_a_persons_level() -> None:
+    # Issue 24 (honest chances): with earlier finished games a person is measured from
+    # their first turn, over those games and this one together.
+    from yatzy.analysis.rating import GameLoss
+    from yatzy.game import Game, Player
+    from yatzy.strategy.analyze import Analysis, PlayerSummary
+    from yatzy.web.ahead import Measured, measured_people
+
+    start = Game("yatzy", [Player("Ann"), Player("Bo")]).new_initial_state(starter=0)
+    players = (
+        PlayerSummary(0, "Ann", 0, total_loss=0.0, expected=[200.0]),
+        PlayerSummary(1, "Bo", 0, total_loss=0.0, expected=[200.0]),
+    )
+    analysis = Analysis("yatzy", True, "exact", (), players)
+    beginner = [GameLoss(30, 30.0), GameLoss(30, 29.0)]
+    found = measured_people(start, analysis, {0: beginner, 1: [GameLoss(0, 0.0)]})
+    # Ann: 59 points over 2 games and 1 turn (31 turns) is 28.5 a game: Beginner.
+    assert found == {0: Measured("beginner", 1, 2)}  # Bo's pad game counts for nothing
+
+
+def _finished(names: list[str], seed: int) -> State:
+    import random
+
+    from yatzy.bots import RandomBot, play_turn
+    from yatzy.game import Game
+
+    state = Game("yatzy+forced", names).new_initial_state(starter=0)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        play_turn(state, RandomBot(), rng)
+    return state
+
+
+def test_the_people_are_measured_with_their_earlier_games() -> None:
+    # The background measure reads the people's earlier games once per game, analyses
+    # each once, and counts them: a player who lost a random bot's points is a beginner
+    # from their first turn here.
+    from yatzy.game import Roll, Score
+
+    _strategy_ready("yatzy+forced")
+    earlier = [_finished(["Ann"], seed) for seed in (1, 2)]
+    reads: list[int] = []
+
+    def read() -> dict[int, list[tuple[str, int, State]]]:
+        reads.append(1)
+        return {0: [(f"old{i}", 0, s) for i, s in enumerate(earlier)]}
+
+    ahead = Ahead(WinAnalyses(enabled=False), measure=True)
+    state = _finished(["Ann", "Bo"], 3).game.new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    state.apply(Score("ones"))
+    ahead.after_write("g", state, None, read)
+    assert ahead.wait_idle(120)
+    found = ahead.measured_of("g")
+    assert set(found) == {0}, found  # Bo: one turn, no earlier games
+    assert (found[0].level, found[0].turns, found[0].earlier) == ("beginner", 1, 2)
+    assert ahead.levels_of("g") == {0: "beginner"}
+    state.apply(Roll())
+    state.apply_roll([2, 2, 2, 2, 3])
+    state.apply(Score("ones"))
+    ahead.after_write("g", state, None, read)
+    assert ahead.wait_idle(120)
+    assert reads == [1]  # read once per game
+    ahead.stop()
+
+
+def test_the_win_analysis_counts_people_at_their_measured_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the analysis at the end counts a person at the level the analysis
+    # ahead measured (not as a perfect player), and says so in the game's language.
+    from tests.web.test_web_insight import ENGLISH, play_out
+    from yatzy.web.ahead import Measured
+
+    _strategy_ready("yatzy+forced")
+    levels: list[Any] = []
+    real = win_analysis.analyze_wins
+
+    def analyze_wins(*args: Any, **kwargs: Any) -> Any:
+        levels.append(kwargs.get("levels"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(win_analysis, "analyze_wins", analyze_wins)
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        monkeypatch.setattr(
+            service.ahead, "measured_of", lambda gid: {0: Measured("beginner", 15, 2)}
+        )
+        seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
+        gid = create(client, seats, rules="yatzy+forced", lang="sv")
+        play_out(client, gid)
+        report, _ = ready(client, gid, lang="en")
+        swedish, _ = ready(client, gid)
+    assert levels[0] == ["beginner", "greedy"]
+    assert report["people_note"] == (
+        "Ann is counted as playing like the computer level “Beginner”, as measured from this "
+        "game and their earlier games of these rules (2). The computer is counted at its own "
+        "level."
+    )
+    assert "Ann" in swedish["people_note"]
+    assert not ENGLISH.search(swedish["people_note"]), swedish["people_note"]
+
+
+def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: with the analyses on worker processes (--jobs workers) a worker would
+    # rate every turn again (its memo is empty); a game this process analysed ahead is
+    # finished here, where only its last turn is left to rate.
+    from tests.web.test_web_insight import play_out
+
+    _strategy_ready("yatzy+forced")
+    submitted: list[str] = []
+
+    class Workers:
+        def submit(self, spec: Any, client: Any = None, then: Any = None) -> None:
+            submitted.append(spec.kind)
+
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        service.win_analyses.queue = Workers()
+        seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
+        gid = create(client, seats, rules="yatzy+forced")
+        play_out(client, gid)
+        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: False)
+        first = client.get(f"/api/games/{gid}/win-analysis").json()
+        assert first == {"pending": True} and submitted == ["win_analysis"]
+        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: game_id == gid)
+        report, _ = ready(client, gid, lang="en")
+    assert "error" not in report and report["lines"], report
+    assert submitted == ["win_analysis"]  # made here, not asked of a worker again
+
+
+def test_the_games_rated_ahead_are_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.game import Game, Roll, Score
+    from yatzy.web import ahead as ahead_module
+
+    monkeypatch.setattr(ahead_module, "strategy_status", lambda rules: None)
+    monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: None)
+    state = Game("yatzy", ["Ann", "Bo"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 1, 1, 2, 3])
+    state.apply(Score("ones"))
+    ahead = Ahead(WinAnalyses(budget=0.01))
+    assert not ahead.rated_here("g")
+    ahead.after_write("g", state)
+    assert ahead.wait_idle(30)
+    assert ahead.rated_here("g") and not ahead.rated_here("other")
+    ahead.stop()
+
+
+def test_a_persons_earlier_games_are_read_from_the_store(db_url: str) -> None:
+    # The earlier finished games of the same rules of the browser holding a seat,
+    # newest first; not a shared device's games (whose play is whose is unknown).
+    from tests.web.test_web_insight import play_out
+    from yatzy.web.ahead import earlier_games
+
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        repo = client.app.state.service.repo  # type: ignore[attr-defined]
+        alone = [{"name": "Ann", "here": True}]
+        first = create(client, alone, rules="yatzy+forced")
+        play_out(client, first)
+        shared = [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}]
+        play_out(client, create(client, shared, rules="yatzy+forced"))
+        other_rules = create(client, alone, rules="yatzy")
+        second = create(client, alone, rules="yatzy+forced")
+        play_out(client, second)
+        gid = create(client, [*alone, {"name": "Bot", "bot": "greedy"}], rules="yatzy+forced")
+        read = earlier_games(repo, repo.get(gid))
+        assert read is not None
+        found = read()
+        assert [(g, seat) for g, seat, _ in found[0]] == [(second, 0), (first, 0)]
+        assert all(state.is_terminal() for _, _, state in found[0])
+        assert other_rules not in {g for g, _, _ in found[0]}  # unfinished, other rules
+        # Two seats of one browser: no earlier games for either.
+        assert earlier_games(repo, repo.get(create(client, shared, rules="yatzy+forced"))) is None

@@ -36,7 +36,10 @@ _LINE_MODE = messages(
     N_("cli.why_last_resort", "last resort: Chance only when nothing else scores"),
     N_("cli.record_chance", "Chance of beating your record ({record}): {percent} %"),
     N_("cli.win_line", "Chance to win: {chances}"),
-    N_("cli.win_line_simulated", "Chance to win (simulated, ± at 95 %): {chances}"),
+    N_(
+        "cli.win_line_simulated",
+        "Chance to win (simulated: each may be off by up to {margin} percentage points): {chances}",
+    ),
     N_("cli.win_line_pending", "Chance to win: not available yet ({reason})"),
     N_("cli.win_row", "Win %"),
     N_(

@@ -394,11 +394,15 @@ def live_chances(state: State, budget: float = 0.2) -> Any:
         return None
 
 
-def chance_text(chance: float, margin: float, lang: Language, *, sign: bool = True) -> str:
-    """A chance in percent: to a tenth when exact ("54.3 %", never a certainty it is
-    not: "> 99.9 %"), else to a whole percent with the margin rounded up ("54 % ±2")."""
+def chance_text(chance: float, margin: float, lang: Language) -> str:
+    """A chance in percent, in plain words as the web page says it: to a tenth when
+    exact ("54.3 %", never a certainty it is not: "> 99.9 %"), else "about 54 %" (to a
+    tenth where the margin is that small); the margin itself is said once per line
+    (:func:`margin_text`)."""
+    from yatzy.strategy.advice_words import ABOUT_PERCENT
+
     pct = chance * 100
-    if margin == 0:
+    if margin == 0 or margin * 100 < 0.5:
         if 0 < pct < 0.1:
             text = "< 0.1"
         elif 99.9 < pct < 100:
@@ -408,12 +412,15 @@ def chance_text(chance: float, margin: float, lang: Language, *, sign: bool = Tr
     else:
         text = f"{pct:.0f}"
     text = decimal(text, lang)
-    out = f"{text} %"
-    if margin > 0 and sign:
-        m = margin * 100
-        width = f"{math.ceil(m)}" if m >= 1 else f"{math.ceil(m * 10) / 10:.1f}"
-        out += f" ±{width if lang == 'en' else width.replace('.', ',')}"
-    return out
+    return f"{text} %" if margin == 0 else ABOUT_PERCENT.text(lang, percent=text)
+
+
+def margin_text(margin: float, lang: Language) -> str:
+    """The margin of simulated chances in percentage points, rounded up (never
+    narrower than it is): "2", "0.4"."""
+    m = margin * 100
+    width = f"{math.ceil(m - 1e-9)}" if m >= 1 else f"{math.ceil(m * 10 - 1e-9) / 10:.1f}"
+    return decimal(width, lang)
 
 
 def chances_line(state: State, result: Any, lang: Language) -> str:
@@ -422,8 +429,10 @@ def chances_line(state: State, result: Any, lang: Language) -> str:
         f"{state.players[s.seat].name} {chance_text(s.chance, s.margin, lang)}"
         for s in result.seats
     ]
-    key = "win_line" if result.exact else "win_line_simulated"
-    return tr(key, lang, chances=" · ".join(parts))
+    if result.exact:
+        return tr("win_line", lang, chances=" · ".join(parts))
+    margin = margin_text(max(s.margin for s in result.seats), lang)
+    return tr("win_line_simulated", lang, chances=" · ".join(parts), margin=margin)
 
 
 def keep_in_stats(state: State, url: str | None, lang: Language) -> str:

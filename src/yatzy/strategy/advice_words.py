@@ -18,6 +18,10 @@ from yatzy.i18n import N_, Message, decimal, messages
 from yatzy.rules import VARIANTS, Language, RuleSet
 from yatzy.rules.dice import format_dice, format_die
 
+ABOUT_PERCENT = N_("web.about_percent", "about {percent} %")
+"""A simulated chance in plain words ("about 54 %"): the web page's and the terminal's
+(one text in the catalog, so both say it alike)."""
+
 _WORDS: dict[str, Message] = messages(
     "advice.",
     N_("advice.roll", "Roll"),

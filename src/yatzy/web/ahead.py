@@ -8,8 +8,13 @@ turn is analysed when its box is written, by one background thread: the strategy
 layer remembers every rated position (:func:`yatzy.strategy.win_analysis.analyze_wins`
 on the game so far), and at the end only the last turn is left to rate.  The same
 pass measures each person's play so far (the points lost per turn, scaled to a game)
-and maps it to a calibrated level (:func:`measured_levels`), so the live chances count
-a beginner as a beginner rather than as a perfect player (:meth:`Ahead.levels_of`).
+together with their earlier finished games of the same rules (this browser's or
+account's, :data:`EARLIER_GAMES` at most, each analysed once per process), and maps it
+to a calibrated level (:func:`measured_people`), so the live chances and the win
+analysis at the end count a beginner as a beginner rather than as a perfect player
+(:meth:`Ahead.levels_of`, :meth:`Ahead.measured_of`).  A person's earlier games count
+only where their browser or account holds one seat of this game (on one shared
+device the games of the people taking turns cannot be told apart).
 
 The thread takes at most the win analyses' ``share`` of a core (their
 :meth:`yatzy.web.win_jobs.WinAnalyses.pace`), keeps only each game's latest position
@@ -27,14 +32,19 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import orjson
+
 from yatzy.errors import YatzyError
-from yatzy.game import State
+from yatzy.game import State, from_record
+from yatzy.store import GameRepository, StoredGame
 from yatzy.web.prepare import strategy_status
 from yatzy.web.win_jobs import WinAnalyses
 
 if TYPE_CHECKING:  # the strategy package loads numpy: only where a game is analysed
+    from yatzy.analysis.rating import GameLoss
     from yatzy.strategy.analyze import Analysis
 
 log = logging.getLogger("yatzy.web")
@@ -44,6 +54,13 @@ GAMES_KEPT = 256
 next turn)."""
 
 RecordOf = Callable[[], int | None]
+
+Earlier = Callable[[], dict[int, list[tuple[str, int, State]]]]
+"""A game's people's earlier finished games of its rules: seat to ``(game id, their
+seat in it, its final state)``, newest first (the service reads them from the store)."""
+
+EARLIER_GAMES = 10
+"""A person's earlier finished games counted in their level at most (the newest)."""
 
 
 AHEAD_ENV = "YATZY_ANALYSE_AHEAD"
@@ -65,22 +82,59 @@ MEASURED_AFTER = 3
 count as playing their best, as the chances always did)."""
 
 
-def measured_levels(state: State, analysis: Analysis) -> dict[int, str]:
-    """Each person's level from their decisions so far in ``analysis`` (of ``state``):
-    the points they lost per turn, scaled to a whole game, mapped to the nearest
-    calibrated level (:func:`yatzy.analysis.rating.level_of`); people with fewer than
-    :data:`MEASURED_AFTER` turns, and bots, are left out."""
+@dataclass(frozen=True)
+class Measured:
+    """A person's measured level and what it was measured from: ``turns`` of this
+    game and ``earlier`` finished games of the same rules."""
+
+    level: str
+    turns: int
+    earlier: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready form (the live chances and the win analysis carry it)."""
+        return {"level": self.level, "turns": self.turns, "earlier": self.earlier}
+
+
+def measured_people(
+    state: State, analysis: Analysis, earlier: dict[int, list[GameLoss]] | None = None
+) -> dict[int, Measured]:
+    """Each person's level from their decisions so far in ``analysis`` (of ``state``)
+    and their ``earlier`` games' losses: the points they lost per turn, over this game
+    and the earlier ones together, scaled to a whole game, mapped to the nearest
+    calibrated level (:func:`yatzy.analysis.rating.level_of`).  Left out: bots, and
+    people with fewer than :data:`MEASURED_AFTER` turns here and no earlier game."""
     from yatzy.analysis.rating import level_of  # openskill: only where people are measured
 
-    levels: dict[int, str] = {}
+    found: dict[int, Measured] = {}
     for summary in analysis.players:
         seat = summary.player
         turns = len(summary.expected)
-        if state.players[seat].bot is not None or turns < MEASURED_AFTER:
+        before = [g for g in (earlier or {}).get(seat, []) if g.decisions > 0]
+        if state.players[seat].bot is not None or (turns < MEASURED_AFTER and not before):
             continue
-        per_game = summary.total_loss / turns * state.rules.turns
-        levels[seat] = level_of(max(per_game, 1e-9))
-    return levels
+        loss = summary.total_loss + sum(g.total_loss for g in before)
+        played = turns + len(before) * state.rules.turns
+        per_game = loss / played * state.rules.turns
+        found[seat] = Measured(level_of(max(per_game, 1e-9)), turns, len(before))
+    return found
+
+
+def measured_levels(
+    state: State, analysis: Analysis, earlier: dict[int, list[GameLoss]] | None = None
+) -> dict[int, str]:
+    """:func:`measured_people`'s levels alone (seat to level)."""
+    return {seat: m.level for seat, m in measured_people(state, analysis, earlier).items()}
+
+
+def rating_levels(state: State, measured: dict[int, Measured]) -> list[str | None]:
+    """The levels a game's seats are counted at: a bot's own, a person's measured one
+    (``None``, the best play, where it measured as optimal or not at all)."""
+    return [
+        p.bot
+        or (None if i not in measured or measured[i].level == "optimal" else measured[i].level)
+        for i, p in enumerate(state.players)
+    ]
 
 
 def turn_written(state: State) -> bool:
@@ -100,19 +154,34 @@ class Ahead:
         self.analyses = analyses
         self.measure = measure
         self.enabled = enabled
-        # game id -> (turns seen, {seat: level}): each person's play so far as a level
-        self._levels: OrderedDict[str, tuple[int, dict[int, str]]] = OrderedDict()
-        self._waiting: OrderedDict[str, tuple[State, RecordOf | None]] = OrderedDict()
+        # game id -> (turns seen, {seat: measured}): each person's play so far as a level
+        self._levels: OrderedDict[str, tuple[int, dict[int, Measured]]] = OrderedDict()
+        # game id -> {seat: losses of their earlier games}: read once per game
+        self._earlier: OrderedDict[str, dict[int, list[GameLoss]]] = OrderedDict()
+        # (earlier game id, seat) -> its loss: each earlier game analysed once
+        self._losses: OrderedDict[tuple[str, int], GameLoss] = OrderedDict()
+        self._waiting: OrderedDict[str, tuple[State, RecordOf | None, Earlier | None]] = (
+            OrderedDict()
+        )
+        # game id -> turns rated in this process (its memo holds them)
+        self._rated: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False
         self._stopped = False
         self.done = 0  # positions analysed (tests, logs)
 
-    def after_write(self, game_id: str, state: State, record_of: RecordOf | None = None) -> None:
+    def after_write(
+        self,
+        game_id: str,
+        state: State,
+        record_of: RecordOf | None = None,
+        earlier: Earlier | None = None,
+    ) -> None:
         """A box of ``game_id`` was written, giving ``state``: analyse its turns so far in
         the background.  ``record_of`` gives a solo game's record (its chances are those
-        of beating it; without one a solo game's win analysis is not made ahead)."""
+        of beating it; without one a solo game's win analysis is not made ahead);
+        ``earlier`` the people's earlier games (read once per game, in the background)."""
         if not self.enabled or not (self.analyses.enabled or self.measure):
             return
         if not turn_written(state):
@@ -125,7 +194,7 @@ class Ahead:
             if self._stopped:
                 return
             self._waiting.pop(game_id, None)
-            self._waiting[game_id] = (state.clone(), record_of)
+            self._waiting[game_id] = (state.clone(), record_of, earlier)
             while len(self._waiting) > GAMES_KEPT:
                 self._waiting.popitem(last=False)
             if self._thread is None:
@@ -150,14 +219,14 @@ class Ahead:
             with self._lock:
                 if not self._waiting:
                     continue
-                game_id, (state, record_of) = self._waiting.popitem(last=False)
+                game_id, (state, record_of, _) = self._waiting.popitem(last=False)
             self._guarded(self._rate, game_id, state, record_of)
 
     def _measure_waiting(self) -> None:
         with self._lock:
-            pending = [(game_id, state) for game_id, (state, _) in self._waiting.items()]
-        for game_id, state in pending:
-            self._guarded(self._measure, game_id, state)
+            pending = [(g, state, earlier) for g, (state, _, earlier) in self._waiting.items()]
+        for game_id, state, earlier in pending:
+            self._guarded(self._measure, game_id, state, earlier)
 
     def _between_turns(self, done: int, total: int) -> None:
         """After each turn of a win analysis: rest (the win analyses' share of a core),
@@ -174,9 +243,9 @@ class Ahead:
         except Exception as exc:  # the analysis at the end tries again; the server goes on
             log.info("analysis ahead of %s failed: %s", state.rules.spec, exc)
 
-    def _measure(self, game_id: str, state: State) -> None:
-        """Each person's level so far (the points' analysis; it also compiles the
-        advisor's kernels early, the first time)."""
+    def _measure(self, game_id: str, state: State, earlier: Earlier | None = None) -> None:
+        """Each person's level so far, with their earlier games (the points' analysis;
+        it also compiles the advisor's kernels early, the first time)."""
         with self._lock:
             seen = self._levels.get(game_id)
         if not self.measure or (seen is not None and seen[0] == len(state.log)):
@@ -185,12 +254,47 @@ class Ahead:
             return  # tables being prepared (or none here)
         from yatzy.strategy.analyze import analyze
 
-        levels = measured_levels(state, analyze(state))
+        levels = measured_people(state, analyze(state), self._earlier_losses(game_id, earlier))
         with self._lock:
             self._levels[game_id] = (len(state.log), levels)
             self._levels.move_to_end(game_id)
             while len(self._levels) > GAMES_KEPT:
                 self._levels.popitem(last=False)
+
+    def _earlier_losses(self, game_id: str, earlier: Earlier | None) -> dict[int, list[GameLoss]]:
+        """The losses of the people's earlier games (read and analysed on the game's
+        first measure; each earlier game analysed once per process)."""
+        if earlier is None:
+            return {}
+        with self._lock:
+            found = self._earlier.get(game_id)
+        if found is not None:
+            return found
+        from yatzy.analysis.rating import game_losses
+        from yatzy.strategy.analyze import analyze
+
+        losses: dict[int, list[GameLoss]] = {}
+        for seat, games in earlier().items():
+            for other_id, other_seat, other in games[:EARLIER_GAMES]:
+                key = (other_id, other_seat)
+                with self._lock:
+                    loss = self._losses.get(key)
+                if loss is None:
+                    try:
+                        loss = game_losses(analyze(other), other_seat)
+                    except YatzyError as exc:  # a game the analysis refuses: not counted
+                        log.info("earlier game %s not counted: %s", other_id, exc)
+                        continue
+                    with self._lock:
+                        self._losses[key] = loss
+                        while len(self._losses) > GAMES_KEPT * EARLIER_GAMES:
+                            self._losses.popitem(last=False)
+                losses.setdefault(seat, []).append(loss)
+        with self._lock:
+            self._earlier[game_id] = losses
+            while len(self._earlier) > GAMES_KEPT:
+                self._earlier.popitem(last=False)
+        return losses
 
     def _rate(self, game_id: str, state: State, record_of: RecordOf | None) -> None:
         """The game's turns so far in win chance (remembered for the end)."""
@@ -207,11 +311,20 @@ class Ahead:
                 return
         try:
             analyze_wins(
-                state, record=record, budget=self.analyses.budget, progress=self._between_turns
+                state,
+                record=record,
+                levels=rating_levels(state, self.measured_of(game_id)),
+                budget=self.analyses.budget,
+                progress=self._between_turns,
             )
         except YatzyError as exc:
             log.info("no analysis ahead of %s: %s", state.rules.spec, exc)
             return
+        with self._lock:
+            self._rated[game_id] = len(state.log)
+            self._rated.move_to_end(game_id)
+            while len(self._rated) > GAMES_KEPT:
+                self._rated.popitem(last=False)
         self.done += 1
 
     def stop(self) -> None:
@@ -224,7 +337,27 @@ class Ahead:
 
     def levels_of(self, game_id: str) -> dict[int, str]:
         """Each person's level measured so far in ``game_id`` (seat to level), where
-        their play has been seen for :data:`MEASURED_AFTER` turns."""
+        their play has been seen for :data:`MEASURED_AFTER` turns or in earlier games."""
+        return {seat: m.level for seat, m in self.measured_of(game_id).items()}
+
+    def rated_here(self, game_id: str) -> bool:
+        """Whether this process rated turns of ``game_id`` in win chance (its memo
+        holds them): its win analysis at the end is made here, with only the turns
+        since left to rate, rather than from nothing by a worker process."""
+        with self._lock:
+            return game_id in self._rated
+
+    def measuring(self, game_id: str, state: State) -> bool:
+        """Whether the people of ``game_id`` at ``state`` are still to be measured (it
+        waits here): the win analysis at the end waits for their final levels."""
+        if not self.enabled or not self.measure:
+            return False
+        with self._lock:
+            seen = self._levels.get(game_id)
+            return game_id in self._waiting and (seen is None or seen[0] != len(state.log))
+
+    def measured_of(self, game_id: str) -> dict[int, Measured]:
+        """:meth:`levels_of` with what each level was measured from."""
         with self._lock:
             found = self._levels.get(game_id)
         return dict(found[1]) if found is not None else {}
@@ -233,3 +366,40 @@ class Ahead:
         """Wait until nothing waits or runs (tests); False on timeout."""
         with self._lock:
             return self._lock.wait_for(lambda: not self._waiting and not self._busy, timeout)
+
+
+def earlier_games(repo: GameRepository, stored: StoredGame) -> Earlier | None:
+    """How :class:`Ahead` reads the earlier finished games of ``stored``'s people from
+    ``repo`` (``None``: no person whose browser or account holds exactly one seat)."""
+    owners = [s.owner_hash for s in stored.seats if s.bot is None]
+    people = {
+        s.seat: s.owner_hash
+        for s in stored.seats
+        if s.bot is None and s.owner_hash is not None and owners.count(s.owner_hash) == 1
+    }
+    if not people:
+        return None
+    rules, this = stored.rules, stored.id
+
+    def read() -> dict[int, list[tuple[str, int, State]]]:
+        found: dict[int, list[tuple[str, int, State]]] = {}
+        for seat, owner in people.items():
+            games: list[tuple[str, int, State]] = []
+            for game in repo.games_of(owner, limit=4 * EARLIER_GAMES):
+                if len(games) >= EARLIER_GAMES:
+                    break
+                if game.id == this or not game.finished or game.pad or game.rules != rules:
+                    continue
+                mine = [s.seat for s in game.seats if s.owner_hash == owner and s.bot is None]
+                if len(mine) != 1:
+                    continue  # a shared device's game: whose play is whose is unknown
+                try:
+                    state = from_record(orjson.loads(game.record))
+                except (YatzyError, ValueError, KeyError, TypeError):
+                    continue
+                games.append((game.id, mine[0], state))
+            if games:
+                found[seat] = games
+        return found
+
+    return read

@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from yatzy.game import Game, State, from_record, to_record
@@ -76,9 +76,13 @@ class LiveChances:
         self._inflight: dict[str, int] = {}  # game -> the version a worker computes
         self._parked: dict[str, tuple[int, State, list[str | None]]] = {}
         self.notify: Notify | None = None
-        # seat -> level measured from each person's play in a game so far (the service
-        # sets it: yatzy.web.ahead.Ahead.levels_of); people not measured play their best.
-        self.measured: Callable[[str], dict[int, str]] | None = None
+        # seat -> level measured from each person's play in a game so far and their
+        # earlier games (the service sets it: yatzy.web.ahead.Ahead.measured_of; each
+        # value has ``level`` and ``to_json()``); people not measured play their best.
+        self.measured: Callable[[str], Mapping[int, Any]] | None = None
+        # game id -> (version, {seat: what its level was measured from}): the answer
+        # of that version carries it as ``measured`` (the page says it in words)
+        self._counted: dict[str, tuple[int, dict[str, Any]]] = {}
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # game id -> (version, state, levels): the newest version waiting, oldest game first
         self._queue: OrderedDict[str, tuple[int, State, list[str | None]]] = OrderedDict()
@@ -105,7 +109,15 @@ class LiveChances:
             levels = [s.bot for s in stored.seats]
             if self.measured is not None:
                 measured = self.measured(stored.id)
-                levels = [measured.get(i) if lv is None else lv for i, lv in enumerate(levels)]
+                levels = [
+                    measured[i].level if lv is None and i in measured else lv
+                    for i, lv in enumerate(levels)
+                ]
+                counted = {str(i): m.to_json() for i, m in measured.items()}
+                self._counted.pop(stored.id, None)
+                self._counted[stored.id] = (stored.version, counted)
+                while len(self._counted) > _KEPT:
+                    del self._counted[next(iter(self._counted))]
             self._queue[stored.id] = (stored.version, state, levels)
             self._queue.move_to_end(stored.id)
             self._start()
@@ -171,6 +183,7 @@ class LiveChances:
                 self._computing = None
                 if answer is None:
                     continue
+                answer = self._with_counted(game_id, version, answer)
                 self._done[(game_id, version)] = answer
                 while len(self._done) > _KEPT:
                     self._done.popitem(last=False)
@@ -219,6 +232,7 @@ class LiveChances:
             answer = result
         with self._cond:
             self._asked.discard((game_id, version))
+            answer = self._with_counted(game_id, version, answer)
             self._done[(game_id, version)] = answer
             while len(self._done) > _KEPT:
                 self._done.popitem(last=False)
@@ -234,6 +248,14 @@ class LiveChances:
                 self.notify(game_id, version, answer)
             except Exception as exc:  # a closed loop at shutdown: nothing to tell
                 log.debug("win chances of %s not sent: %s", game_id, exc)
+
+    def _with_counted(self, game_id: str, version: int, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with what its people's levels were measured from (under the lock)."""
+        found = self._counted.get(game_id)
+        if found is None or found[0] != version or "seats" not in answer:
+            return answer
+        del self._counted[game_id]
+        return {**answer, "measured": found[1]}
 
     def _compute(
         self, game_id: str, version: int, state: State, levels: list[str | None]

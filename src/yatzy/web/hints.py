@@ -280,11 +280,17 @@ def win_analysis(
     record: int | None = None,
     key: str = "",
     client: str | None = None,
+    levels: list[str | None] | None = None,
+    measured: dict[int, dict[str, Any]] | None = None,
+    here: bool = False,
 ) -> WinAnalysisView | WinUnavailableView | PendingView:
     """A finished game's analysis in win chance for the ``people`` (default: all), in
     ``lang`` (see :mod:`yatzy.web.win_view`), computed by ``jobs`` in the background:
     ``{"pending": true}`` until it is done.  A solo game is rated by the chance of
-    beating ``record`` (none: nothing to rate, said in words)."""
+    beating ``record`` (none: nothing to rate, said in words).  ``levels``: each
+    seat's level (default: the game's; people their best), ``measured`` what each
+    person's was measured from (said in words).  ``here``: made on this process even
+    where ``jobs`` hands analyses to workers (its turns were analysed here ahead)."""
     from yatzy.web.win_view import win_unavailable, win_view
 
     if not jobs.enabled:
@@ -311,14 +317,15 @@ def win_analysis(
         return PENDING
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
+    counted = ",".join(lv or "-" for lv in levels) if levels is not None else ""
 
     def compute() -> dict[str, Any]:
         from yatzy.strategy.win_analysis import analyze_wins
 
         result = analyze_wins(
-            frozen, record=record, budget=jobs.budget, lang=lang, progress=jobs.pace
+            frozen, record=record, levels=levels, budget=jobs.budget, lang=lang, progress=jobs.pace
         )
-        return cast("dict[str, Any]", win_view(result, frozen, lang, seats))
+        return cast("dict[str, Any]", win_view(result, frozen, lang, seats, measured))
 
     # The same work as a job for ``yatzy worker`` processes (the record rides along).
     spec = JobSpec(
@@ -329,13 +336,18 @@ def win_analysis(
             "budget": jobs.budget,
             "lang": lang,
             "people": sorted(seats),
+            "levels": levels,
+            "measured": {str(k): v for k, v in (measured or {}).items()},
         },
-        name=f"win_analysis:{key}:{lang}:{record}" if key else None,
+        name=f"win_analysis:{key}:{lang}:{record}:{counted}" if key else None,
     )
     # the jobs keep plain dicts: the view computed above, or PENDING meanwhile
     try:
         found = jobs.get(
-            (key or id(frozen), lang, record), compute, client=client, spec=spec if key else None
+            (key or id(frozen), lang, record, counted),
+            compute,
+            client=client,
+            spec=spec if key and not here else None,
         )
     except Busy:
         raise Busy(busy_words(lang)) from None
@@ -350,8 +362,16 @@ def _win_analysis_job(args: dict[str, Any]) -> dict[str, Any]:
 
     state = from_record(args["record"])
     lang = args["lang"]
-    result = analyze_wins(state, record=args["total"], budget=float(args["budget"]), lang=lang)
-    return cast("dict[str, Any]", win_view(result, state, lang, set(args["people"])))
+    result = analyze_wins(
+        state,
+        record=args["total"],
+        levels=args.get("levels"),
+        budget=float(args["budget"]),
+        lang=lang,
+    )
+    measured = {int(k): v for k, v in (args.get("measured") or {}).items()}
+    view = win_view(result, state, lang, set(args["people"]), measured)
+    return cast("dict[str, Any]", view)
 
 
 def _analysis_job(args: dict[str, Any]) -> dict[str, Any]:

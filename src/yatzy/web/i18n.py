@@ -10,6 +10,7 @@ from functools import cache
 
 from yatzy.i18n import LANGUAGE_NAME, LANGUAGES, N_, Message, messages
 from yatzy.rules import Language
+from yatzy.strategy.advice_words import ABOUT_PERCENT
 from yatzy.web.clock_words import CLOCK_WORDS
 
 LANGUAGE_NAMES: dict[str, str] = {lang: LANGUAGE_NAME[lang] for lang in LANGUAGES}
@@ -192,7 +193,7 @@ _STRINGS: dict[str, Message] = messages(
         "web.win_unavailable_not_prepared",
         "This server works out no chances to win for these house rules.",
     ),
-    N_("web.about_percent", "about {percent} %"),
+    ABOUT_PERCENT,
     N_(
         "web.win_note_about",
         "Chance to win after every move, simulated: each figure may be off by up to {margin} "
@@ -203,6 +204,11 @@ _STRINGS: dict[str, Message] = messages(
         "web.win_measured",
         "{player} counts as playing like the computer level “{level}”, as measured from this "
         "game so far.",
+    ),
+    N_(
+        "web.win_measured_earlier",
+        "{player} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far and their earlier games of these rules ({games}).",
     ),
     N_("web.level_strong", "Strong"),
     N_("web.level_casual", "Casual"),
@@ -392,6 +398,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.new_record", "New record!"),
     N_("web.no_record", "no record yet"),
     N_("web.record_chance", "chance of beating it: {percent} %"),
+    N_(
+        "web.record_chance_pending",
+        "the chance of beating it is being worked out (once for these rules: a few "
+        "minutes; it appears after a later move)",
+    ),
     N_("web.aim_record", "Aim at the record"),
     N_("web.aim_expected", "Aim at the expected score"),
     N_("web.record_hint_value", "chance of reaching {target}"),

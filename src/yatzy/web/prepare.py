@@ -28,7 +28,7 @@ import threading
 from typing import Any, Literal
 
 from yatzy.bots import QUICK_BOTS, WINNER_LEVELS, Bot, GreedyBot, make_bot, preparing
-from yatzy.errors import YatzyError
+from yatzy.errors import SpecError, YatzyError
 from yatzy.game import Game
 from yatzy.i18n import N_, Language, Message
 from yatzy.rules import OPTIONS, RuleSet
@@ -167,8 +167,46 @@ def _winner(args: dict[str, Any]) -> None:
         _strategy(args)
 
 
+def _target(args: dict[str, Any]) -> None:
+    """Load or build the target table of ``args["spec"]`` (a solo game's live chance
+    of beating the record)."""
+    from yatzy.strategy.target_play import target_table_for
+
+    target_table_for(RuleSet.parse(args["spec"]), build=True)
+
+
 register("strategy", _strategy)
 register("winner", _winner)
+register("target", _target)
+
+
+def target_preparing(rules: RuleSet) -> bool:
+    """Whether the target table of ``rules`` (a solo game's live chance of beating the
+    record) is being prepared: its job is queued or running (queued now, the first
+    time it is asked for).  False where there will be none: target play does not
+    handle the rules, this server prepares no tables for them, its build failed, or
+    the pool is full (asked again on the next move)."""
+    from yatzy.solver.target import check_target_supported  # numpy: only where asked
+
+    if not policy().allows(rules):
+        return False
+    try:
+        check_target_supported(rules)
+    except SpecError:
+        return False
+    job = JobSpec("target", {"spec": rules.spec})
+    queue = table_jobs()
+    state, _ = queue.status(job)
+    if state == "failed":
+        return False
+    if state is None:
+        try:
+            queue.submit(job)
+        except Busy as exc:
+            log.info("no target table job for %s now: %s", rules.spec, exc)
+            return False
+    return True
+
 
 _ready: set[str] = set()  # the keys of the jobs done: their tables are loaded here
 _ready_lock = threading.Lock()

@@ -51,7 +51,7 @@ from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, GameRepository, SeatInfo, StoredGame
 from yatzy.store.clocks import ClockRow, ClockStore
 from yatzy.store.daily import write_revealed_record
-from yatzy.web.ahead import Ahead, enabled_by_env
+from yatzy.web.ahead import Ahead, earlier_games, enabled_by_env, rating_levels
 from yatzy.web.catalog import rules_name
 from yatzy.web.chances import LiveChances
 from yatzy.web.clocks import (
@@ -84,6 +84,8 @@ from yatzy.web.prepare import bot_for
 from yatzy.web.rated import RatedGameError, RatedGames, check_new
 from yatzy.web.talk import Talk, check_phrase
 from yatzy.web.views import game_view
+from yatzy.web.warmup import enabled_by_env as warmup_enabled
+from yatzy.web.warmup import warm_soon
 from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
@@ -213,11 +215,12 @@ class GameService:
         # seconds of the last box (issue 24).
         self.ahead = Ahead(
             self.win_analyses,
-            measure=chances is not None and chances.enabled,
+            # people's levels: for the live chances, and the win analysis at the end
+            measure=(chances is not None and chances.enabled) or self.win_analyses.enabled,
             enabled=enabled_by_env(),
         )
         if chances is not None:
-            chances.measured = self.ahead.levels_of  # people counted at their measured level
+            chances.measured = self.ahead.measured_of  # people counted at their measured level
         self._cache: dict[str, tuple[StoredGame, State]] = {}
         self._dealers: dict[str, FairDice | None] = {}
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
@@ -546,6 +549,8 @@ class GameService:
         you = _with_record(seats, state, best)
         if "record_chance" in extras:
             you["record_chance"] = extras["record_chance"]
+        if extras.get("record_chance_pending"):
+            you["record_chance_pending"] = True
         if "record_hint" in extras:
             you["record_hint"] = extras["record_hint"]
         return you
@@ -610,6 +615,10 @@ class GameService:
         with self._lock:
             self._dealers[stored.id] = dealer
         self._remember(stored, state)
+        if not pad and any(p.bot is None for p in state.players) and warmup_enabled():
+            # A fresh install's first game: its kernels compile in a child process
+            # while it is played, not after its last box (looked up off the loop).
+            await asyncio.to_thread(warm_soon, state.rules)
         return created
 
     def _new_game(
@@ -851,7 +860,7 @@ class GameService:
         new = decided.state
         now = decided.stored.moved(version, decided.record, new.is_terminal())
         self._remember(now, new)
-        self.ahead.after_write(now.id, new, self._record_of(now))
+        self.ahead.after_write(now.id, new, self._record_of(now), earlier_games(self.repo, now))
         if self.moved is not None:
             try:
                 self.moved(now, new, decided.seat, decided.computer)
@@ -1119,6 +1128,11 @@ class GameService:
         record = None
         if len(stored.seats) == 1 and owner and state.is_terminal():
             record = await self.solo_record(owner, stored.rules, exclude=stored.id)
+        if self.ahead.measuring(stored.id, state):
+            return {"pending": True}  # the people's final levels: milliseconds away
+        # Each person counted at the level their play measured (issue 24), as the
+        # analysis ahead rated the turns (so only the last turn is left to rate).
+        measured = self.ahead.measured_of(stored.id)
         return await asyncio.to_thread(
             win_analysis,
             self.win_analyses,
@@ -1128,6 +1142,11 @@ class GameService:
             record=record,
             key=f"{stored.id}:{stored.version}",
             client=token_hash(owner) if owner else None,
+            levels=rating_levels(state, measured),
+            measured={seat: m.to_json() for seat, m in measured.items()},
+            # The turns rated ahead are in this process's memo: a worker would rate
+            # them all again (a minute for two players), here only the last is left.
+            here=self.ahead.rated_here(stored.id),
         )
 
     # -- history and records ---------------------------------------------------------------
@@ -1173,6 +1192,7 @@ class RecordExtras(TypedDict, total=False):
     """The live parts of a solo game's :class:`YouView` (see :func:`record_extras`)."""
 
     record_chance: float | None
+    record_chance_pending: bool
     record_hint: HintView | None
 
 
@@ -1188,6 +1208,11 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
         return {"record_chance": None}
     chance = chance_to_beat(state, best)
     out: RecordExtras = {"record_chance": None if chance is None else round(chance, 4)}
+    if chance is None:
+        from yatzy.web.prepare import target_preparing
+
+        # Its table is built in the background (minutes, once): words meanwhile.
+        out["record_chance_pending"] = target_preparing(state.rules)
     if chance is not None and stored.hints and not stored.pad:
         from yatzy.web.hints import record_hint
 

@@ -10,6 +10,7 @@ tenth; "percentage points" are their differences.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from yatzy.game import State
@@ -59,15 +60,58 @@ _WORDS: dict[str, Message] = messages(
     N_("winview.off", "This server does not compute chances of winning."),
     N_("winview.pad", "A score pad game has no rolls whose chances could be rated."),
     N_(
-        "winview.people",
-        "People are counted as playing the best strategy, computers at their level.",
+        "winview.counted_level",
+        "{name} is counted as playing like the computer level “{level}”, as measured from "
+        "this game.",
     ),
+    N_(
+        "winview.counted_level_earlier",
+        "{name} is counted as playing like the computer level “{level}”, as measured from "
+        "this game and their earlier games of these rules ({games}).",
+    ),
+    N_(
+        "winview.counted_best_measured",
+        "{name} is counted as playing the best strategy: their play measured that close to it.",
+    ),
+    N_(
+        "winview.counted_best",
+        "{name} is counted as playing the best strategy (their play was not measured).",
+    ),
+    N_("winview.counted_bots", "The computer is counted at its own level."),
 )
 
 
 def win_word(key: str, lang: Language, **fields: Any) -> str:
     """A phrase of this module's catalog in ``lang`` with ``fields`` filled in."""
     return _WORDS[key][lang].format(**fields)
+
+
+def counted_words(
+    state: State, levels: list[str], measured: Mapping[int, Mapping[str, Any]], lang: Language
+) -> str:
+    """Which level each person was counted at, and what it was measured from, in
+    words ("Ann is counted as playing like the computer level “Casual”, as measured
+    from this game and their earlier games of these rules (4).")."""
+    from yatzy.web.i18n import ui_strings
+
+    level_names = ui_strings(lang)
+    said = []
+    for seat, player in enumerate(state.players):
+        if player.bot is not None:
+            continue
+        found = measured.get(seat)
+        level = levels[seat]
+        if level in ("strong", "casual", "beginner"):
+            earlier = int(found.get("earlier", 0)) if found else 0
+            key = "counted_level_earlier" if earlier else "counted_level"
+            name = level_names["level_" + level]
+            said.append(win_word(key, lang, name=player.name, level=name, games=earlier))
+        else:
+            key = "counted_best_measured" if found else "counted_best"
+            said.append(win_word(key, lang, name=player.name))
+    if any(p.bot is not None for p in state.players):
+        said.append(win_word("counted_bots", lang))
+    return " ".join(said)
 
 
 def _pct(x: float, lang: Language) -> str:
@@ -92,8 +136,16 @@ def _decision(w: WinDecision, lang: Language) -> WinDecisionView:
     }
 
 
-def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int]) -> WinAnalysisView:
-    """The analysis in chance of ``state``'s game for the people in ``seats``."""
+def win_view(
+    result: WinAnalysis,
+    state: State,
+    lang: Language,
+    seats: set[int],
+    measured: Mapping[int, Mapping[str, Any]] | None = None,
+) -> WinAnalysisView:
+    """The analysis in chance of ``state``'s game for the people in ``seats``;
+    ``measured``: what each person's level was measured from (seat to
+    :meth:`yatzy.web.ahead.Measured.to_json`), said in words."""
     from yatzy.strategy.win_analysis import COSTLY
 
     names = [p.name for p in state.players]
@@ -162,7 +214,9 @@ def win_view(result: WinAnalysis, state: State, lang: Language, seats: set[int])
         "exact": result.exact,
         "margin": round(100 * result.margin, 1),
         "note": note,
-        "people_note": win_word("people", lang) if len(names) > 1 else None,
+        "people_note": counted_words(
+            state, [s.level for s in result.players], measured or {}, lang
+        ),
         "title": title,
         "label": f"{title}: {'; '.join(summary)}.",
         "turns": [p.turn for p in result.points],

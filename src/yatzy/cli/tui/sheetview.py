@@ -9,7 +9,6 @@ for boxes the rules do not allow now, ``x`` for a scratch.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,7 +128,8 @@ def _bonus_cell(sheet: Sheet) -> Cell:
 
 def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...] | None:
     """Each player's chance to win in a narrow cell: whole percents ("54"; "<1", ">99"
-    near the ends), "±m" when simulated (the margin rounded up); the leader bold.
+    near the ends), "≈54" when simulated ("about 54", as the line mode and the web
+    page say it; no "±" jargon); the leader bold.
     ``None`` (the row shows "…": being computed) while the chances at hand are of an
     earlier position: a stale figure is never shown as the current one."""
     if stale:
@@ -145,7 +145,7 @@ def chance_cells(result: Any, stale: bool) -> tuple[Cell, ...] | None:
         else:
             text = f"{pct:.0f}"
         if s.margin > 0:
-            text += f"±{math.ceil(s.margin * 100 - 1e-9)}"
+            text = "≈" + text
         style = "bold" if s.chance == best else ""
         out.append(Cell(text, style))
     return tuple(out)

@@ -52,7 +52,7 @@ class SheetTable(DataTable[Text]):
         self.fixed_columns = FIXED
         # The players' chances to win stay in sight when the sheet scrolls.
         self.fixed_rows = 1 if rows and rows[0].key == "win" else 0
-        least = 5 if any(r.key == "win" for r in rows) else 4  # "54±3", "100±1"
+        least = 4  # "≈54", "100", ">99"
         label_width = max(len(r.label.text) for r in rows) + gap
         widths = [1 + gap, label_width, now_width + gap]
         self.add_column("", key="letter", width=widths[0])

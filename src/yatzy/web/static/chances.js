@@ -82,13 +82,19 @@ function unavailableWords(view, chances, t) {
   return t("win_unavailable");
 }
 
-// The people counted at the level their play in this game has shown so far (not as
-// perfect players): "Ann counts as playing like the computer level “Casual” …".
+// The people counted at the level their play has shown so far, in this game and their
+// earlier games of these rules (not as perfect players): "Ann counts as playing like
+// the computer level “Casual” …".
 const MEASURED = ["strong", "casual", "beginner"];
 function measuredWords(view, chances, t, seatName) {
   if (!chances || !chances.seats) return "";
+  const from = chances.measured || {};
   return chances.seats
     .filter((s) => !view.players[s.seat].bot && MEASURED.includes(s.level))
-    .map((s) => t("win_measured", { player: seatName(s.seat), level: t("level_" + s.level) }))
+    .map((s) => {
+      const earlier = from[s.seat] ? from[s.seat].earlier : 0;
+      const words = { player: seatName(s.seat), level: t("level_" + s.level), games: earlier };
+      return t(earlier ? "win_measured_earlier" : "win_measured", words);
+    })
     .join(" ");
 }

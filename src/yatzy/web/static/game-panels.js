@@ -151,6 +151,7 @@ export function renderStatus() {
   if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
   if (typeof state.you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(state.you.record_chance) });
+  else if (state.you.record_chance_pending) text += ", " + t("record_chance_pending");
   status.textContent = text;
 }
 
@@ -296,7 +297,7 @@ export async function fetchAnalysis() {
     // in the page's language (the viewer's), which may not be the game's
     const data = await api("GET", `api/games/${gameId}/analysis?lang=${root.dataset.lang}`);
     state.analysis = data;
-    renderAnalysis(box, data, state.view, words);
+    renderAnalysis(box, data, state.view, words, state.you.seats);
     if (data.pending) setTimeout(fetchAnalysis, 2000);
     else fetchWinAnalysis();
   } catch (e) {
@@ -313,7 +314,7 @@ export async function fetchWinAnalysis() {
     let data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
     if (data.error) data = Object.assign({}, data, { error: true }); // the server's English
     state.winAnalysis = data;
-    renderWinAnalysis(box, data, words);
+    renderWinAnalysis(box, data, words, state.you.seats);
     if (data.pending) setTimeout(fetchWinAnalysis, 2000);
   } catch (e) {
     renderWinAnalysis(box, { error: failure(e) }, words);

@@ -1,9 +1,10 @@
 // Hints during play and the analysis after the game, as a player reads them.
 // A plain ES module (no build step): the server words every choice in the game's
 // language; this module lays the words out, ranks nothing and computes no rule.
-// Exports renderHint(container, hint, strings) and
-// renderAnalysis(container, analysis, view, strings); `strings` is the page's
-// dict of words (web/i18n.py ui_strings).
+// Exports renderHint(container, hint, strings),
+// renderAnalysis(container, analysis, view, strings, mine) and
+// renderWinAnalysis(container, data, strings, mine); `strings` is the page's dict of
+// words (web/i18n.py ui_strings), `mine` the viewer's seats (their analysis first).
 
 import { el, svg } from "./widgets.js";
 
@@ -15,6 +16,13 @@ function ensureStyles() {
 }
 
 const lang = () => document.documentElement.lang || "en";
+
+// The players with the viewer's own seats first (each part in seat order): the end
+// screen leads with the viewer's own result, and so does its analysis.
+export function viewerFirst(players, mine = []) {
+  const own = (p) => (mine.includes(p.seat) ? 0 : 1);
+  return [...players].sort((a, b) => own(a) - own(b) || a.seat - b.seat);
+}
 
 export function formatNumber(x, digits = 1) {
   return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
@@ -137,7 +145,7 @@ function playerSection(player, strings, scope) {
 // The analysis after the game: "being computed" while it is, else per person the
 // summary in words, the costliest choices and the chart.  `analysis` null means
 // not here yet; {error: "..."} a failure.
-export function renderAnalysis(container, analysis, view, strings) {
+export function renderAnalysis(container, analysis, view, strings, mine = []) {
   ensureStyles();
   container.replaceChildren(el("h3", {}, strings.analysis));
   container.classList.add("insight-analysis");
@@ -156,7 +164,7 @@ export function renderAnalysis(container, analysis, view, strings) {
   if (analysis.approximate) {
     container.append(el("p", { class: "hint-note" }, approximateBadge(strings, analysis.note), " ", analysis.note || ""));
   }
-  for (const player of analysis.players) container.append(playerSection(player, strings, analysis.scope));
+  for (const player of viewerFirst(analysis.players, mine)) container.append(playerSection(player, strings, analysis.scope));
 }
 
 // -- the analysis in win chance -------------------------------------------------------------
@@ -252,7 +260,7 @@ function winPlayer(player, strings) {
 // The analysis in win chance after the game: "being computed" while it is, else the
 // chart of every player's chance and each person's decisions with the change in
 // chance beside the points.  `data` null means not here yet; {error: "..."} a failure.
-export function renderWinAnalysis(container, data, strings) {
+export function renderWinAnalysis(container, data, strings, mine = []) {
   ensureStyles();
   const title = data && data.goal === "record" ? strings.wa_analysis_record : strings.wa_analysis;
   container.replaceChildren(el("h3", {}, title));
@@ -274,5 +282,5 @@ export function renderWinAnalysis(container, data, strings) {
   container.append(winChart(data, strings));
   if (data.people_note) container.append(el("p", { class: "hint-note" }, data.people_note));
   if (data.note) container.append(el("p", { class: "hint-note" }, approximateBadge(strings, data.note), " ", data.note));
-  for (const player of data.players) container.append(winPlayer(player, strings));
+  for (const player of viewerFirst(data.players, mine)) container.append(winPlayer(player, strings));
 }

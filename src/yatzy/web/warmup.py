@@ -1,0 +1,121 @@
+"""Warming a fresh install's kernels while its first game is played (issue 24).
+
+On a computer that never ran yatzy, numba compiles the kernels on their first use:
+tens of seconds to minutes of CPU.  Done when the first game's analyses are asked
+for, a short first game waited that long at its end.  So when a server's first game
+of a rule set whose strategy table is not built yet is created, :func:`warm_soon`
+starts one child process (``python -m yatzy.web.warmup SPEC``) that builds that
+table and compiles the kernels the analysis and the win analysis use, into the same
+disk caches the server reads (the solver's table cache, ``YATZY_KERNEL_CACHE``).  A
+child, not a thread: numba's compilation holds the interpreter's lock, and would
+stall the server's event loop.  The server's own table job, if it starts meanwhile,
+waits for the child's table on the cache's lock and then loads it.
+
+Once per rule set per server process, at most :data:`MAX_CHILDREN` at a time; never
+for a score pad, rules the server prepares no tables for, or where the table is
+cached already.  ``YATZY_WARM_KERNELS=0`` switches it off (the tests do).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+
+from yatzy.rules import RuleSet
+
+log = logging.getLogger("yatzy.web")
+
+WARM_ENV = "YATZY_WARM_KERNELS"
+"""``0`` switches the warm-up off."""
+
+MAX_CHILDREN = 1
+"""Warm-up processes at a time (each uses a core or more)."""
+
+_lock = threading.Lock()
+_started: set[str] = set()
+_children: list[subprocess.Popen[bytes]] = []
+
+
+def enabled_by_env() -> bool:
+    """Whether :data:`WARM_ENV` leaves the warm-up on (the default)."""
+    return os.environ.get(WARM_ENV, "").strip() != "0"
+
+
+def needs_warming(rules: RuleSet) -> bool:
+    """Whether a game of ``rules`` would wait for a build: the server prepares its
+    tables, and the advisor's table is not cached (a fresh install, or new rules)."""
+    from yatzy.web.prepare import policy
+
+    if not policy().allows(rules):
+        return False
+    try:
+        from yatzy.strategy.advisor import strategy_ready
+    except ImportError:  # the strategy package is not installed
+        return False
+    try:
+        return not strategy_ready(rules)
+    except Exception:  # no table can serve these rules: nothing to warm
+        return False
+
+
+def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
+    """Start the warm-up child for ``rules`` when it is needed (see the module
+    docstring); the child, or ``None``.  Returns at once: never waits for the child."""
+    if not enabled_by_env():
+        return None
+    with _lock:
+        _children[:] = [c for c in _children if c.poll() is None]
+        if rules.spec in _started or len(_children) >= MAX_CHILDREN:
+            return None
+        _started.add(rules.spec)
+    if not needs_warming(rules):
+        return None
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "yatzy.web.warmup", rules.spec],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a terminal's Ctrl-C goes to the server alone
+        )
+    except OSError as exc:  # the game goes on; its analyses build as before
+        log.info("no warm-up for %s: %s", rules.spec, exc)
+        return None
+    log.info("warming the kernels of %s in process %d", rules.spec, child.pid)
+    with _lock:
+        _children.append(child)
+    return child
+
+
+def warm(spec: str) -> None:
+    """The child's work: the advisor's table of ``spec`` (built once, to the disk
+    cache), then the kernels of the points' analysis and of the win chances and the
+    win analysis, compiled on a short game played greedily."""
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.strategy.advisor import advise
+    from yatzy.strategy.analyze import analyze
+    from yatzy.strategy.win_analysis import analyze_wins
+    from yatzy.strategy.win_chance import win_chances
+
+    rules = RuleSet.parse(spec)
+    advise(Game(rules, ["warm-up"]).new_initial_state())  # as the table job does
+    game = Game(rules, ["A", "B"])
+    state, rng = game.new_initial_state(starter=0), random.Random(1)
+    win_chances(state, budget=0.05, build=False)
+    while len(state.sheets[-1].open_boxes) > 2:
+        play_turn(state, GreedyBot(), rng)
+    start = state.clone()
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    analyze(state)
+    analyze_wins(state, budget=0.05, start=start)
+
+
+if __name__ == "__main__":  # the child: python -m yatzy.web.warmup SPEC
+    warm(sys.argv[1])

@@ -1,0 +1,97 @@
+"""A fresh install's first game warms the kernels in a child process (issue 24: no
+waiting at the end of a short first game): once per rule set, only where the table
+is not built, never blocking the server, switched off by YATZY_WARM_KERNELS=0."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    from fastapi.testclient import TestClient
+
+from tests.web.test_web_insight import create
+from yatzy.rules import RuleSet
+from yatzy.web import warmup
+from yatzy.web.app import create_app
+
+
+class Spawned:
+    """What a test's subprocess.Popen was asked to start."""
+
+    def __init__(self) -> None:
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command: list[str], **kw: Any) -> Any:
+        self.commands.append(command)
+        assert kw["stdin"] is not None and kw["start_new_session"]
+        spawned = self
+
+        class Child:
+            pid = 4242
+
+            def poll(self) -> int | None:
+                return 0 if len(spawned.commands) > 1 else None
+
+        return Child()
+
+
+@pytest.fixture
+def spawned(monkeypatch: pytest.MonkeyPatch) -> Spawned:
+    monkeypatch.setenv(warmup.WARM_ENV, "1")
+    monkeypatch.setattr(warmup, "_started", set())
+    monkeypatch.setattr(warmup, "_children", [])
+    found = Spawned()
+    monkeypatch.setattr(warmup.subprocess, "Popen", found)
+    return found
+
+
+def test_the_first_game_of_unbuilt_rules_starts_one_warm_up(
+    tmp_path: Path, spawned: Spawned, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unbuilt = {"yatzy", "yatzy+forced"}
+    monkeypatch.setattr(warmup, "needs_warming", lambda rules: rules.spec in unbuilt)
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0)) as client:
+        seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
+        create(client, seats, rules="yatzy")
+        create(client, seats, rules="yatzy")  # the same rules again: not a second
+        create(client, [{"name": "Ann", "here": True}], rules="yahtzee")  # built already
+        alone = [{"name": "Ann", "here": True}]
+        create(client, alone, rules="yatzy+forced", pad=True)  # a score pad: no kernels
+    assert [c[-3:] for c in spawned.commands] == [["-m", "yatzy.web.warmup", "yatzy"]]
+
+
+def test_the_warm_up_is_off_by_the_environment(
+    spawned: Spawned, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(warmup, "needs_warming", lambda rules: True)
+    monkeypatch.setenv(warmup.WARM_ENV, "0")
+    assert warmup.warm_soon(RuleSet.parse("yatzy")) is None
+    monkeypatch.setenv(warmup.WARM_ENV, "1")
+    assert warmup.warm_soon(RuleSet.parse("yatzy")) is not None
+    # One child at a time: another rule set waits for a later game.
+    assert warmup.warm_soon(RuleSet.parse("yahtzee")) is None
+    assert len(spawned.commands) == 1
+
+
+def test_rules_without_tables_here_or_built_need_no_warming(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yatzy.strategy import advisor
+
+    monkeypatch.setattr(advisor, "strategy_ready", lambda rules: False)
+    assert warmup.needs_warming(RuleSet.parse("yatzy"))
+    assert not warmup.needs_warming(RuleSet.parse("yatzy+bonus_points=40"))  # not prepared
+    monkeypatch.setattr(advisor, "strategy_ready", lambda rules: True)
+    assert not warmup.needs_warming(RuleSet.parse("yatzy"))
+
+
+def test_the_childs_work_runs_through() -> None:
+    # The child's own work, here in the test's process (its tables and kernels are
+    # cached by the other tests: seconds): the table, the analysis, the win analysis.
+    warmup.warm("yatzy+forced")
