@@ -18,11 +18,13 @@
 
 The rates' buckets live in the process, or, with ``yatzy serve --redis-url``, in
 Redis, shared by every server process and host (:mod:`yatzy.web.shared_limits`); the
-caps (open games, sockets, connections) count per process.
+per-client caps (open games, sockets, connections) then count over every process too
+(:mod:`yatzy.web.shared_caps`), and per process otherwise.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import math
 import re
@@ -441,6 +443,17 @@ class OpenGames:
                 "finish some, or wait until abandoned games are pruned"
             )
 
+    async def check(self, key: str, unfinished: Callable[[list[str]], list[str]]) -> None:
+        """:meth:`admit` without blocking the event loop (the query in a thread), for
+        the route; the shared kind (:class:`yatzy.web.shared_caps.SharedOpenGames`)
+        asks its store."""
+        if self.full(key):
+            await asyncio.to_thread(self.admit, key, unfinished)
+
+    async def add(self, key: str, game_id: str) -> None:
+        """:meth:`created`, for the route (the shared kind also tells its store)."""
+        self.created(key, game_id)
+
     max_clients: int = 50_000
     """Clients remembered; past that the longest-known one is forgotten (memory stays
     bounded when very many addresses create games)."""
@@ -494,6 +507,9 @@ class ConnectionShare:
         self.proxies = proxies
         self.open: dict[str, int] = {}
         """Open connections per client key."""
+        self.others: Callable[[str], int] | None = None
+        """The open connections of a client key on the other server processes (as
+        last learnt: :class:`yatzy.web.shared_caps.SharedCounts`), when they share."""
 
     @classmethod
     def from_env(cls, text: str | None) -> ConnectionShare:
@@ -509,6 +525,8 @@ class ConnectionShare:
         key = client_key(peer[0])
         held = self.open.get(key, 0)
         if held >= self.per_client:
+            return None
+        if self.others is not None and held + self.others(key) >= self.per_client:
             return None
         self.open[key] = held + 1
         return key

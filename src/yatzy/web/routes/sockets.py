@@ -47,6 +47,7 @@ async def game_socket(
     # a signed-in account's seats, and its games as the owner (one query each)
     tokens, owner = await identity(ws.app.state, game_id, tokens, ws.cookies, ws.headers)
     client = client_of(ws.scope)
+    await hub.learn(client)  # the client's sockets on the other processes
     try:
         hub.admit(game_id, client)
     except TooManySocketsError as full:
@@ -65,6 +66,7 @@ async def game_socket(
         owner=token_hash(owner) if owner else None,  # who watches: no push to them
     )
     try:
+        await hub.learn(client)  # the other processes count this socket from now on
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)
