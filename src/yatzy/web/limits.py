@@ -335,6 +335,11 @@ class Buckets:
             self._sweep(now)
         return 0.0
 
+    async def ask(self, key: str, spend: bool) -> float:
+        """:meth:`take` (``spend``) or :meth:`wait` from the event loop: in the process
+        at once (a shared store's buckets ask it in a thread instead)."""
+        return self.take(key) if spend else self.wait(key)
+
     def _sweep(self, now: float) -> None:
         self._state = {
             k: (t, s)
@@ -402,6 +407,27 @@ class RateLimiter:
         buckets = self.buckets.get(kind)
         if buckets is not None:
             buckets.take(key)
+
+    async def acheck(self, kind: str, key: str, *, spend: bool = True) -> None:
+        """:meth:`check` for the event loop: a shared store is asked in a thread,
+        bounded in time (see :meth:`Buckets.ask`)."""
+        buckets = self.buckets.get(kind)
+        if buckets is None:
+            return
+        wait = await buckets.ask(key, spend)
+        if wait > 0:
+            rate = getattr(self.limits, kind)
+            raise RateLimitedError(
+                f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
+                f"try again in {math.ceil(wait)} s",
+                wait,
+            )
+
+    async def aspend(self, kind: str, key: str) -> None:
+        """:meth:`spend` for the event loop."""
+        buckets = self.buckets.get(kind)
+        if buckets is not None:
+            await buckets.ask(key, True)
 
 
 def retry_after(exc: RateLimitedError) -> str:
@@ -670,8 +696,8 @@ class RateLimits:
         key = client_of(scope)
         try:
             if kind in GUARDED:
-                self.limiter.check("guess", key, spend=False)
-            self.limiter.check(kind, key)
+                await self.limiter.acheck("guess", key, spend=False)
+            await self.limiter.acheck(kind, key)
         except RateLimitedError as exc:
             headers = [(b"retry-after", retry_after(exc).encode())]
             await refusal_answer(scope, 429, exc, headers)(receive, send)
@@ -683,7 +709,7 @@ class RateLimits:
 
         async def counting(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] == 403:
-                limiter.spend("guess", key)
+                await limiter.aspend("guess", key)
             await send(message)
 
         await self.app(scope, receive, counting)

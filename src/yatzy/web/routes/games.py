@@ -124,12 +124,12 @@ async def get_game(
     of guesses that presents tokens gets 429."""
     client = client_of(request.scope)
     if tokens:
-        limiter.check("guess", client, spend=False)
+        await limiter.acheck("guess", client, spend=False)
     view = await service.view(game_id, tokens, owner)
     held = view["you"]["seats"]
     for seat in tokens:
         if seat not in held:
-            limiter.spend("guess", client)
+            await limiter.aspend("guess", client)
     if bot_to_act(view):
         bots.kick(game_id)
     return FastJSONResponse(view)
