@@ -92,13 +92,14 @@ def run(args: argparse.Namespace) -> int:
         # followed, for the live chances; its warnings and errors still show.
         logging.getLogger("procrastinate").setLevel(max(level, logging.WARNING))
     import psycopg
+    import sqlalchemy.exc
 
     from yatzy.store.db import shown_url
     from yatzy.web.pg_jobs import conninfo, ensure_schema
 
     try:
         ensure_schema(conninfo(url))  # and a first check that the database answers
-    except psycopg.Error as exc:
+    except (psycopg.Error, sqlalchemy.exc.SQLAlchemyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise YatzyError(f"cannot use the database {shown_url(url)}: {first}") from None
     with contextlib.suppress(KeyboardInterrupt):
