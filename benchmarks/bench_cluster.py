@@ -288,6 +288,7 @@ class Stats:
         self.spectators = 0
         self.lost = 0
         self.peak_rss = 0.0  # MiB, the web processes together, sampled while running
+        self.kib_per_socket = float("nan")  # their growth per spectator socket opened
 
 
 class Game:
@@ -391,7 +392,9 @@ class Game:
                 self.stats.chances_after_kill.add(self.gid)
 
 
-async def spectators(base: str, gids: list[str], n: int, until: float) -> int:
+async def spectators(
+    base: str, gids: list[str], n: int, until: float, opened_all: Any = None
+) -> int:
     """``n`` idle sockets spread over the games, open until ``until``; how many opened.
     They open :data:`OPENING` at a time (a crowd of 10,000 at once would overflow the
     listening sockets' backlogs, which is not what is measured here)."""
@@ -430,6 +433,8 @@ async def spectators(base: str, gids: list[str], n: int, until: float) -> int:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(all_tried.wait(), max(1.0, until - time.monotonic()))
     count = opened
+    if opened_all is not None:
+        opened_all(count)
     await asyncio.gather(*tasks, return_exceptions=True)
     return count
 
@@ -450,7 +455,14 @@ async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
         await asyncio.sleep(min(0.1, 5.0 / args.games))
     await asyncio.sleep(1.0)
     gids = [g.gid for g in games if hasattr(g, "gid")]
-    watchers = asyncio.create_task(spectators(base, gids, args.sockets, deadline))
+    web = cluster.pids()["web"]
+    before = rss_mib(web)
+
+    def opened_all(count: int) -> None:  # the web processes' growth per spectator socket
+        if count and web == cluster.pids()["web"]:
+            stats.kib_per_socket = 1024 * (rss_mib(web) - before) / count
+
+    watchers = asyncio.create_task(spectators(base, gids, args.sockets, deadline, opened_all))
 
     async def sample() -> None:
         while True:
@@ -559,7 +571,8 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
         grown = stats.peak_rss - rss0
         print(
             f"  web RSS: {grown:+.0f} MiB with {sockets} sockets open "
-            f"({1024 * grown / sockets:.0f} KiB a socket, with the games they follow)"
+            f"(peak; {stats.kib_per_socket:.0f} KiB per spectator socket, measured as they "
+            "opened)"
         )
     if args.kill_at:
         print(
