@@ -18,7 +18,10 @@ many versions got chances (a game moving faster than its chances skips versions)
 seconds per action of the web processes, the workers, PostgreSQL and nginx, and memory
 per socket of the web processes.  Scaled down to run in minutes on a 2-core machine;
 the issue's scale (1,000 games, 10,000 sockets) is ``--games 1000 --sockets 10000`` on
-a bigger one.  Not a test: run it by hand,
+a bigger one: the benchmark raises its open-file limit to the hard limit (inherited by
+the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 13,000), sizes
+nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
+connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
         [--seconds 60] [--think 2] [--bot-delay 1] [--kill-at 30]

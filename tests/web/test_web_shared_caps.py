@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import httpx
 import pytest
 
 with warnings.catch_warnings():
@@ -18,6 +20,7 @@ with warnings.catch_warnings():
 
 from starlette.testclient import WebSocketDenialResponse
 
+from tests.e2e.support import Server
 from tests.helpers import eventually
 from tests.postgres import pg_or_skip, postgres_database
 from yatzy.web.app import create_app
@@ -140,3 +143,43 @@ def test_sockets_count_over_two_app_instances(
         with pytest.raises(WebSocketDenialResponse) as refused, b.websocket_connect(path):
             pass
         assert refused.value.status_code == 429
+
+
+@pytest.mark.slow
+def test_two_server_processes_share_a_clients_sockets_and_games_through_redis(
+    sqlite_url: str, serve: Callable[..., Server]
+) -> None:
+    """Two ``yatzy serve`` processes with ``--redis-url``: a client's 2 sockets and 2
+    open games are its share over both (each alone would allow 2 more)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    _redis_or_skip()
+    args = [
+        "--redis-url",
+        REDIS,
+        "--trusted-proxies",
+        "127.0.0.1",
+        "--max-sockets-per-client",
+        "2",
+        "--max-open-games",
+        "2",
+    ]
+    a, b = serve(sqlite_url, args=args), serve(sqlite_url, args=args)
+    client = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
+    headers = {"X-Forwarded-For": client}
+    made = [httpx.post(s.url + "/api/games", json=BODY, headers=headers) for s in (a, b)]
+    assert [r.status_code for r in made] == [201, 201]
+    refused = httpx.post(a.url + "/api/games", json=BODY, headers=headers)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    game = made[0].json()["id"]
+
+    def socket(server: Server) -> Any:
+        url = server.url.replace("http", "ws") + f"/api/games/{game}/ws"
+        return connect(url, additional_headers=headers, open_timeout=30)
+
+    with socket(a) as one, socket(b) as two:
+        assert one.recv(timeout=30) and two.recv(timeout=30)
+        with pytest.raises(InvalidStatus) as full:
+            socket(a).close()
+        assert full.value.response.status_code == 429
