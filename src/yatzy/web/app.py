@@ -335,6 +335,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
         await stop_tournaments(ticker)
+        if sharing is not None and HeaderTimeoutProtocol.share is not None:
+            HeaderTimeoutProtocol.share.others = None  # this app's store is closing
         for task in (pruner, listener, clocks, sharing):
             if task is not None:
                 task.cancel()
