@@ -120,19 +120,20 @@ class Limits:
     rendering or starts a computation.  A game page polls its analyses every 2 s
     while they are prepared, well within."""
     open_games: int | None = 100
-    """Unfinished games per client (created by it through this process)."""
+    """Unfinished games per client (created by it through this process, or through any
+    with a shared store: :mod:`yatzy.web.shared_caps`)."""
     sockets_per_game: int | None = 64
     """Live WebSockets per game in this process."""
     sockets_per_client: int | None = 50
-    """Live WebSockets per client in this process (well below :attr:`sockets_total`:
-    no one address fills the server)."""
+    """Live WebSockets per client in this process, or in all of them with a shared
+    store (well below :attr:`sockets_total`: no one address fills the server)."""
     sockets_total: int | None = 1500
     """Live WebSockets of this process; a newcomer past it closes the socket idle
     longest instead (see :meth:`yatzy.web.hub.Hub.admit`).  Below the connection cap
     of ``yatzy serve --limit-concurrency`` (2,000), so plain requests still get in."""
     connections_per_client: int | None = 100
-    """Open HTTP connections per client in this process (``yatzy serve``; see
-    :class:`ConnectionShare`)."""
+    """Open HTTP connections per client in this process, or in all of them with a
+    shared store (``yatzy serve``; see :class:`ConnectionShare`)."""
     socket_queue: int = 64
     """Messages that may wait for one socket; a socket with more is dropped (it does
     not read).  Not switched off by :meth:`off`: nothing ever waits on a socket."""
