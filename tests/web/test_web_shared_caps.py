@@ -183,3 +183,23 @@ def test_two_server_processes_share_a_clients_sockets_and_games_through_redis(
         with pytest.raises(InvalidStatus) as full:
             socket(a).close()
         assert full.value.response.status_code == 429
+
+
+@pytest.mark.slow
+@pytest.mark.pg
+def test_two_server_processes_share_a_clients_open_games_through_postgres(
+    serve: Callable[..., Server],
+) -> None:
+    """``--shared-limits`` on PostgreSQL: the open games' cap holds over both processes."""
+    pg_or_skip()
+    args = ["--shared-limits", "--jobs", "server", "--trusted-proxies", "127.0.0.1"]
+    with postgres_database() as url:
+        a = serve(url, args=[*args, "--max-open-games", "2"])
+        b = serve(url, args=[*args, "--max-open-games", "2"])
+        headers = {"X-Forwarded-For": "10.1.2.3"}
+        made = [httpx.post(s.url + "/api/games", json=BODY, headers=headers) for s in (a, b)]
+        assert [r.status_code for r in made] == [201, 201]
+        refused = httpx.post(b.url + "/api/games", json=BODY, headers=headers)
+        assert refused.status_code == 429
+        other = httpx.post(b.url + "/api/games", json=BODY, headers={"X-Forwarded-For": "10.9.9.9"})
+        assert other.status_code == 201
