@@ -18,7 +18,10 @@ many versions got chances (a game moving faster than its chances skips versions)
 seconds per action of the web processes, the workers, PostgreSQL and nginx, and memory
 per socket of the web processes.  Scaled down to run in minutes on a 2-core machine;
 the issue's scale (1,000 games, 10,000 sockets) is ``--games 1000 --sockets 10000`` on
-a bigger one.  Not a test: run it by hand,
+a bigger one: the benchmark raises its open-file limit to the hard limit (inherited by
+the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 13,000), sizes
+nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
+connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
         [--seconds 60] [--think 2] [--bot-delay 1] [--kill-at 30]
@@ -35,6 +38,7 @@ import asyncio
 import contextlib
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -60,6 +64,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def raise_open_files(needed: int) -> int:
+    """Raise this process's limit of open files (its children, the servers, nginx and the
+    workers, inherit it) to the hard limit, at least ``needed`` where allowed; the
+    limit now.  10,000 sockets need 10,000 descriptors here, as many in the web
+    processes and twice as many in nginx; the usual soft limit is 1,024."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard == resource.RLIM_INFINITY else max(soft, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        print(f"warning: {soft} open files allowed, {needed} needed (ulimit -Hn)", flush=True)
+    return int(soft)
+
+
 def wait_for(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
     deadline = time.monotonic() + 120
     while True:
@@ -74,7 +93,11 @@ def wait_for(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
 class Cluster:
     """The processes of the set-up, each in its own process group."""
 
-    def __init__(self, url: str, bot_delay: float, nginx: str, folder: Path) -> None:
+    def __init__(
+        self, url: str, bot_delay: float, nginx: str, folder: Path, connections: int = 2000
+    ) -> None:
+        self.connections = connections
+        """Connections the set-up must hold (sockets, pages, players' HTTP)."""
         self.url = url
         self.bot_delay = bot_delay
         self.nginx = nginx
@@ -101,6 +124,9 @@ class Cluster:
                     "--log-level",
                     "warning",
                     "--no-limits",
+                    # each process may hold every connection (nginx spreads them)
+                    "--limit-concurrency",
+                    str(max(2000, self.connections + 500)),
                     "--bot-delay",
                     str(self.bot_delay),
                     "--undo-grace",
@@ -138,13 +164,16 @@ class Cluster:
         servers = "\n".join(
             f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port, _ in self.web
         )
+        # nginx holds two descriptors per connection (the client's, the upstream's)
+        events = max(16384, 2 * self.connections + 1024)
         conf = self.folder / "nginx.conf"
         conf.write_text(
             f"""
 worker_processes 1;
+worker_rlimit_nofile {events + 1024};
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/nginx-error.log warn;
-events {{ worker_connections 16384; }}
+events {{ worker_connections {events}; }}
 http {{
     access_log off;
     client_body_temp_path {self.folder}/body;
@@ -261,6 +290,8 @@ class Stats:
         self.killed_at: float | None = None
         self.spectators = 0
         self.lost = 0
+        self.peak_rss = 0.0  # MiB, the web processes together, sampled while running
+        self.kib_per_socket = float("nan")  # their growth per spectator socket opened
 
 
 class Game:
@@ -364,27 +395,55 @@ class Game:
                 self.stats.chances_after_kill.add(self.gid)
 
 
-async def spectators(base: str, gids: list[str], n: int, until: float) -> int:
-    """``n`` idle sockets spread over the games, open until ``until``; how many opened."""
+async def spectators(
+    base: str, gids: list[str], n: int, until: float, opened_all: Any = None
+) -> int:
+    """``n`` idle sockets spread over the games, open until ``until``; how many opened.
+    They open :data:`OPENING` at a time (a crowd of 10,000 at once would overflow the
+    listening sockets' backlogs, which is not what is measured here)."""
     opened = 0
+    tried = 0
+    gate = asyncio.Semaphore(OPENING)
+    all_tried = asyncio.Event()
 
     async def one(gid: str) -> None:
-        nonlocal opened
+        nonlocal opened, tried
         url = base.replace("http", "ws") + f"/api/games/{gid}/ws"
-        with contextlib.suppress(OSError, websockets.WebSocketException):
-            async with websockets.connect(url) as ws:
+        held = True
+        await gate.acquire()
+        try:
+            async with websockets.connect(url, open_timeout=60) as ws:
                 opened += 1
+                gate.release()
+                held = False
+                tried += 1
+                if tried == n:
+                    all_tried.set()
                 with contextlib.suppress(TimeoutError):
-                    async for _ in ws:
-                        if time.monotonic() > until:
-                            break
-                    await asyncio.wait_for(asyncio.sleep(until - time.monotonic()), None)
+                    async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                        async for _ in ws:
+                            pass
+        except (OSError, websockets.WebSocketException, TimeoutError):
+            pass
+        finally:
+            if held:
+                gate.release()
+                tried += 1
+                if tried == n:
+                    all_tried.set()
 
     tasks = [asyncio.create_task(one(gids[i % len(gids)])) for i in range(n)]
-    await asyncio.sleep(min(10.0, max(0.0, until - time.monotonic())))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(all_tried.wait(), max(1.0, until - time.monotonic()))
     count = opened
+    if opened_all is not None:
+        opened_all(count)
     await asyncio.gather(*tasks, return_exceptions=True)
     return count
+
+
+OPENING = 200
+"""Spectator sockets being opened at once."""
 
 
 async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
@@ -399,7 +458,21 @@ async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
         await asyncio.sleep(min(0.1, 5.0 / args.games))
     await asyncio.sleep(1.0)
     gids = [g.gid for g in games if hasattr(g, "gid")]
-    watchers = asyncio.create_task(spectators(base, gids, args.sockets, deadline))
+    web = cluster.pids()["web"]
+    before = rss_mib(web)
+
+    def opened_all(count: int) -> None:  # the web processes' growth per spectator socket
+        if count and web == cluster.pids()["web"]:
+            stats.kib_per_socket = 1024 * (rss_mib(web) - before) / count
+
+    watchers = asyncio.create_task(spectators(base, gids, args.sockets, deadline, opened_all))
+
+    async def sample() -> None:
+        while True:
+            stats.peak_rss = max(stats.peak_rss, rss_mib(cluster.pids()["web"]))
+            await asyncio.sleep(2.0)
+
+    sampler = asyncio.create_task(sample())
     if args.kill_at:
         await asyncio.sleep(max(0.0, start + args.kill_at - time.monotonic()))
         cluster.kill_one()
@@ -407,6 +480,7 @@ async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
         print(f"killed a worker and a web process at {args.kill_at} s", flush=True)
     await asyncio.gather(*players, return_exceptions=True)
     stats.spectators = await watchers
+    sampler.cancel()
     # Every acknowledged move stored?
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         lost = 0
@@ -445,7 +519,9 @@ def main() -> int:
     url = urlsplit(args.pg)._replace(path="/" + name).geturl()
     try:
         with tempfile.TemporaryDirectory(prefix="yatzy-cluster-") as folder:
-            cluster = Cluster(url, args.bot_delay, args.nginx, Path(folder)).start()
+            connections = 2 * args.games + args.sockets
+            raise_open_files(connections + 1024)
+            cluster = Cluster(url, args.bot_delay, args.nginx, Path(folder), connections).start()
             try:
                 measure(args, cluster)
             finally:
@@ -495,7 +571,12 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     )
     sockets = args.games + stats.spectators
     if not args.kill_at and sockets:
-        print(f"  web RSS: {rss_mib(after['web']) - rss0:+.0f} MiB with {sockets} sockets open")
+        grown = stats.peak_rss - rss0
+        print(
+            f"  web RSS: {grown:+.0f} MiB with {sockets} sockets open "
+            f"(peak; {stats.kib_per_socket:.0f} KiB per spectator socket, measured as they "
+            "opened)"
+        )
     if args.kill_at:
         print(
             f"  after the kill: {stats.lost} acknowledged moves lost (of "

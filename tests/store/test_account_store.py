@@ -51,10 +51,14 @@ def test_migration_0004_up_matches_the_models_and_goes_down(url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import inspect
 
+    from yatzy.store.db import include_name
+
     _alembic(url, ("upgrade", "0003"), ("upgrade", "head"))
     engine = make_engine(url)
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(
+            MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
+        )
         assert diff == [], diff
         assert {"accounts", "account_sessions", "recovery_codes"} <= set(
             inspect(conn).get_table_names()

@@ -80,10 +80,17 @@ def test_migration_0010_up_matches_the_models_and_goes_down(url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import inspect
 
+    from yatzy.store.db import include_name
+
     _alembic(url, ("upgrade", "0009"), ("upgrade", "head"))
     engine = make_engine(url)
     with engine.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        assert (
+            compare_metadata(
+                MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
+            )
+            == []
+        )
         assert {"invitations", "seeks", "seek_members", "quick_waits"} <= set(
             inspect(conn).get_table_names()
         )

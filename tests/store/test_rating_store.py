@@ -81,10 +81,14 @@ def test_migration_0009_matches_the_models_and_goes_down(url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import inspect
 
+    from yatzy.store.db import include_name
+
     _alembic(url, ("upgrade", "0008"), ("upgrade", "head"))
     engine = make_engine(url)
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(
+            MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
+        )
         assert diff == [], diff
         assert "rated_games" in inspect(conn).get_table_names()
     engine.dispose()

@@ -96,11 +96,18 @@ def test_migration_0012_matches_the_models_and_goes_down(url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import inspect
 
+    from yatzy.store.db import include_name
+
     alembic(url, ("upgrade", "head"))
     engine = make_engine(url)
     tables = {"tournaments", "tournament_players", "tournament_rounds", "tournament_seats"}
     with engine.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        assert (
+            compare_metadata(
+                MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
+            )
+            == []
+        )
         assert tables <= set(inspect(conn).get_table_names())
     engine.dispose()
     alembic(url, ("downgrade", "0011"))

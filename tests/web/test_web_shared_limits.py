@@ -5,8 +5,11 @@ Redis tests need the Redis on 127.0.0.1:6379 (skipped where none answers)."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -111,3 +114,35 @@ def test_two_server_processes_share_the_create_limit_through_postgres(
     pg_or_skip()
     with postgres_database() as url:
         _share_the_create_limit(serve, url, ["--shared-limits", "--jobs", "server"])
+
+
+def test_a_hanging_store_never_stalls_the_event_loop() -> None:
+    """The PostgreSQL check is asked from a thread and given up after the timeout:
+    meanwhile the event loop runs, and the process's own bucket answers."""
+
+    class Hanging(PgStore):
+        def run(self, sql: str, params: dict[str, Any]) -> Any:
+            time.sleep(3)  # a database that does not answer (psycopg blocks so)
+            return (True, 1.0)
+
+    limiter = RateLimiter(Limits(create=Rate(1, 2)), Hanging("postgresql://nowhere/x"))
+
+    async def main() -> int:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        await limiter.acheck("create", "10.0.0.1")
+        await limiter.acheck("create", "10.0.0.1")
+        with pytest.raises(RateLimitedError):  # the in-process bucket of 2 stood in
+            await limiter.acheck("create", "10.0.0.1")
+        seen = ticks
+        ticker.cancel()
+        return seen
+
+    assert asyncio.run(main()) >= 10  # the loop ran while the store hung

@@ -129,6 +129,18 @@ def make_engine(url: str | None, *, must_exist: bool = False) -> Engine:
     return create_engine(url, pool_size=4, max_overflow=2, pool_pre_ping=False)
 
 
+NOT_MODELLED = ("procrastinate_", "yatzy_jobs", "yatzy_rate_buckets", "yatzy_cap_")
+"""Names of tables (and their indexes, types, functions) in the store's database that
+the models do not describe: the job library's and the shared limits' (made by
+migration 0013 or on first use)."""
+
+
+def include_name(name: str | None, type_: str, parent_names: Any = None) -> bool:
+    """Alembic's ``include_name`` filter: the store's own objects, not those of
+    :data:`NOT_MODELLED` (for autogenerate and schema comparisons)."""
+    return not (type_ == "table" and name is not None and name.startswith(NOT_MODELLED))
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (safe when processes race)."""
     from alembic import command

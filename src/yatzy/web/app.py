@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import logging
 from collections.abc import AsyncIterator
@@ -47,8 +48,15 @@ from yatzy.web.pg_jobs import install as install_pg_jobs
 from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
 from yatzy.web.routes import ROUTERS
-from yatzy.web.security import AllowedHosts, BodyTimeout, SecurityHeaders, parse_hosts
+from yatzy.web.security import (
+    AllowedHosts,
+    BodyTimeout,
+    HeaderTimeoutProtocol,
+    SecurityHeaders,
+    parse_hosts,
+)
 from yatzy.web.service import GameService
+from yatzy.web.shared_caps import PgCaps, RedisCaps, SharedCounts, SharedOpenGames
 from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
 from yatzy.web.tournaments import TournamentService
 from yatzy.web.tournaments import stop as stop_tournaments
@@ -212,7 +220,17 @@ def create_app(
     app.state.settings = settings
     app.state.limiter = app.limiter
     app.state.limits = settings.limits
-    app.state.open_games = OpenGames(settings.limits.open_games)
+    counts: SharedCounts | None = None
+    if redis_url:  # the caps where the rates are
+        counts = SharedCounts(RedisCaps(redis_url))
+    elif store is not None:
+        counts = SharedCounts(PgCaps(settings.database_url))
+    app.state.shared_counts = counts
+    app.state.open_games = (
+        OpenGames(settings.limits.open_games)
+        if counts is None
+        else SharedOpenGames(settings.limits.open_games, counts)
+    )
     # Bodies parsed by orjson: NaN, Infinity, 1e400 and lone surrogates are not JSON
     # (the routers' routes are StrictJSONRoutes too; a test checks every route).
     app.router.route_class = StrictJSONRoute
@@ -249,6 +267,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         stand_in=settings.stand_in,
     )
     hub = Hub(service, settings.limits)
+    counts: SharedCounts | None = app.state.shared_counts
+    sharing = None
+    if counts is not None:  # sockets and connections per client, over every process
+        hub.shared = counts
+        counts.sources["sockets"] = lambda: dict(hub.clients)
+        share = HeaderTimeoutProtocol.share or HeaderTimeoutProtocol.configure()
+        share.others = functools.partial(counts.other, "connections")
+        counts.sources["connections"] = lambda: dict(share.open)
+        sharing = asyncio.get_running_loop().create_task(counts.run())
     loop = asyncio.get_running_loop()
 
     def notify(game_id: str, version: int, answer: dict[str, Any]) -> None:
@@ -308,7 +335,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.ahead.stop()  # the analyses made while games are played
         await bots.stop()
         await stop_tournaments(ticker)
-        for task in (pruner, listener, clocks):
+        if sharing is not None and HeaderTimeoutProtocol.share is not None:
+            HeaderTimeoutProtocol.share.others = None  # this app's store is closing
+        for task in (pruner, listener, clocks, sharing):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

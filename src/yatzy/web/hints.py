@@ -24,7 +24,7 @@ from yatzy.errors import RecordError, YatzyError
 from yatzy.game import Fill2, Roll, Score, Scratch, State, from_record, to_record
 from yatzy.rules import Language, RuleSet
 from yatzy.strategy import advice_words as words
-from yatzy.web.jobs import Busy, JobQueue, JobSpec, active_queue, register
+from yatzy.web.jobs import Busy, JobQueue, Jobs, JobSpec, active_queue, register
 from yatzy.web.models import (
     AnalysisView,
     HintOption,
@@ -196,7 +196,8 @@ def analysis(
     """The game's decisions against the best ones, per person, in ``lang``.
 
     ``people`` are the seats to report (default: all).  ``{"pending": true}``
-    while the strategy is being prepared.  A score pad game gets what its data
+    while the strategy is being prepared, and (with a ``key``) while the analysis is
+    computed as a job.  A score pad game gets what its data
     allows (see :mod:`yatzy.web.analysis_view`), with the reason in words.
     ``key`` names the game's stored version, to cache the answer under.
     """
@@ -228,9 +229,10 @@ def analysis(
         if "busy" in waiting:
             raise Busy(busy_words(lang))
         return PENDING
-    queue = active_queue("analyses")
-    if queue is not None and key:
-        return _analysis_by_worker(queue, state, lang, seats, key)
+    if key:  # a job: of `yatzy worker` processes, or of this process's bounded pool
+        return _analysis_by_worker(
+            active_queue("analyses") or ANALYSIS_JOBS, state, lang, seats, key
+        )
     result = analysis_view(analyze.analyze(state, lang), state, lang, seats)
     if key:
         with _lock:
@@ -240,11 +242,18 @@ def analysis(
     return result
 
 
+ANALYSIS_JOBS = Jobs(workers=1, queue_limit=32, per_client=4, name="analysis")
+"""The analyses in points of a server without workers (SQLite, ``yatzy serve`` alone):
+one at a time on a thread of this pool, never in a request (the view says "being
+computed" meanwhile, as the win analysis does)."""
+
+
 def _analysis_by_worker(
     queue: JobQueue, state: State, lang: Language, seats: set[int], key: str
 ) -> AnalysisView | PendingView:
-    """:func:`analysis` as a job of ``yatzy worker`` processes: ``{"pending": true}``
-    until a worker stored it (then every server process reads it)."""
+    """:func:`analysis` as a job on ``queue`` (``yatzy worker`` processes, or
+    :data:`ANALYSIS_JOBS`): ``{"pending": true}`` until it is done (a worker's result is
+    stored, and every server process reads it)."""
     cache_key = (key, lang)
     spec = JobSpec(
         "analysis",

@@ -25,6 +25,7 @@ from yatzy.store import ConflictError
 from yatzy.store.pg_writer import NOTIFY_CHANNEL
 from yatzy.web.limits import Limits, TooManySocketsError
 from yatzy.web.service import GameService
+from yatzy.web.shared_caps import SharedCounts
 
 log = logging.getLogger("yatzy.web")
 
@@ -202,6 +203,9 @@ class Hub:
         """Open sockets per client key."""
         self.total = 0
         """Open sockets of this process."""
+        self.shared: SharedCounts | None = None
+        """The other processes' sockets per client (``--redis-url``/``--shared-limits``;
+        the app sets it), counted against :attr:`Limits.sockets_per_client` too."""
         self.evict_idle = EVICT_IDLE
         """Seconds of quiet that make a socket give way to a newcomer when full."""
 
@@ -220,6 +224,13 @@ class Hub:
         update; 0 if never."""
         return self._changed.get(game_id, 0.0)
 
+    async def learn(self, client: str) -> None:
+        """Publish this process's count of ``client``'s sockets to the shared store and
+        learn what the other processes hold (before :meth:`admit`, and after
+        :meth:`subscribe` counted a new one; nothing without a shared store)."""
+        if self.shared is not None and self.limits.sockets_per_client is not None:
+            await self.shared.learn("sockets", client)
+
     def admit(self, game_id: str, client: str) -> None:
         """Make room for one more socket of ``client`` on ``game_id``, or refuse it
         with :class:`TooManySocketsError`.
@@ -235,7 +246,10 @@ class Hub:
         if most is not None and self.count(game_id) >= most:
             raise TooManySocketsError(f"game {game_id} has {most} live sockets, the most it may")
         most = self.limits.sockets_per_client
-        if most is not None and self.clients.get(client, 0) >= most:
+        held = self.clients.get(client, 0)
+        if self.shared is not None:  # and what the other processes hold
+            held += self.shared.other("sockets", client)
+        if most is not None and held >= most:
             raise TooManySocketsError(
                 f"{client} has {most} live sockets, the most one client may have"
             )

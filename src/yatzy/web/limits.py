@@ -18,11 +18,13 @@
 
 The rates' buckets live in the process, or, with ``yatzy serve --redis-url``, in
 Redis, shared by every server process and host (:mod:`yatzy.web.shared_limits`); the
-caps (open games, sockets, connections) count per process.
+per-client caps (open games, sockets, connections) then count over every process too
+(:mod:`yatzy.web.shared_caps`), and per process otherwise.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import math
 import re
@@ -118,19 +120,20 @@ class Limits:
     rendering or starts a computation.  A game page polls its analyses every 2 s
     while they are prepared, well within."""
     open_games: int | None = 100
-    """Unfinished games per client (created by it through this process)."""
+    """Unfinished games per client (created by it through this process, or through any
+    with a shared store: :mod:`yatzy.web.shared_caps`)."""
     sockets_per_game: int | None = 64
     """Live WebSockets per game in this process."""
     sockets_per_client: int | None = 50
-    """Live WebSockets per client in this process (well below :attr:`sockets_total`:
-    no one address fills the server)."""
+    """Live WebSockets per client in this process, or in all of them with a shared
+    store (well below :attr:`sockets_total`: no one address fills the server)."""
     sockets_total: int | None = 1500
     """Live WebSockets of this process; a newcomer past it closes the socket idle
     longest instead (see :meth:`yatzy.web.hub.Hub.admit`).  Below the connection cap
     of ``yatzy serve --limit-concurrency`` (2,000), so plain requests still get in."""
     connections_per_client: int | None = 100
-    """Open HTTP connections per client in this process (``yatzy serve``; see
-    :class:`ConnectionShare`)."""
+    """Open HTTP connections per client in this process, or in all of them with a
+    shared store (``yatzy serve``; see :class:`ConnectionShare`)."""
     socket_queue: int = 64
     """Messages that may wait for one socket; a socket with more is dropped (it does
     not read).  Not switched off by :meth:`off`: nothing ever waits on a socket."""
@@ -333,6 +336,11 @@ class Buckets:
             self._sweep(now)
         return 0.0
 
+    async def ask(self, key: str, spend: bool) -> float:
+        """:meth:`take` (``spend``) or :meth:`wait` from the event loop: in the process
+        at once (a shared store's buckets ask it in a thread instead)."""
+        return self.take(key) if spend else self.wait(key)
+
     def _sweep(self, now: float) -> None:
         self._state = {
             k: (t, s)
@@ -401,6 +409,27 @@ class RateLimiter:
         if buckets is not None:
             buckets.take(key)
 
+    async def acheck(self, kind: str, key: str, *, spend: bool = True) -> None:
+        """:meth:`check` for the event loop: a shared store is asked in a thread,
+        bounded in time (see :meth:`Buckets.ask`)."""
+        buckets = self.buckets.get(kind)
+        if buckets is None:
+            return
+        wait = await buckets.ask(key, spend)
+        if wait > 0:
+            rate = getattr(self.limits, kind)
+            raise RateLimitedError(
+                f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
+                f"try again in {math.ceil(wait)} s",
+                wait,
+            )
+
+    async def aspend(self, kind: str, key: str) -> None:
+        """:meth:`spend` for the event loop."""
+        buckets = self.buckets.get(kind)
+        if buckets is not None:
+            await buckets.ask(key, True)
+
 
 def retry_after(exc: RateLimitedError) -> str:
     """The ``Retry-After`` header value: whole seconds, at least 1."""
@@ -440,6 +469,17 @@ class OpenGames:
                 f"{key} has {len(still)} unfinished games, the most one client may have; "
                 "finish some, or wait until abandoned games are pruned"
             )
+
+    async def check(self, key: str, unfinished: Callable[[list[str]], list[str]]) -> None:
+        """:meth:`admit` without blocking the event loop (the query in a thread), for
+        the route; the shared kind (:class:`yatzy.web.shared_caps.SharedOpenGames`)
+        asks its store."""
+        if self.full(key):
+            await asyncio.to_thread(self.admit, key, unfinished)
+
+    async def add(self, key: str, game_id: str) -> None:
+        """:meth:`created`, for the route (the shared kind also tells its store)."""
+        self.created(key, game_id)
 
     max_clients: int = 50_000
     """Clients remembered; past that the longest-known one is forgotten (memory stays
@@ -494,6 +534,9 @@ class ConnectionShare:
         self.proxies = proxies
         self.open: dict[str, int] = {}
         """Open connections per client key."""
+        self.others: Callable[[str], int] | None = None
+        """The open connections of a client key on the other server processes (as
+        last learnt: :class:`yatzy.web.shared_caps.SharedCounts`), when they share."""
 
     @classmethod
     def from_env(cls, text: str | None) -> ConnectionShare:
@@ -509,6 +552,8 @@ class ConnectionShare:
         key = client_key(peer[0])
         held = self.open.get(key, 0)
         if held >= self.per_client:
+            return None
+        if self.others is not None and held + self.others(key) >= self.per_client:
             return None
         self.open[key] = held + 1
         return key
@@ -652,8 +697,8 @@ class RateLimits:
         key = client_of(scope)
         try:
             if kind in GUARDED:
-                self.limiter.check("guess", key, spend=False)
-            self.limiter.check(kind, key)
+                await self.limiter.acheck("guess", key, spend=False)
+            await self.limiter.acheck(kind, key)
         except RateLimitedError as exc:
             headers = [(b"retry-after", retry_after(exc).encode())]
             await refusal_answer(scope, 429, exc, headers)(receive, send)
@@ -665,7 +710,7 @@ class RateLimits:
 
         async def counting(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] == 403:
-                limiter.spend("guess", key)
+                await limiter.aspend("guess", key)
             await send(message)
 
         await self.app(scope, receive, counting)

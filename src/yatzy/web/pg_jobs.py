@@ -6,13 +6,17 @@ end) queues them as jobs of procrastinate, a task library on PostgreSQL, and
 ``yatzy worker`` processes (:mod:`yatzy.web.worker`), on this machine or others, run
 them.  Two kinds of table hold them:
 
-- ``yatzy_jobs`` (:data:`SCHEMA`): one row per job key — its kind and JSON
+- ``yatzy_jobs``: one row per job key — its kind and JSON
   arguments, the client that asked, its state (``queued``, ``running``, ``done``,
   ``failed``), its result (JSON) or reason, its attempts.  Web processes read
   states and results here, workers write them (tables themselves land in the shared
   table directory, which every process reads);
 - procrastinate's own tables: delivery to one worker, a ``lock`` per key (one job
   of a key runs at a time), the workers' heartbeats.
+
+Both are made by the store's Alembic migration 0013 (PostgreSQL only), like every other
+table: ``yatzy serve``, ``yatzy migrate`` and ``yatzy worker`` migrate first
+(:func:`ensure_schema`).
 
 The bounds hold across every process, as each admission takes one advisory lock:
 one job per key (asking again joins it), a queue limit per pool (procrastinate
@@ -61,25 +65,6 @@ POLL = 2.0
 KEEP_DONE_HOURS = 24
 """Hours a finished job's row (its result) is kept; live chances 10 minutes."""
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS yatzy_jobs (
-    key TEXT PRIMARY KEY,
-    pool TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    args JSONB NOT NULL,
-    client TEXT,
-    state TEXT NOT NULL,
-    result JSONB,
-    error TEXT,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    updated TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE INDEX IF NOT EXISTS yatzy_jobs_pool_state ON yatzy_jobs (pool, state);
-"""
-"""The jobs' states and results (owned by the job layer, made on first use by
-:func:`ensure_schema`, beside procrastinate's own schema; not a game-store table)."""
-
-_SCHEMA_LOCK = 0x7A7A_0B5  # advisory lock: one process makes the schemas at a time
 _ADMIT_LOCK = 0x7A7A_0B6  # advisory lock: one admission at a time (exact bounds)
 
 
@@ -100,19 +85,16 @@ def conninfo(url: str) -> str:
 
 
 def ensure_schema(dsn: str) -> None:
-    """Make procrastinate's schema and :data:`SCHEMA` unless they are there already."""
-    import psycopg
-    from procrastinate.schema import SchemaManager
+    """Bring the database to the store's newest migration, which makes procrastinate's
+    schema and ``yatzy_jobs`` (migration 0013): one schema, made one way, whichever
+    process (``yatzy serve``, ``yatzy migrate``, ``yatzy worker``) comes first."""
+    from yatzy.store.db import make_engine, migrate
 
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
-        try:
-            row = conn.execute("SELECT to_regclass('procrastinate_jobs')").fetchone()
-            if row is None or row[0] is None:
-                conn.execute(SchemaManager.get_schema())
-            conn.execute(SCHEMA)
-        finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+    engine = make_engine("postgresql+psycopg://" + conninfo(dsn).split("://", 1)[1])
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
 
 
 def procrastinate_app(dsn: str, run: Callable[[str], None] | None = None) -> Any:

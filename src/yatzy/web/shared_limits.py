@@ -11,17 +11,21 @@ second, one per event, the wait until the next token when there is none.
 ``yatzy serve --shared-limits`` keeps them in the server's PostgreSQL instead
 (:class:`PgStore`: one statement per limited request; Redis is cheaper).
 
-A store that does not answer within :data:`TIMEOUT` seconds does not stop the server:
+The event loop never waits on a store: it asks from a few threads of its own
+(:meth:`SharedBuckets.ask`).  A store that does not answer within :data:`TIMEOUT`
+seconds does not stop the server:
 the process counts alone meanwhile (its own buckets, the limits per process) and
 says so in the log once a minute.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from yatzy.web.limits import Buckets, Rate
@@ -87,7 +91,46 @@ class RedisStore:
             log.warning("rate limits counted per process: Redis %s: %s", self.url, exc)
 
 
-class RedisBuckets(Buckets):
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="yatzy-limits")
+"""The threads the event loop asks a shared store from: its own few, so a store that
+hangs holds none of the default pool's (the database's, the jobs')."""
+
+
+class SharedBuckets(Buckets):
+    """:class:`yatzy.web.limits.Buckets` kept in a shared store: :meth:`_ask` asks it
+    (blocking; None when it fails), the in-process buckets stand in meanwhile.  From the
+    event loop (:meth:`ask`) the question goes to a thread and is given up after
+    :data:`TIMEOUT` seconds, so a slow store never stalls the loop."""
+
+    def _ask(self, key: str, spend: bool) -> float | None:
+        raise NotImplementedError
+
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key`` has a token in the shared bucket; takes nothing."""
+        found = self._ask(key, False)
+        return super().wait(key, now) if found is None else found
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """Take a token of the shared bucket: 0, or the seconds to wait."""
+        found = self._ask(key, True)
+        return super().take(key, now) if found is None else found
+
+    async def ask(self, key: str, spend: bool) -> float:
+        """:meth:`take` or :meth:`wait` off the event loop, bounded by :data:`TIMEOUT`
+        (past it, the process's own bucket answers)."""
+        loop = asyncio.get_running_loop()
+        try:
+            found = await asyncio.wait_for(
+                loop.run_in_executor(_POOL, self._ask, key, spend), TIMEOUT * 2
+            )
+        except TimeoutError:
+            found = None
+        if found is not None:
+            return found
+        return Buckets.take(self, key) if spend else Buckets.wait(self, key)
+
+
+class RedisBuckets(SharedBuckets):
     """:class:`yatzy.web.limits.Buckets` kept in Redis (see the module docstring);
     the in-process buckets stand in while Redis does not answer."""
 
@@ -106,16 +149,6 @@ class RedisBuckets(Buckets):
             self.store.failed(exc)
             return None
         return float(answer)
-
-    def wait(self, key: str, now: float | None = None) -> float:
-        """Seconds until ``key`` has a token in the shared bucket; takes nothing."""
-        found = self._ask(key, False)
-        return super().wait(key, now) if found is None else found
-
-    def take(self, key: str, now: float | None = None) -> float:
-        """Take a token of the shared bucket: 0, or the seconds to wait."""
-        found = self._ask(key, True)
-        return super().take(key, now) if found is None else found
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------
@@ -152,8 +185,8 @@ SELECT least(%(cap)s, tokens + greatest(0, extract(epoch FROM clock_timestamp())
 class PgStore:
     """The server's PostgreSQL as the store of every process's buckets (``yatzy serve
     --shared-limits``): one statement per limited request, on the database's clock.
-    Dearer than :class:`RedisStore` (a round trip to the database, from the event
-    loop), so Redis is preferred where there is one."""
+    Dearer than :class:`RedisStore` (a round trip to the database, asked from a thread
+    of the event loop's), so Redis is preferred where there is one."""
 
     def __init__(self, url: str) -> None:
         # a libpq URL (the store's SQLAlchemy URL names its driver)
@@ -169,27 +202,35 @@ class PgStore:
 
     def run(self, sql: str, params: dict[str, Any]) -> Any:
         """One statement on the store's connection (made, with the table, on first use)."""
+        # another question in flight past the timeout: the database is slow, do not queue
+        if not self._lock.acquire(timeout=TIMEOUT):
+            raise TimeoutError("another rate-limit statement is still waiting")
+        try:
+            return self._run(sql, params)
+        finally:
+            self._lock.release()
+
+    def _run(self, sql: str, params: dict[str, Any]) -> Any:
         import psycopg
 
-        with self._lock:
-            if self._conn is None or self._conn.closed or self._conn.broken:
-                self._conn = psycopg.connect(
-                    self.url,
-                    autocommit=True,
-                    connect_timeout=2,
-                    options=f"-c statement_timeout={int(TIMEOUT * 1000)}",
-                )
-                # UniqueViolation: made by another process at the same moment
-                with contextlib.suppress(psycopg.errors.UniqueViolation):
-                    self._conn.execute(_PG_TABLE)
-                self._rows = 0
-            self._rows += 1
-            if self._rows % 100_000 == 0:  # full buckets need no row: forget the old
-                self._conn.execute(
-                    "DELETE FROM yatzy_rate_buckets "
-                    "WHERE stamp < extract(epoch FROM clock_timestamp()) - 86400"
-                )
-            return self._conn.execute(sql, params).fetchone()
+        if self._conn is None or self._conn.closed or self._conn.broken:
+            self._conn = psycopg.connect(
+                self.url,
+                autocommit=True,
+                connect_timeout=2,
+                options=f"-c statement_timeout={int(TIMEOUT * 1000)}",
+            )
+            # UniqueViolation: made by another process at the same moment
+            with contextlib.suppress(psycopg.errors.UniqueViolation):
+                self._conn.execute(_PG_TABLE)
+            self._rows = 0
+        self._rows += 1
+        if self._rows % 100_000 == 0:  # full buckets need no row: forget the old
+            self._conn.execute(
+                "DELETE FROM yatzy_rate_buckets "
+                "WHERE stamp < extract(epoch FROM clock_timestamp()) - 86400"
+            )
+        return self._conn.execute(sql, params).fetchone()
 
     def failed(self, exc: Exception) -> None:
         """The database did not answer: log it (once a minute at most)."""
@@ -199,7 +240,7 @@ class PgStore:
             log.warning("rate limits counted per process: PostgreSQL: %s", exc)
 
 
-class PgBuckets(Buckets):
+class PgBuckets(SharedBuckets):
     """:class:`yatzy.web.limits.Buckets` kept in PostgreSQL; the in-process buckets
     stand in while the database does not answer."""
 
@@ -211,21 +252,14 @@ class PgBuckets(Buckets):
     def _params(self, key: str) -> dict[str, Any]:
         return {"key": f"{self.kind}:{key}", "cap": self.capacity, "rate": self.per_second}
 
-    def wait(self, key: str, now: float | None = None) -> float:
-        """Seconds until ``key`` has a token in the shared bucket; takes nothing."""
+    def _ask(self, key: str, spend: bool) -> float | None:
         try:
+            if spend:
+                took, tokens = self.store.run(_PG_TAKE, self._params(key))
+                return 0.0 if took else (1 - float(tokens)) / self.per_second
             row = self.store.run(_PG_LOOK, self._params(key))
         except Exception as exc:  # the database away: this process counts alone
             self.store.failed(exc)
-            return super().wait(key, now)
+            return None
         level = self.capacity if row is None else float(row[0])
         return 0.0 if level >= 1 else (1 - level) / self.per_second
-
-    def take(self, key: str, now: float | None = None) -> float:
-        """Take a token of the shared bucket: 0, or the seconds to wait."""
-        try:
-            took, tokens = self.store.run(_PG_TAKE, self._params(key))
-        except Exception as exc:  # the database away: this process counts alone
-            self.store.failed(exc)
-            return super().take(key, now)
-        return 0.0 if took else (1 - float(tokens)) / self.per_second

@@ -105,8 +105,8 @@ async def _socket_answer(
     try:
         # every message counts, as every POST does: garbage is no way around the rate;
         # and a client out of guesses may not try its tokens here either
-        limiter.check("act", client)
-        limiter.check("guess", client, spend=False)
+        await limiter.acheck("act", client)
+        await limiter.acheck("guess", client, spend=False)
     except RateLimitedError as exc:
         return _socket_error(_quoted_ref(raw), status_of(exc), refusal(exc), exc)
     try:
@@ -122,7 +122,7 @@ async def _socket_answer(
     except YatzyError as exc:
         status = status_of(exc)
         if status == 403:
-            limiter.spend("guess", client)  # a refused seat token, as by POST
+            await limiter.aspend("guess", client)  # a refused seat token, as by POST
         return _socket_error(parsed.ref, status, refusal(exc), exc)
     return b'{"type":"state","ref":' + orjson.dumps(parsed.ref) + b',"game":' + game + b"}"
 

@@ -91,15 +91,19 @@ def run(args: argparse.Namespace) -> int:
         # procrastinate says two lines per job at "info": one per move of every game
         # followed, for the live chances; its warnings and errors still show.
         logging.getLogger("procrastinate").setLevel(max(level, logging.WARNING))
+    # the migrations it runs first (ensure_schema) say a line per plugin at "info"
+    logging.getLogger("alembic").setLevel(max(level, logging.WARNING))
     import psycopg
+    import sqlalchemy.exc
 
     from yatzy.store.db import shown_url
     from yatzy.web.pg_jobs import conninfo, ensure_schema
 
     try:
         ensure_schema(conninfo(url))  # and a first check that the database answers
-    except psycopg.Error as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    except (psycopg.Error, sqlalchemy.exc.SQLAlchemyError) as exc:
+        reason = getattr(exc, "orig", None) or exc  # SQLAlchemy's wraps the driver's
+        first = str(reason).strip().splitlines()[0] if str(reason).strip() else type(exc).__name__
         raise YatzyError(f"cannot use the database {shown_url(url)}: {first}") from None
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(work(url, queues, args.concurrency, args.stalled_after))

@@ -229,7 +229,7 @@ async def signup(
 ) -> FastJSONResponse:
     """Make an account and sign this browser in; its guest games move to the account.
     The recovery codes are in this answer only."""
-    limiter.check("signup", client_of(request.scope))
+    await limiter.acheck("signup", client_of(request.scope))
     account, session, codes = await accounts.signup(body.name, body.password, _agent(request))
     await _after_login(request, accounts, account)
     payload: SignedUpView = {"account": _view(account, len(codes)), "recovery_codes": codes}
@@ -255,15 +255,15 @@ async def login(
         raise BadLoginError("give the password or a recovery code, not both")
     client = client_of(request.scope)
     by_name = "name:" + name_key(body.name)
-    limiter.check("login", client, spend=False)
-    limiter.check("login", by_name, spend=False)
+    await limiter.acheck("login", client, spend=False)
+    await limiter.acheck("login", by_name, spend=False)
     try:
         account, session = await accounts.login(
             body.name, body.password, body.code, _agent(request)
         )
     except BadLoginError:
-        limiter.spend("login", client)
-        limiter.spend("login", by_name)
+        await limiter.aspend("login", client)
+        await limiter.aspend("login", by_name)
         raise
     await _after_login(request, accounts, account)
     response = FastJSONResponse(_view(account, await accounts.codes_left(account)))
@@ -470,7 +470,7 @@ async def befriend(
     its request, end the friendship or a request either way, block it (every tie
     ends, and its requests are seen no more; it is not told) or unblock it."""
     mine = _need(account)
-    limiter.check("friend", client_of(request.scope))
+    await limiter.acheck("friend", client_of(request.scope))
     return friends_view(await accounts.befriend(mine, action, body.name))
 
 
@@ -551,7 +551,7 @@ async def passkey_login_options(
     request: Request, keys: Passkeys, limiter: Limiter
 ) -> PasskeyOptionsView:
     """Start a log-in with a passkey: the options for ``navigator.credentials.get``."""
-    limiter.check("login", client_of(request.scope), spend=False)
+    await limiter.acheck("login", client_of(request.scope), spend=False)
     ceremony, options = await keys.login_options(public_base(request))
     return {"ceremony": ceremony, "options": options}
 
@@ -574,11 +574,11 @@ async def passkey_login(
     """Log in with a passkey: a new session, as a log-in by password gives (a
     refusal looks the same as a wrong password's)."""
     client = client_of(request.scope)
-    limiter.check("login", client, spend=False)
+    await limiter.acheck("login", client, spend=False)
     try:
         account = await keys.login(body.ceremony, body.credential, public_base(request))
     except BadLoginError:
-        limiter.spend("login", client)
+        await limiter.aspend("login", client)
         raise
     session = await accounts.start_session(account, _agent(request))
     await _after_login(request, accounts, account)

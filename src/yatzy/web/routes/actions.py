@@ -111,7 +111,7 @@ async def say(
     """Say a preset phrase to the game (a player of it, during the game or after);
     every viewer reads it in their own language.  422 for a phrase that is not one of
     :data:`yatzy.web.talk.PHRASES`, 403 for a spectator, 429 past the talk limit."""
-    limiter.check("talk", client_of(request.scope))
+    await limiter.acheck("talk", client_of(request.scope))
     stored, _ = await service.say(game_id, body.phrase, tokens)
     return await _announced(game_id, stored.version, tokens, owner, service, hub)
 

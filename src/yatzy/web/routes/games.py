@@ -3,8 +3,6 @@ and read its record and its moves."""
 
 from __future__ import annotations
 
-import asyncio
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -61,8 +59,7 @@ async def create_game(
     computer player, one seat or hints).  429 when this client holds as many
     unfinished games as it may."""
     client = client_of(request.scope)
-    if open_games.full(client):
-        await asyncio.to_thread(open_games.admit, client, service.repo.unfinished_among)
+    await open_games.check(client, service.repo.unfinished_among)
     created = await service.create(
         body.rules,
         body.lang,
@@ -77,7 +74,7 @@ async def create_game(
         clock=clock_setting(body.clock),
     )
     gid = created.game_id
-    open_games.created(client, gid)
+    await open_games.add(client, gid)
     view = await service.created_view(created)
     base = public_base(request)
     payload: CreatedView = {
@@ -127,12 +124,12 @@ async def get_game(
     of guesses that presents tokens gets 429."""
     client = client_of(request.scope)
     if tokens:
-        limiter.check("guess", client, spend=False)
+        await limiter.acheck("guess", client, spend=False)
     view = await service.view(game_id, tokens, owner)
     held = view["you"]["seats"]
     for seat in tokens:
         if seat not in held:
-            limiter.spend("guess", client)
+            await limiter.aspend("guess", client)
     if bot_to_act(view):
         bots.kick(game_id)
     return FastJSONResponse(view)

@@ -305,7 +305,7 @@ async def new_seek(
     """Open a seek (the asker sits in it); 429 past the open seeks an account may have
     (:data:`yatzy.web.lobby.MAX_OPEN_SEEKS`) or the ``seek`` rate."""
     mine = _need(account)
-    limiter.check("seek", client_of(request.scope))
+    await limiter.acheck("seek", client_of(request.scope))
     seek = await lobby.seek(
         mine, body.rules, body.lang, body.players, hints=body.hints, time_control=body.time_control
     )
@@ -332,7 +332,7 @@ async def seek_action(
     joined, or cancel one's own (403 for another's, 409 for one no longer open)."""
     mine = _need(account)
     if action == "join":
-        limiter.check("seek", client_of(request.scope))
+        await limiter.acheck("seek", client_of(request.scope))
         seek = await lobby.join(mine, seek_id)
     else:
         if action == "leave":
@@ -358,7 +358,7 @@ async def quick(
     ``GET /api/lobby/quick`` every second; a wait not polled for
     :data:`yatzy.web.lobby.DROP_AFTER` seconds is dropped."""
     mine = _need(account)
-    limiter.check("seek", client_of(request.scope))
+    await limiter.acheck("seek", client_of(request.scope))
     return _quick_view(await lobby.quick(mine, body.rules, body.lang, body.players))
 
 
@@ -440,7 +440,7 @@ async def invite(
     """A new game with friends invited straight into it (each to a seat, on their
     account); 404 for an unknown name, 403 for one who is not a friend."""
     mine = _need(account)
-    limiter.check("seek", client_of(request.scope))
+    await limiter.acheck("seek", client_of(request.scope))
     for level in body.bots:
         if level not in bot_levels():
             raise LobbyError(f"unknown computer level {level!r}")
@@ -474,7 +474,7 @@ async def rematch(
     """The same game again (rules, settings, players), the asker seated, its friends
     invited; 409 while the game is not over."""
     mine = _need(account)
-    limiter.check("seek", client_of(request.scope))
+    await limiter.acheck("seek", client_of(request.scope))
     new_id, made = await invites.rematch(mine, game_id)
     return {**_link(request, new_id), "invited": [i.to_name for i in made]}
 

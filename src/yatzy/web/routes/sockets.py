@@ -52,6 +52,7 @@ async def game_socket(
 
     tokens, owner = await recheck()
     client = client_of(ws.scope)
+    await hub.learn(client)  # the client's sockets on the other processes
     try:
         hub.admit(game_id, client)
     except TooManySocketsError as full:
@@ -70,6 +71,7 @@ async def game_socket(
         owner=token_hash(owner) if owner else None,  # who watches: no push to them
     )
     try:
+        await hub.learn(client)  # the other processes count this socket from now on
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)

@@ -96,7 +96,7 @@ async def create_tournament(
     """Make a tournament (signed in): its rules are checked as a game's, its start
     must be in the future.  The creator does not join by making it."""
     mine = _need(account)
-    limiter.check("tournament", client_of(request.scope))
+    await limiter.acheck("tournament", client_of(request.scope))
     made = await tournaments.create(mine, body)
     return await tournaments.view(made.id, mine, body.lang)
 
