@@ -412,7 +412,9 @@ def test_a_rematch_invites_the_same_players(client: TestClient) -> None:
     anna, anna_name = person(client, "Rea")
     bo, bo_name = person(client, "Reb")
     befriend(anna, anna_name, bo, bo_name)
-    gid = post(anna, "/api/invitations", {"friends": [bo_name], "rules": "yatzy"}).json()["game"]
+    daily = {"mode": "daily", "days": 2}
+    body = {"friends": [bo_name], "rules": "yatzy", "time_control": daily}
+    gid = post(anna, "/api/invitations", body).json()["game"]
     (inv,) = get(bo, "/api/invitations").json()["invitations"]
     post(bo, f"/api/invitations/{inv['id']}/accept")
     assert post(anna, f"/api/games/{gid}/rematch").status_code == 409  # not over yet
@@ -431,6 +433,7 @@ def test_a_rematch_invites_the_same_players(client: TestClient) -> None:
         game = view(c, again)
     assert [p["name"] for p in game["players"]] == [anna_name, bo_name]
     assert game["you"]["seats"] == [1]
+    assert (game["clock"]["mode"], game["clock"]["days"]) == ("daily", 2)  # the same clock
 
 
 def test_another_sites_poll_keeps_no_wait_alive(client: TestClient) -> None:

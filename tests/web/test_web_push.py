@@ -551,7 +551,7 @@ def test_the_end_reaches_an_absent_player_whose_seat_the_computer_finished() -> 
     notifier = Notifier(cast(Any, SimpleNamespace(engine=None)))  # never started: no store
     notifier.owners = frozenset({"anna", "bo"})
     notifier.watching = lambda game, owner: False
-    notifier.notify_owners = lambda owners, kind, payload: bool(  # type: ignore[method-assign]
+    notifier.notify_owners = lambda owners, kind, payload, turn_of=None: bool(  # type: ignore[method-assign]
         sent.append((sorted(owners), kind)) or True
     )
     people = [SimpleNamespace(bot=None, owner_hash=o, name=o.title()) for o in ("anna", "bo")]
@@ -562,3 +562,23 @@ def test_the_end_reaches_an_absent_player_whose_seat_the_computer_finished() -> 
     notifier.after_move(stored, over, 1, True)
     notifier.after_move(stored, rolled, 1, True)
     assert sent == [(["anna"], "ended"), (["anna", "bo"], "ended")]
+
+
+def test_no_turn_is_told_while_the_computer_plays_for_the_absent_person() -> None:
+    """A "your turn" queued for a seat the computer now plays for its absent person is
+    dropped in the sending thread (the clocks say so); other turns go out."""
+    sent: list[tuple[str, str]] = []
+    notifier = Notifier(cast(Any, SimpleNamespace(engine=None)))  # never started
+    device = SimpleNamespace(lang="en")
+    notifier.store = cast(
+        Any, SimpleNamespace(owners=lambda: ["bo"], devices=lambda *a, **k: [device])
+    )
+    notifier._send = lambda dev, body: sent.append((body["kind"], body.get("game", "")))  # type: ignore[method-assign]
+    notifier.stood_in = lambda game, seat: (game, seat) == ("g1", 1)
+    notifier._thread = cast(Any, object())  # as if started: _put queues
+    payload = {"rules": "yatzy", "name": "Anna"}
+    assert notifier.notify_owners(["bo"], "turn", {**payload, "game": "g1"}, ("g1", 1))
+    assert notifier.notify_owners(["bo"], "turn", {**payload, "game": "g2"}, ("g2", 1))
+    notifier.queue.put(None)
+    notifier._run()  # returns at the None
+    assert sent == [("turn", "g2")]

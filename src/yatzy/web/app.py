@@ -298,6 +298,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     notifier.loopback = settings.push_loopback or loopback_from_env()  # the latter: tests
     await asyncio.to_thread(notifier.start)  # the VAPID key: read, or made the first time
     notifier.watching = hub.watching
+    notifier.stood_in = service.clocks.stood_in
     service.moved = notifier.after_move
     accounts.notify = notifier.notify
     app.state.notifier = notifier

@@ -279,6 +279,14 @@ class GameClocks:
             self._timed[game_id] = known
         return known
 
+    def stood_in(self, game_id: str, seat: int) -> bool:
+        """Whether a computer plays ``seat`` of the game for its absent person now
+        (blocking: reads the store; the notifications' thread asks)."""
+        if self._timed.get(game_id) is False:
+            return False
+        row = self.store.get(game_id)
+        return row is not None and seat in row.stand_ins
+
     def untimed(self, game_id: str) -> None:
         """Note a game made here without a clock (its actions ask the store nothing)."""
         self._timed[game_id] = False

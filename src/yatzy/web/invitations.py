@@ -26,6 +26,7 @@ from yatzy.errors import YatzyError
 from yatzy.store.accounts import Account, AccountStore, owner_hash
 from yatzy.store.lobby import Invitation, InvitationStore
 from yatzy.web.accounts import NoSuchAccountError, name_key
+from yatzy.web.clocks import ClockSetting
 from yatzy.web.lobby import Lobby, check_game, check_time_control
 from yatzy.web.service import MAX_SEATS, SeatRequest
 from yatzy.web.views import bot_to_act
@@ -169,6 +170,7 @@ class Invitations:
             stored.lang,
             [SeatRequest(s.name, s.bot) for s in stored.seats],
             hints=stored.hints,
+            clock=await self._clock_of(game_id),  # the same time per turn again
         )
         new_id = created.game_id
         await self.lobby.games.seat(new_id, seated)
@@ -179,6 +181,13 @@ class Invitations:
         if self.lobby.games.bots is not None and bot_to_act(view):
             self.lobby.games.bots.kick(new_id)
         return new_id, made
+
+    async def _clock_of(self, game_id: str) -> ClockSetting | None:
+        """The clock of a game (None: untimed), for its rematch."""
+        row = await self.lobby.games.service.clocks.row(game_id)
+        if row is None:
+            return None
+        return ClockSetting("live" if row.mode == "live" else "daily", row.seconds)
 
     async def pending(self, account: Account) -> list[Invitation]:
         """The account's invitations that stand, the newest first."""

@@ -214,9 +214,12 @@ class Notifier:
         self.store = PushStore(repo)
         self.contact = contact
         self.timeout = timeout
-        self.queue: queue.Queue[tuple[str | None, tuple[str, ...], str, dict[str, Any]] | None]
-        self.queue = queue.Queue(maxsize=size)
+        self.queue: queue.Queue[_Event | None] = queue.Queue(maxsize=size)
         self.watching: Callable[[str, str], bool] = lambda _game, _owner: False
+        self.stood_in: Callable[[str, int], bool] = lambda _game, _seat: False
+        """Whether a computer plays a seat of a game for its absent person (the
+        clocks'; asked in the sending thread, so it may read the store): their
+        turns then tell them nothing."""
         self.sent = 0
         """Messages a push service took, since the start (for tests and logs)."""
         self._vapid: Any = None
@@ -282,20 +285,33 @@ class Notifier:
         words need.  Never blocks; False when the queue is full (the event is lost)."""
         return self._put(account_id, (), kind, payload)
 
-    def notify_owners(self, owners: Iterable[str], kind: str, payload: dict[str, Any]) -> bool:
-        """:meth:`notify` to the accounts whose owner hashes (a seat's) are ``owners``."""
+    def notify_owners(
+        self,
+        owners: Iterable[str],
+        kind: str,
+        payload: dict[str, Any],
+        turn_of: tuple[str, int] | None = None,
+    ) -> bool:
+        """:meth:`notify` to the accounts whose owner hashes (a seat's) are ``owners``;
+        ``turn_of`` (game, seat): the turn it tells of, not told while a computer
+        stands in for that seat (:attr:`stood_in`)."""
         found = tuple(owners)
-        return bool(found) and self._put(None, found, kind, payload)
+        return bool(found) and self._put(None, found, kind, payload, turn_of)
 
     def _put(
-        self, account_id: str | None, owners: tuple[str, ...], kind: str, payload: dict[str, Any]
+        self,
+        account_id: str | None,
+        owners: tuple[str, ...],
+        kind: str,
+        payload: dict[str, Any],
+        turn_of: tuple[str, int] | None = None,
     ) -> bool:
         if kind not in KINDS:
             raise ValueError(f"no such notification kind: {kind!r}")
         if self._thread is None:
             return False
         try:
-            self.queue.put_nowait((account_id, owners, kind, payload))
+            self.queue.put_nowait((account_id, owners, kind, payload, turn_of))
         except queue.Full:
             self.failures.warn("queue full, %s dropped", kind)
             return False
@@ -335,7 +351,8 @@ class Notifier:
         known = self.owners
         owners = {o for o in owners if o in known and not self.watching(stored.id, o)}
         if owners:
-            self.notify_owners(sorted(owners), kind, payload)
+            turn_of = (stored.id, state.current_player()) if kind == "turn" else None
+            self.notify_owners(sorted(owners), kind, payload, turn_of)
 
     # -- sending -------------------------------------------------------------------------
 
@@ -350,7 +367,9 @@ class Notifier:
             try:
                 if item is None:
                     return
-                account_id, owners, kind, payload = item
+                account_id, owners, kind, payload, turn_of = item
+                if turn_of is not None and self.stood_in(*turn_of):
+                    continue  # the computer plays for them meanwhile: not their turn
                 devices = self.store.devices(kind, account_id=account_id, owners=owners)
                 for device in devices:
                     self._send(device, message(kind, device.lang, payload))
@@ -400,6 +419,10 @@ class Notifier:
             self.failures.warn("%s refused by the push service: %s", body["kind"], status)
         except Exception as exc:  # a timeout, a refused connection, a broken key
             self.failures.warn("%s not sent: %s", body["kind"], type(exc).__name__)
+
+
+_Event = tuple[str | None, tuple[str, ...], str, dict[str, Any], tuple[str, int] | None]
+"""A queued notification: account id, owner hashes, kind, payload, the turn it tells of."""
 
 
 def push_export(notifier: Notifier, account_id: str) -> PushExport:
