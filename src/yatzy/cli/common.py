@@ -70,6 +70,7 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
         "redis",
         "argon2",
         "webauthn",
+        "pywebpush",
     },
 }
 """Optional extra to the top-level modules it installs, from the smallest extra up."""
