@@ -321,7 +321,11 @@ def test_web_solo_view_gets_the_record_chance_and_a_hint_aiming_at_it(
     # No record, or rules without target tables: nothing, or "not available" (None).
     assert record_extras(stored, state, None) == {}
     maxi = Game("maxi", ["Solo"]).new_initial_state()
-    assert record_extras(stored, maxi, record) == {"record_chance": None}
+    # (Maxi has no target table: none is being prepared either.)
+    assert record_extras(stored, maxi, record) == {
+        "record_chance": None,
+        "record_chance_pending": False,
+    }
 
 
 def test_optimal_mode_within_a_turn_has_the_advised_values() -> None:
