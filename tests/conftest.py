@@ -134,13 +134,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         shutil.rmtree(RUN, ignore_errors=True)
 
 
-def _uses_postgres(item: pytest.Item) -> bool:
+def _postgres_twin(item: pytest.Item) -> bool:
+    """Whether the test is the PostgreSQL case of a test run on both databases."""
     callspec = getattr(item, "callspec", None)
     if callspec is not None:
         for value in callspec.params.values():
             values = value if isinstance(value, tuple) else (value,)
             if "postgres" in values:
                 return True
+    return False
+
+
+def _uses_postgres(item: pytest.Item) -> bool:
+    if _postgres_twin(item):
+        return True
     code = getattr(getattr(item, "function", None), "__code__", None)
     names = set(code.co_names) if code is not None else set()
     return bool(names & {"postgres_database", "pg_or_skip"})
@@ -148,7 +155,9 @@ def _uses_postgres(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The markers that follow from what a test is: ``browser`` (and ``slow``) for
-    tests/e2e, ``pg`` for a test that needs PostgreSQL."""
+    tests/e2e, ``pg`` for a test that needs PostgreSQL, and ``slow`` for the
+    PostgreSQL case of a test run on both databases (the fast tier runs its SQLite
+    case; tests written for PostgreSQL alone stay in it)."""
     e2e = Path(__file__).parent / "e2e"
     for item in items:
         if e2e in item.path.parents:
@@ -157,6 +166,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if _uses_postgres(item):
             item.add_marker(pytest.mark.pg)
+        if _postgres_twin(item):
+            item.add_marker(pytest.mark.slow)
 
 
 # -- rule sets ------------------------------------------------------------------------
