@@ -582,3 +582,44 @@ def test_no_turn_is_told_while_the_computer_plays_for_the_absent_person() -> Non
     notifier.queue.put(None)
     notifier._run()  # returns at the None
     assert sent == [("turn", "g2")]
+
+
+def test_push_floods_hit_the_rate_limit(sqlite_url: str, push: PushService) -> None:
+    """A client that subscribes, unsubscribes, asks about devices and changes settings
+    over and over is refused with 429 and a Retry-After past its ``push`` rate, and a
+    refused request changes nothing."""
+    from dataclasses import replace
+
+    from yatzy.web.limits import Limits, Rate
+
+    limits = replace(Limits.off(), push=Rate(1, 4))
+    app = create_app(
+        sqlite_url,
+        win_chances=False,
+        hasher=CHEAP,
+        bot_delay=0.0,
+        push_loopback=True,
+        limits=limits,
+    )
+    with TestClient(app) as client:
+        browser, _ = signed_up(client, "Flood")
+        first, second = push.device("flood-1"), push.device("flood-2")
+        with browser as c:
+            answers = [
+                c.post("/api/push/subscribe", json=first.subscription("en"), headers=CSRF),
+                c.post("/api/push/device", json={"endpoint": first.endpoint}, headers=CSRF),
+                c.post("/api/push/settings", json={"kinds": {"turn": False}}, headers=CSRF),
+                c.post("/api/push/unsubscribe", json={"endpoint": first.endpoint}, headers=CSRF),
+                c.post("/api/push/subscribe", json=second.subscription("en"), headers=CSRF),
+                c.post("/api/push/settings", json={"kinds": {"friend": False}}, headers=CSRF),
+                c.post(
+                    "/api/push/unsubscribe", json={"endpoint": "https://x.example/a"}, headers=CSRF
+                ),
+            ]
+            assert [r.status_code for r in answers] == [200] * 4 + [429] * 3
+            for refused in answers[4:]:
+                assert int(refused.headers["retry-after"]) >= 1
+                assert "push" in refused.json()["detail"]
+            after = c.get("/api/push").json()  # reading the settings is not counted
+        assert after["devices"] == 0  # the refused subscription was not stored
+        assert after["kinds"]["turn"] is False and after["kinds"]["friend"] is True

@@ -115,6 +115,10 @@ class Limits:
     seek: Rate | None = Rate(20, 6)
     """Lobby seeks made or joined, quick-match entries and invitations per client
     (the lobby's polls are not counted)."""
+    push: Rate | None = Rate(30, 10)
+    """Web Push requests per client: a device subscribed, unsubscribed or asked
+    about, and the notification settings changed (each writes the store; an account
+    page asks about its device once when opened)."""
     download: Rate | None = Rate(120, 30)
     """Protocols (PDF, XLSX), QR codes and analyses fetched per client: each costs a
     rendering or starts a computation.  A game page polls its analyses every 2 s
@@ -163,6 +167,7 @@ class Limits:
             tournament=None,
             talk=None,
             seek=None,
+            push=None,
             socket=None,
             download=None,
             open_games=None,
@@ -362,6 +367,7 @@ _WHAT = {
     "tournament": "tournaments created",
     "talk": "phrases said",
     "seek": "seeks, joins, quick matches and invitations",
+    "push": "push subscriptions and settings",
     "socket": "WebSocket connections",
     "download": "downloads (protocols, QR codes, analyses)",
 }

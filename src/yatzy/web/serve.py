@@ -221,6 +221,13 @@ def add_limit_options(p: Any) -> None:
         help="lobby seeks made or joined, quick matches and invitations (default 20, bursts of 6)",
     )
     g.add_argument(
+        "--limit-push",
+        type=number,
+        default=30,
+        metavar="N",
+        help="Web Push subscriptions, unsubscriptions and settings (default 30, bursts of 10)",
+    )
+    g.add_argument(
         "--limit-sockets",
         type=number,
         default=120,
@@ -392,6 +399,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         tournament=rate(args.limit_tournaments, 3),
         talk=rate(args.limit_talk, 4),
         seek=rate(args.limit_seeks, 6),
+        push=rate(args.limit_push, 10),
         socket=rate(args.limit_sockets, 60),
         download=rate(args.limit_downloads, 30),
         open_games=args.max_open_games or None,

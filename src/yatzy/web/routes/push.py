@@ -2,8 +2,9 @@
 notifications, and the service worker that shows them (``/sw.js``).
 
 Every ``POST`` here wants the ``X-Yatzy-CSRF: 1`` header and the app's own origin, as
-the account routes do; a device is the signed-in account's own (another account's is
-not found).  See :mod:`yatzy.web.notifications` for what is sent when.
+the account routes do, and counts against the client's ``push`` rate (429 with
+``Retry-After`` past it: ``yatzy serve --limit-push``); a device is the signed-in
+account's own (another account's is not found).  See :mod:`yatzy.web.notifications` for what is sent when.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing_extensions import TypedDict
 from yatzy.store.accounts import Account, owner_hash
 from yatzy.web.accounts import NotSignedInError, check_csrf
 from yatzy.web.assets import STATIC
-from yatzy.web.deps import Push, Settings, SignedIn
+from yatzy.web.deps import Limiter, Push, Settings, SignedIn
 from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
+from yatzy.web.limits import client_of
 from yatzy.web.notifications import KINDS, MOST_DEVICES, Notifier, check_endpoint
 from yatzy.web.routes.pages import root_of
 
@@ -98,6 +100,15 @@ def _csrf(request: Request, settings: Settings) -> None:
 Csrf = Depends(_csrf)
 
 
+async def _rate(request: Request, limiter: Limiter) -> None:
+    """429 past the client's ``push`` rate (:attr:`yatzy.web.limits.Limits.push`):
+    each of these requests writes the store."""
+    await limiter.acheck("push", client_of(request.scope))
+
+
+Rated = Depends(_rate)
+
+
 def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     words = {401: "Not signed in", 403: "Without the CSRF header, or from another origin"}
     out = refusals(*(c for c in codes if c not in words))
@@ -137,7 +148,7 @@ async def settings(push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[Csrf, Rated],
 )
 async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
     """:func:`settings`, with whether this device (its endpoint) takes them; with
@@ -154,7 +165,7 @@ async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[Csrf, Rated],
 )
 async def subscribe(request: Request, body: SubscribeIn, push: Push, account: SignedIn) -> PushView:
     """Send the account's notifications to this device from now on (a device
@@ -183,7 +194,7 @@ async def subscribe(request: Request, body: SubscribeIn, push: Push, account: Si
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[Csrf, Rated],
 )
 async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushView:
     """Send nothing more to this device (another account's device is not found:
@@ -198,7 +209,7 @@ async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushVi
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[Csrf, Rated],
 )
 async def choose(body: SettingsIn, push: Push, account: SignedIn) -> PushView:
     """Turn kinds of notification on or off for every device of the account."""
