@@ -16,6 +16,8 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from yatzy.store.personal import PersonalRecords
+
 
 class PlayerView(TypedDict):
     """A seat of a game: its name, its bot level (None: a person), whether it is taken."""
@@ -635,6 +637,8 @@ class AccountExport(TypedDict):
     notifications: PushExport
     games: list[HistoryEntry]
     stats: StatsView
+    records: PersonalRecords
+    """Its passkeys, invitations, seeks, quick-match wait, ratings and tournaments."""
 
 
 class PasskeyOptionsView(TypedDict):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yatzy.store.accounts import Account, SessionInfo
 from yatzy.store.friends import FriendLists
+from yatzy.store.personal import personal_records
 from yatzy.web.account_words import account_words
 from yatzy.web.accounts import (
     SESSION_AGE,
@@ -379,7 +380,9 @@ async def export(
     request: Request, accounts: Accounts, service: Service, account: SignedIn, push: Push
 ) -> FastJSONResponse:
     """Everything kept about the account, as a JSON file: the account, its
-    sessions, its friends, its notifications, its games and its statistics."""
+    sessions, its friends, its notifications, its games and its statistics, and its
+    online rows (``records``: passkeys, invitations, seeks, quick-match wait, ratings,
+    tournaments; :func:`yatzy.store.personal.personal_records`)."""
     mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
@@ -391,6 +394,7 @@ async def export(
         "notifications": await asyncio.to_thread(push_export, push, mine.id),
         "games": await service.history(mine.owner, lang),
         "stats": await service.stats(mine.owner, lang),
+        "records": await asyncio.to_thread(personal_records, service.repo, mine.id),
     }
     return FastJSONResponse(
         payload, headers={"Content-Disposition": 'attachment; filename="yatzy-account.json"'}
