@@ -354,6 +354,52 @@ def test_a_friend_is_invited_into_a_daily_game(client: TestClient) -> None:
     assert clock["phase"] == "running" and clock["deadline"] is not None
 
 
+def test_a_friends_game_has_computers_from_the_start(client: TestClient) -> None:
+    """The start page's friends' game with computers: the host first, the friends
+    invited to the next seats, the computers (each at its level) after them, seated
+    from the start; the friend takes the seat the invitation names.  A level that
+    does not exist, or more seats than a game has, is refused and makes nothing."""
+    from yatzy.web.service import bot_levels
+
+    anna, anna_name = person(client, "Cia")
+    bo, bo_name = person(client, "Cib")
+    befriend(anna, anna_name, bo, bo_name)
+    levels = sorted(bot_levels())[:2]
+    body = {"rules": "yatzy", "friends": [bo_name], "bots": levels, "lang": "sv"}
+    r = post(anna, "/api/invitations", body)
+    assert r.status_code == 201, r.text
+    gid = r.json()["game"]
+    with anna as c:
+        players = view(c, gid)["players"]
+    assert [p["bot"] for p in players] == [None, None, *levels]
+    assert [p["name"] for p in players[:2]] == [anna_name, bo_name]
+    assert all(p["name"].startswith("Dator") for p in players[2:])  # in the game's language
+    assert [p["claimed"] for p in players] == [True, False, True, True]
+    (inv,) = get(bo, "/api/invitations").json()["invitations"]
+    assert post(bo, f"/api/invitations/{inv['id']}/accept").status_code == 200
+    assert seats_of(bo, gid) == [1]
+    with bo as c:
+        assert all(p["claimed"] for p in view(c, gid)["players"])
+    before = len(get(bo, "/api/invitations").json()["invitations"])
+    for bad in ({**body, "bots": ["grandmaster"]}, {**body, "bots": [levels[0]] * 7}):
+        refused = post(anna, "/api/invitations", bad)
+        assert refused.status_code == 422, refused.text
+    assert len(get(bo, "/api/invitations").json()["invitations"]) == before
+
+
+def test_the_start_page_adds_computers_to_a_friends_game(client: TestClient) -> None:
+    """A signed-in player's start page offers computers, each with a level, in the
+    friends' setup (start-friends.js sends them as ``bots``)."""
+    anna, _ = person(client, "Cic")
+    page = get(anna, "/").text
+    setup = page[page.index('id="friends-setup"') :]
+    assert 'id="friend-add-bot"' in setup and 'id="friend-bots"' in setup
+    row = page[page.index('id="friend-bot-row"') :]
+    assert 'class="friend-bot-level"' in row and "<option value=" in row
+    with Browser(client) as guest:
+        assert 'id="friend-add-bot"' not in guest.get("/").text
+
+
 def test_only_friends_are_invited(client: TestClient) -> None:
     anna, anna_name = person(client, "Oli")
     bo, bo_name = person(client, "Ola")

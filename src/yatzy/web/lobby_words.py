@@ -67,6 +67,11 @@ _WORDS: dict[str, Message] = messages(
     N_("lobby.invite_none", "No friends yet: add them on your account page."),
     N_("lobby.invite_start", "Start and invite"),
     N_("lobby.invite_pick", "Pick at least one friend."),
+    N_(
+        "lobby.invite_bots_about",
+        "Computers sit at the table from the start; the game waits for each friend at "
+        "their turn until they join.",
+    ),
     N_("lobby.rematch", "Rematch"),
     N_("lobby.rematch_about", "The same game again: your friends get an invitation."),
 )

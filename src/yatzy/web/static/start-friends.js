@@ -1,6 +1,8 @@
 // The start page of a signed-in player: "Invite friends" lists their friends to tick;
 // the game starts at once with the player seated, and each friend ticked gets an
-// invitation on their page (no link to send).  The rules are the page's own choice.
+// invitation on their page (no link to send), and computers added here (each with its
+// level) sit in the seats after the friends from the start.  The rules are the page's
+// own choice.
 import { el } from "./widgets.js";
 
 const form = document.getElementById("start");
@@ -9,6 +11,33 @@ const section = document.getElementById("friends-setup");
 const error = document.getElementById("error");
 const words = section ? JSON.parse(section.dataset.lobbyWords) : {};
 const picks = document.getElementById("friend-picks");
+const botList = document.getElementById("friend-bots");
+const addBot = document.getElementById("friend-add-bot");
+const MOST_BOTS = 6; // the server's limit (and at most 8 seats in all)
+
+// Each computer's row is named by its number ("Computer 2"), its level and remove
+// button with it; the add button stops at the most computers.
+function renumber() {
+  [...botList.children].forEach((row, i) => {
+    const name = `${words.computer} ${i + 1}`;
+    row.querySelector(".bot-label").textContent = name;
+    row.querySelector(".seat-remove").setAttribute("aria-label", `${words.remove} ${name}`);
+  });
+  addBot.disabled = botList.children.length >= MOST_BOTS;
+}
+
+function addComputer() {
+  const row = document.getElementById("friend-bot-row").content.firstElementChild.cloneNode(true);
+  row.querySelector(".seat-remove").addEventListener("click", () => {
+    const next = row.nextElementSibling || row.previousElementSibling;
+    row.remove();
+    renumber();
+    (next ? next.querySelector("select") : addBot).focus();
+  });
+  botList.append(row);
+  renumber();
+  row.querySelector("select").focus();
+}
 
 async function showFriends() {
   let friends = [];
@@ -40,6 +69,7 @@ async function start() {
       headers: { "Content-Type": "application/json", "X-Yatzy-CSRF": "1" },
       body: JSON.stringify({
         rules: form.rulesSpec(), lang: form.dataset.lang, friends,
+        bots: [...botList.querySelectorAll("select")].map((s) => s.value),
         hints: document.getElementById("hints").checked,
         time_control: timeControl(),
       }),
@@ -60,4 +90,5 @@ if (button && section) {
     document.getElementById("friends-setup-h").focus();
   });
   document.getElementById("invite-start").addEventListener("click", start);
+  addBot.addEventListener("click", addComputer);
 }
