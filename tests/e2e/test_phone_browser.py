@@ -154,3 +154,58 @@ def test_every_box_of_the_score_pad_reachable_on_a_phone(
     assert_accessible(page)
     w.assert_clean()
     context.close()
+
+
+ROW = """() => {
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const items = [...document.querySelectorAll(
+    'header.top .brand, header.top .langs a, header.top .menu-button, header.top #site-links > a'
+  )].filter(shown);
+  const middles = items.map((e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+  return {items: items.length, spread: Math.max(...middles) - Math.min(...middles),
+          width: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_header_is_one_row_on_a_phone_and_a_laptop(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """A signed-in player's header (8 links and the languages) is one row at 390×844
+    and at 1280×800 in every language: on the phone its links open from the menu
+    button (by mouse or keyboard, closed by Esc), on the laptop they lie in the row;
+    no axe violation either way."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    page.goto(f"{server.url}/signup?lang={lang}")
+    page.fill("#name", f"Kristiina-Maria {lang}")
+    page.fill("#password", "correct horse")
+    page.click("#signup button[type=submit]")
+    page.locator("#codes:not([hidden])").wait_for()
+    page.goto(f"{server.url}/lobby?lang={lang}")  # the longest link words
+    button = page.locator("header .menu-button")
+    links = page.locator("#site-links > a:not([hidden])")
+    row = page.evaluate(ROW)
+    assert row["spread"] <= 4 and row["width"] <= VIEWPORTS["phone"]["width"], row
+    assert button.is_visible() and not links.first.is_visible()
+    assert_accessible(page)
+    button.click()
+    assert links.count() >= 8 and all(links.nth(i).is_visible() for i in range(links.count()))
+    assert button.get_attribute("aria-expanded") is None  # the popover's own state, read out
+    assert_accessible(page)
+    page.keyboard.press("Escape")
+    assert not links.first.is_visible()
+    button.focus()
+    page.keyboard.press("Enter")
+    assert links.first.is_visible()
+    page.keyboard.press("Tab")  # into the open menu, its first link next
+    assert page.evaluate("document.activeElement.closest('#site-links') !== null")
+    page.keyboard.press("Escape")
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    row = page.evaluate(ROW)
+    assert not button.is_visible() and links.first.is_visible()
+    assert row["items"] >= 12 and row["spread"] <= 4, row
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
