@@ -159,11 +159,22 @@ def test_every_box_of_the_score_pad_reachable_on_a_phone(
 ROW = """() => {
   const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const items = [...document.querySelectorAll(
-    'header.top .brand, header.top .langs a, header.top .menu-button, header.top #site-links > a'
+    'header.top .brand, header.top .langs a, header.top .menu-button, header.top .links a,'
+    + ' header.top .badge'
   )].filter(shown);
   const middles = items.map((e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
   return {items: items.length, spread: Math.max(...middles) - Math.min(...middles),
-          width: document.documentElement.scrollWidth};
+          width: document.documentElement.scrollWidth,
+          rows: items.map((e, i) => e.textContent.trim().slice(0, 12) + '@' + Math.round(middles[i]))};
+}"""
+
+
+BADGES = """() => {
+  const turns = document.getElementById('turns-badge');
+  const invites = document.getElementById('invites-badge');
+  turns.textContent = JSON.parse(turns.dataset.turnWords).your_turns.replace('{count}', '12');
+  invites.textContent = JSON.parse(invites.dataset.inviteWords).count.replace('{count}', '12');
+  turns.hidden = invites.hidden = false;
 }"""
 
 
@@ -171,21 +182,22 @@ ROW = """() => {
 def test_the_header_is_one_row_on_a_phone_and_a_laptop(
     browser: Any, server: Server, lang: str
 ) -> None:
-    """A signed-in player's header (8 links and the languages) is one row at 390×844
-    and at 1280×800 in every language: on the phone its links open from the menu
-    button (by mouse or keyboard, closed by Esc), on the laptop they lie in the row;
-    no axe violation either way."""
+    """A signed-in player's header (8 links, the languages, the "your turn" and
+    invitations badges) is one row at 390×844 and at 1280×800 in every language: on
+    the phone the links and languages open from the menu button (by mouse or
+    keyboard, closed by Esc) and the badges stay in the row; on the laptop all lie in
+    the row; no axe violation either way."""
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
     w = Watched(context)
     page = w.page
     page.goto(f"{server.url}/signup?lang={lang}")
-    page.fill("#name", f"Kristiina-Maria {lang}")
+    page.fill("#name", f"Kristiina-Maria Aaltonen {lang}")
     page.fill("#password", "correct horse")
     page.click("#signup button[type=submit]")
     page.locator("#codes:not([hidden])").wait_for()
     page.goto(f"{server.url}/lobby?lang={lang}")  # the longest link words
     button = page.locator("header .menu-button")
-    links = page.locator("#site-links > a:not([hidden])")
+    links = page.locator("#site-links a")
     row = page.evaluate(ROW)
     assert row["spread"] <= 4 and row["width"] <= VIEWPORTS["phone"]["width"], row
     assert button.is_visible() and not links.first.is_visible()
@@ -202,10 +214,17 @@ def test_the_header_is_one_row_on_a_phone_and_a_laptop(
     page.keyboard.press("Tab")  # into the open menu, its first link next
     assert page.evaluate("document.activeElement.closest('#site-links') !== null")
     page.keyboard.press("Escape")
+    # both badges showing, at two digits: still one row, the badges in it
+    page.evaluate(BADGES)
+    row = page.evaluate(ROW)
+    assert row["spread"] <= 4 and row["width"] <= VIEWPORTS["phone"]["width"], row
+    assert page.locator("#turns-badge").is_visible() and not links.first.is_visible()
+    assert page.get_by_role("link", name="Yatzy").count() == 1  # the brand keeps its name
+    assert_accessible(page)
     page.set_viewport_size(VIEWPORTS["desktop"])
     row = page.evaluate(ROW)
     assert not button.is_visible() and links.first.is_visible()
-    assert row["items"] >= 12 and row["spread"] <= 4, row
+    assert row["items"] >= 14 and row["spread"] <= 4, row
     assert_accessible(page)
     w.assert_clean()
     context.close()
