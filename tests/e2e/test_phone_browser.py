@@ -169,6 +169,25 @@ ROW = """() => {
 }"""
 
 
+CUT_OPTIONS = """() => {
+  const cut = [];
+  for (const select of document.querySelectorAll('#tournament-create select')) {
+    const style = getComputedStyle(select);
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    const probe = document.createElement('span');
+    probe.style.font = style.font;
+    probe.style.whiteSpace = 'pre';
+    probe.style.position = 'absolute';
+    document.body.append(probe);
+    for (const option of select.options) {
+      probe.textContent = option.textContent;
+      if (probe.getBoundingClientRect().width > room) cut.push(option.textContent);
+    }
+    probe.remove();
+  }
+  return cut;
+}"""
+
 BADGES = """() => {
   const turns = document.getElementById('turns-badge');
   const invites = document.getElementById('invites-badge');
@@ -186,7 +205,8 @@ def test_the_header_is_one_row_on_a_phone_and_a_laptop(
     invitations badges) is one row at 390×844 and at 1280×800 in every language: on
     the phone the links and languages open from the menu button (by mouse or
     keyboard, closed by Esc) and the badges stay in the row; on the laptop all lie in
-    the row; no axe violation either way."""
+    the row; no axe violation either way.  The tournaments page's form shows every
+    option of its selects whole on the phone."""
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
     w = Watched(context)
     page = w.page
@@ -195,6 +215,9 @@ def test_the_header_is_one_row_on_a_phone_and_a_laptop(
     page.fill("#password", "correct horse")
     page.click("#signup button[type=submit]")
     page.locator("#codes:not([hidden])").wait_for()
+    # the tournaments' form: every option of its selects reads whole on the phone
+    page.goto(f"{server.url}/tournaments?lang={lang}")
+    assert page.evaluate(CUT_OPTIONS) == []
     page.goto(f"{server.url}/lobby?lang={lang}")  # the longest link words
     button = page.locator("header .menu-button")
     links = page.locator("#site-links a")

@@ -441,3 +441,19 @@ def test_the_pages_in_each_language(
         assert page.status_code == 200 and "Page cup" in page.text
         assert words["join"] in page.text and words["cancel"] in page.text
     assert client.get(f"/tournaments/{'0' * 32}").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_page_asks_only_guests_to_sign_in(client: TestClient, lang: str) -> None:
+    """The tournaments page's intro says to sign in to join to a guest, not to a
+    signed-in player (who gets the form to make one instead)."""
+    from yatzy.web.tournament_words import tournament_words
+
+    tw = tournament_words(lang)  # type: ignore[arg-type]
+    with Browser(client) as guest:
+        page = guest.get(f"/tournaments?lang={lang}").text
+        assert tw["intro_guest"] in page and tw["login_first"] in page
+    with person(client, "Tin") as c:
+        page = c.get(f"/tournaments?lang={lang}").text
+        assert tw["intro"] in page and 'id="tournament-create"' in page
+        assert tw["intro_guest"] not in page and tw["login_first"] not in page

@@ -15,8 +15,9 @@ _WORDS: dict[str, Message] = messages(
     N_("tournament.title", "Tournaments"),
     N_(
         "tournament.intro",
-        "Play the same rounds as everyone else and climb the standings. Sign in to join.",
+        "Play the same rounds as everyone else and climb the standings.",
     ),
+    N_("tournament.intro_guest", "Sign in to join."),
     N_("tournament.none", "No public tournaments yet."),
     N_("tournament.create_title", "Make a tournament"),
     N_("tournament.name", "Name"),
@@ -24,7 +25,11 @@ _WORDS: dict[str, Message] = messages(
     N_("tournament.starts", "Starts"),
     N_("tournament.rounds", "Rounds"),
     N_("tournament.table_size", "Players per table"),
-    N_("tournament.table_alone", "1: everyone alone on the round's dice"),
+    N_("tournament.table_alone", "1 (everyone alone)"),
+    N_(
+        "tournament.table_about",
+        "At 1, everyone plays alone on the round's dice; at 2 to 6, at tables of that many.",
+    ),
     N_("tournament.duplicate", "Same dice at every table (duplicate)"),
     N_("tournament.public", "List it publicly (else only by its link)"),
     N_("tournament.round_minutes", "Minutes per round"),
