@@ -83,3 +83,39 @@ def test_the_games_that_wait_for_my_move(client: TestClient) -> None:
 def test_guests_are_not_signed_in(client: TestClient) -> None:
     with Browser(client) as c:
         assert c.get("/api/account/turns").status_code == 401
+
+
+def test_the_list_reads_its_games_in_a_few_queries(client: TestClient) -> None:
+    """The list costs as many database statements for 12 waiting games as for 2:
+    the games are read together, not one by one."""
+    from sqlalchemy import event
+
+    from yatzy.web.accounts import name_key
+
+    app: Any = client.app
+    service = app.state.service
+    anna, anna_name = signed_up(client, "Qry")
+    owner = app.state.accounts.store.by_name(name_key(anna_name)).owner
+    statements: list[str] = []
+
+    def counted(*args: Any) -> None:
+        statements.append(args[2])
+
+    def listing() -> tuple[int, int]:
+        statements.clear()
+        event.listen(service.repo.engine, "before_cursor_execute", counted)
+        try:
+            games = client.portal.call(service.turns_of, owner)  # type: ignore[union-attr]
+        finally:
+            event.remove(service.repo.engine, "before_cursor_execute", counted)
+        return len(games), len(statements)
+
+    with anna as c:
+        for n in (2, 12):
+            while len(waiting(c)) < n:
+                r = c.post("/api/games", json={"seats": [{"name": anna_name, "here": True}]})
+                assert r.status_code == 201, r.text
+            assert listing()[0] == n
+            if n == 2:
+                few = listing()[1]
+    assert listing() == (12, few) and few <= 8

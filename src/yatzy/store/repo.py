@@ -426,6 +426,39 @@ class GameRepository:
         del data["solo_total"]
         return StoredGame(**data, seats=infos)
 
+    def many(self, game_ids: Sequence[str]) -> list[StoredGame]:
+        """The stored games of ``game_ids`` in that order, those not found left out:
+        two queries however many (the games, then their seats)."""
+        if not game_ids:
+            return []
+        with self.engine.connect() as conn, conn.begin():
+            return self._many(conn, game_ids)
+
+    @staticmethod
+    def _many(conn: Any, game_ids: Sequence[str]) -> list[StoredGame]:
+        wanted = list(dict.fromkeys(game_ids))
+        rows = {
+            r["id"]: dict(r)
+            for r in conn.execute(select(GAMES).where(GAMES.c.id.in_(wanted))).mappings()
+        }
+        seats: dict[str, list[SeatInfo]] = {}
+        for s in conn.execute(
+            select(SEATS)
+            .where(SEATS.c.game_id.in_(list(rows)))
+            .order_by(SEATS.c.game_id, SEATS.c.seat)
+        ).mappings():
+            seats.setdefault(s["game_id"], []).append(
+                SeatInfo(s["seat"], s["name"], s["bot"], s["token_hash"], s["owner_hash"])
+            )
+        found = []
+        for game_id in wanted:
+            data = rows.get(game_id)
+            if data is None:
+                continue
+            del data["solo_total"]
+            found.append(StoredGame(**data, seats=tuple(seats.get(game_id, ()))))
+        return found
+
     def version(self, game_id: str) -> int:
         """The game's row version (raises :class:`NotFoundError`); a cheap freshness check."""
         # The hot path of every read: plain driver SQL skips statement compilation, and
@@ -514,7 +547,7 @@ class GameRepository:
                     .limit(limit)
                 )
             ]
-        return [self.get(i) for i in ids]
+            return self._many(conn, ids)
 
     def finished_game_with_record(self, owner_hash: str, record: str) -> str | None:
         """The id of a finished game of ``owner_hash`` stored with exactly this record

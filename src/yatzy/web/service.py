@@ -93,6 +93,9 @@ log = logging.getLogger("yatzy.web")
 MAX_SEATS = 8
 MAX_CACHED = 1000
 """Games in play whose states a server process keeps in memory."""
+MAX_TO_MOVE = 20_000
+"""Games whose seat to move (at one version) a server process remembers for the
+"your turn" lists, past :data:`MAX_CACHED`: a few dozen bytes each."""
 RATED_CLOCK = ClockSetting.daily(3)
 """The clock of a rated game made without one: rated games are always timed, so a
 player who vanishes cannot hold the others' ratings hostage (docs/ratings.md)."""
@@ -225,6 +228,10 @@ class GameService:
         self._dealers: dict[str, FairDice | None] = {}
         """The dice of the games in :attr:`_cache` (None: a game without verifiable
         dice: a score pad, or stored before them); loaded with the state."""
+        self._to_move: dict[str, tuple[int, int]] = {}
+        """Game id to (version, the seat to move then): what :meth:`turns_of` learnt
+        by replaying a game missing from :attr:`_cache` (not replayed again until it
+        moves)."""
         self._lock = Lock()
         self.talk = Talk()
         """The latest phrases said in each game (:mod:`yatzy.web.talk`)."""
@@ -1063,20 +1070,17 @@ class GameService:
         def waiting() -> list[WaitingGame]:
             found: list[WaitingGame] = []
             entries: dict[str, WaitingGame] = {}
+            # a few queries in all, however many games: the recent games and their
+            # seats, the timed games that wait, those read together, their clocks
             games = self.repo.games_of(mine)
             seen = {g.id for g in games}
-            games += [
-                self.repo.get(g) for g in self.clocks.store.waiting_for(mine) if g not in seen
-            ]
+            games += self.repo.many(
+                [g for g in self.clocks.store.waiting_for(mine) if g not in seen]
+            )
             for stored in games:
                 if stored.finished:
                     continue
-                cached = self._cached(stored.id)
-                if cached is not None and cached[0].version == stored.version:
-                    state = cached[1]
-                else:
-                    state = from_record(orjson.loads(stored.record))
-                seat = state.current_player()
+                seat = self._seat_to_move(stored)
                 if seat < 0 or stored.seats[seat].bot is not None:
                     continue
                 if stored.seats[seat].owner_hash != mine:
@@ -1099,6 +1103,24 @@ class GameService:
             return sorted(found, key=lambda g: g["since"])
 
         return await asyncio.to_thread(waiting)
+
+    def _seat_to_move(self, stored: StoredGame) -> int:
+        """The seat to move in ``stored`` (or CHANCE, TERMINAL): from the cached state,
+        else from :attr:`_to_move` at the same version, else by replaying its record
+        (then remembered, the oldest forgotten past :data:`MAX_TO_MOVE`)."""
+        cached = self._cached(stored.id)
+        if cached is not None and cached[0].version == stored.version:
+            return cached[1].current_player()
+        known = self._to_move.get(stored.id)
+        if known is not None and known[0] == stored.version:
+            return known[1]
+        seat = from_record(orjson.loads(stored.record)).current_player()
+        with self._lock:
+            self._to_move.pop(stored.id, None)
+            self._to_move[stored.id] = (stored.version, seat)
+            while len(self._to_move) > MAX_TO_MOVE:
+                del self._to_move[next(iter(self._to_move))]
+        return seat
 
     async def analysis(self, game_id: str, lang: str | None = None) -> AnalysisView | PendingView:
         """Every person's decisions against the best ones, in the game's language or
