@@ -162,10 +162,13 @@ ROW = """() => {
     'header.top .brand, header.top .langs a, header.top .menu-button, header.top .links a,'
     + ' header.top .badge'
   )].filter(shown);
-  const middles = items.map((e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+  const middles = items.map((e) => {
+    const r = e.getBoundingClientRect();
+    return (r.top + r.bottom) / 2;
+  });
   return {items: items.length, spread: Math.max(...middles) - Math.min(...middles),
           width: document.documentElement.scrollWidth,
-          rows: items.map((e, i) => e.textContent.trim().slice(0, 12) + '@' + Math.round(middles[i]))};
+          rows: items.map((e, i) => e.textContent.trim().slice(0, 12) + '@' + middles[i])};
 }"""
 
 
@@ -173,7 +176,8 @@ CUT_OPTIONS = """() => {
   const cut = [];
   for (const select of document.querySelectorAll('#tournament-create select')) {
     const style = getComputedStyle(select);
-    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const room = select.clientWidth - padding - 20;  // the arrow's room
     const probe = document.createElement('span');
     probe.style.font = style.font;
     probe.style.whiteSpace = 'pre';

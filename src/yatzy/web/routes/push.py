@@ -4,7 +4,8 @@ notifications, and the service worker that shows them (``/sw.js``).
 Every ``POST`` here wants the ``X-Yatzy-CSRF: 1`` header and the app's own origin, as
 the account routes do, and counts against the client's ``push`` rate (429 with
 ``Retry-After`` past it: ``yatzy serve --limit-push``); a device is the signed-in
-account's own (another account's is not found).  See :mod:`yatzy.web.notifications` for what is sent when.
+account's own (another account's is not found).  See :mod:`yatzy.web.notifications`
+for what is sent when.
 """
 
 from __future__ import annotations
