@@ -56,10 +56,19 @@ def test_a_friend_is_invited_and_joins_from_the_badge(browser: Any, server: Serv
     page.get_by_role("button", name=lw["invite_friends"]).click()
     page.locator("#friends-setup:not([hidden])").wait_for()
     page.get_by_role("checkbox", name="Bertil").check()
+    # and a computer at the table from the start, at the level picked in its row
+    page.locator("#friend-add-bot").click()
+    page.locator("#friend-bots select").select_option("random")
+    assert page.evaluate("document.activeElement.matches('#friend-bots select')")
     assert_accessible(page)
     page.get_by_role("button", name=lw["invite_start"]).click()
     page.wait_for_url("**/g/*")
     game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    bots = page.evaluate(
+        f"fetch('api/games/{game_id}').then((r) => r.json())"
+        ".then((v) => v.players.map((p) => p.bot))"
+    )
+    assert bots == [None, None, "random"]
     # Bertil's header shows the invitation; the badge leads to it; one tap seats him
     bert.page.goto(server.url + "/")
     badge = bert.page.locator("#invites-badge:not([hidden])")
