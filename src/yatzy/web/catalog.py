@@ -10,6 +10,7 @@ written here).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from yatzy.i18n import LANGUAGES, N_, Message, decimal, messages
@@ -398,9 +399,11 @@ def preset_of(spec: str) -> Preset | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def rules_name(spec: str, lang: Language) -> str:
     """The rules of ``spec`` in words: the preset's name, or the variant's title with
-    its house rules."""
+    its house rules (remembered: a "your turn" list names each of its games' rules,
+    and parsing a spec costs a millisecond)."""
     preset = preset_of(spec)
     if preset is not None:
         return pick(preset.name, lang)
