@@ -482,3 +482,21 @@ def _insert_0001(repo: GameRepository, seats: int, record: dict[str, object]) ->
                 (gid, seat, "o" * 64),
             )
     return gid
+
+
+def test_many_games_are_read_together_in_the_order_asked(tmp_path: Path) -> None:
+    """``GameRepository.many`` gives the games asked for in that order, each with its
+    seats in seat order, leaves out an id not stored, and reads each game as ``get``
+    does; ``games_of`` reads through it."""
+    repo = GameRepository.open(f"sqlite:///{tmp_path / 'many.db'}")
+    try:
+        ids = [_new_game(repo, seats=n, owner="m") for n in (1, 3, 2)]
+        asked = [ids[2], "f" * 32, ids[0], ids[2], ids[1]]
+        found = repo.many(asked)
+        assert [g.id for g in found] == [ids[2], ids[0], ids[1]]
+        assert [[s.seat for s in g.seats] for g in found] == [[0, 1], [0], [0, 1, 2]]
+        assert found == [repo.get(g) for g in (ids[2], ids[0], ids[1])]
+        assert repo.many([]) == []
+        assert {g.id for g in repo.games_of("m" * 64)} == set(ids)
+    finally:
+        repo.close()

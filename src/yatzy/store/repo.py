@@ -427,8 +427,9 @@ class GameRepository:
         return StoredGame(**data, seats=infos)
 
     def many(self, game_ids: Sequence[str]) -> list[StoredGame]:
-        """The stored games of ``game_ids`` in that order, those not found left out:
-        two queries however many (the games, then their seats)."""
+        """The stored games of ``game_ids`` in that order (each once), those not found
+        left out, each as :meth:`get` reads it: two queries however many (the games,
+        then their seats)."""
         if not game_ids:
             return []
         with self.engine.connect() as conn, conn.begin():
