@@ -16,6 +16,8 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from yatzy.web.messages import MessageExport
+
 
 class PlayerView(TypedDict):
     """A seat of a game: its name, its bot level (None: a person), whether it is taken."""
@@ -635,6 +637,8 @@ class AccountExport(TypedDict):
     notifications: PushExport
     games: list[HistoryEntry]
     stats: StatsView
+    messages: list[MessageExport]
+    """The free text the account wrote in games (:mod:`yatzy.web.messages`)."""
 
 
 class PasskeyOptionsView(TypedDict):

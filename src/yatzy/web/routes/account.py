@@ -32,6 +32,7 @@ from yatzy.web.accounts import (
 from yatzy.web.deps import (
     Accounts,
     Limiter,
+    MessagesDep,
     Passkeys,
     Push,
     Secure,
@@ -376,10 +377,16 @@ async def recovery_codes(accounts: Accounts, account: SignedIn) -> FastJSONRespo
     responses=_refusals(401, 503),
 )
 async def export(
-    request: Request, accounts: Accounts, service: Service, account: SignedIn, push: Push
+    request: Request,
+    accounts: Accounts,
+    service: Service,
+    account: SignedIn,
+    push: Push,
+    messages: MessagesDep,
 ) -> FastJSONResponse:
     """Everything kept about the account, as a JSON file: the account, its
-    sessions, its friends, its notifications, its games and its statistics."""
+    sessions, its friends, its notifications, its games, its statistics and the
+    free text it wrote in games."""
     mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
@@ -391,6 +398,7 @@ async def export(
         "notifications": await asyncio.to_thread(push_export, push, mine.id),
         "games": await service.history(mine.owner, lang),
         "stats": await service.stats(mine.owner, lang),
+        "messages": await messages.written_by(mine),
     }
     return FastJSONResponse(
         payload, headers={"Content-Disposition": 'attachment; filename="yatzy-account.json"'}
@@ -412,8 +420,9 @@ async def delete_account(
     account: SignedIn,
     secure: Secure,
 ) -> FastJSONResponse:
-    """Delete the account for good: its sessions and codes go; its games stay, with
-    its name in them replaced by an anonymous one.  ``confirm`` must be the name."""
+    """Delete the account for good: its sessions, codes and the free text it wrote
+    go; its games stay, with its name in them replaced by an anonymous one.
+    ``confirm`` must be the name."""
     mine = _need(account)
     if name_key(body.confirm) != name_key(mine.name):
         raise BadLoginError("confirm: type the account's name to delete it")
@@ -465,13 +474,19 @@ async def befriend(
     accounts: Accounts,
     account: SignedIn,
     limiter: Limiter,
+    messages: MessagesDep,
 ) -> FriendsView:
     """Ask the account ``name`` to be friends (if it asked already, you are), accept
     its request, end the friendship or a request either way, block it (every tie
     ends, and its requests are seen no more; it is not told) or unblock it."""
     mine = _need(account)
     await limiter.acheck("friend", client_of(request.scope))
-    return friends_view(await accounts.befriend(mine, action, body.name))
+    lists = await accounts.befriend(mine, action, body.name)
+    if action in ("remove", "block"):  # their free text in games stops both ways now
+        other = await asyncio.to_thread(accounts.store.by_name, name_key(body.name))
+        if other is not None:
+            await messages.ties_changed(mine.id, other.id)
+    return friends_view(lists)
 
 
 # -- passkeys ---------------------------------------------------------------------------------
