@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
