@@ -223,7 +223,7 @@ def test_who_may_not_write_and_what_may_not_be_written(client: TestClient) -> No
 def test_a_block_hides_old_lines_and_stops_new_ones(client: TestClient) -> None:
     """Bo blocks Ann: neither reads the other's lines any more (old ones included),
     neither may write (no friend left in the game); each still reads their own.  The
-    block nudges both their sockets."""
+    block nudges both their sockets.  Friends again, they read only the new lines."""
     with table(client) as t:
         gid = t["gid"]
         assert write(t["ann"], gid, "from Ann").status_code == 201
@@ -245,6 +245,14 @@ def test_a_block_hides_old_lines_and_stops_new_ones(client: TestClient) -> None:
         with t["bo"] as b:  # unblocked, but no longer friends: still nothing
             b.post("/api/friends/unblock", json={"name": t["ann_name"]}, headers=CSRF)
         assert texts(t["bo"], gid) == ["from Bo"]
+        with contextlib.ExitStack() as stack:  # friends again: the new friendship's lines
+            with t["bo"] as c:
+                ws = stack.enter_context(c.websocket_connect(f"/api/games/{gid}/ws"))
+                assert ws.receive_json()["type"] == "state"
+            befriend(t["ann"], t["ann_name"], t["bo"], t["bo_name"])
+            assert ws.receive_json() == {"type": "messages", "game": gid}  # the page reads
+        assert write(t["ann"], gid, "friends again").status_code == 201
+        assert texts(t["bo"], gid) == ["from Bo", "friends again"]  # the old line stays hidden
 
 
 def test_export_holds_the_text_and_deletion_removes_it(client: TestClient) -> None:

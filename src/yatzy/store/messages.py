@@ -5,7 +5,8 @@ reads them).  It keeps the writer's account and seat, and ``audience``: the
 accounts it was delivered to, the writer's friends among the game's players when it
 was written.  Who may read a line is decided when it is read
 (:meth:`MessageStore.visible`): the writer, and each account of its audience that
-is still the writer's friend (a block or an unfriending hides earlier lines too).
+has been the writer's friend ever since (a block or an unfriending hides earlier
+lines for good).
 A game keeps its latest :data:`KEPT` lines; older ones are dropped as new ones come.
 
 On PostgreSQL a line written is announced on :data:`MESSAGES_CHANNEL` as
@@ -99,21 +100,27 @@ class MessageStore:
             held.setdefault(str(owner), []).append(int(seat))
         return held
 
-    def friends(self, account_id: str) -> set[str]:
+    def friends(self, account_id: str) -> dict[str, datetime]:
         """The accounts that are ``account_id``'s friends, both ways (a block or a
-        removal ends either side: see :mod:`yatzy.store.friends`)."""
-        mine = select(LINKS.c.other_id).where(
-            LINKS.c.account_id == account_id, LINKS.c.state == "friends"
-        )
+        removal ends either side: see :mod:`yatzy.store.friends`), each with when
+        the friendship as it stands began (a friendship ended and made again begins
+        anew)."""
+        theirs = LINKS.alias("theirs")
         with self.engine.connect() as conn, conn.begin():
             rows = conn.execute(
-                select(LINKS.c.account_id).where(
-                    LINKS.c.other_id == account_id,
+                select(LINKS.c.other_id, LINKS.c.created_at, theirs.c.created_at)
+                .join(
+                    theirs,
+                    (theirs.c.account_id == LINKS.c.other_id)
+                    & (theirs.c.other_id == LINKS.c.account_id),
+                )
+                .where(
+                    LINKS.c.account_id == account_id,
                     LINKS.c.state == "friends",
-                    LINKS.c.account_id.in_(mine),
+                    theirs.c.state == "friends",
                 )
             ).all()
-        return {str(r[0]) for r in rows}
+        return {str(r[0]): max(_aware(r[1]), _aware(r[2])) for r in rows}
 
     def names(self, account_ids: Iterable[str]) -> dict[str, str]:
         """The account names of these accounts (those that exist)."""
@@ -196,12 +203,19 @@ class MessageStore:
 
     def visible(self, game_id: str, viewer_id: str, after: int = 0) -> list[Message]:
         """The game's lines after ``after`` that the account ``viewer_id`` may read:
-        its own, and those delivered to it whose writer is still its friend."""
+        its own, and those delivered to it whose writer has been its friend ever
+        since (a block or an unfriending hides them for good, even once they are
+        friends again)."""
         friends = self.friends(viewer_id)
         return [
             m
             for m in self.lines(game_id, after)
-            if m.sender_id == viewer_id or (viewer_id in m.audience and m.sender_id in friends)
+            if m.sender_id == viewer_id
+            or (
+                viewer_id in m.audience
+                and m.sender_id in friends
+                and friends[m.sender_id] <= m.created_at
+            )
         ]
 
     def written_by(self, account_id: str) -> list[Message]:

@@ -13,9 +13,9 @@ players, not the game's view, record, moves, protocols or history.  The rules:
   control, format or private-use characters (:class:`BadMessageError`, 422, quotes
   the fault).  A rate limit of its own (``text`` in :class:`yatzy.web.limits.Limits`),
   and a game keeps its latest :data:`yatzy.store.messages.KEPT` lines.
-* **Who reads**: the writer, and those it was delivered to while they are still the
-  writer's friends (read anew at every read: a block or an unfriending hides the
-  earlier lines too), as long as they hold a seat of the game.
+* **Who reads**: the writer, and those it was delivered to as long as they have
+  been the writer's friends ever since (read anew at every read: a block or an
+  unfriending hides the earlier lines too, for good), and hold a seat of the game.
 * **Live**: a line written nudges the sockets of the writer and of its audience only
   (``{"type": "messages", "game": id}``, no text: the page then reads its lines with
   ``GET /api/games/{id}/messages``); on PostgreSQL through every server process

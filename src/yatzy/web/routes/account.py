@@ -482,7 +482,9 @@ async def befriend(
     mine = _need(account)
     await limiter.acheck("friend", client_of(request.scope))
     lists = await accounts.befriend(mine, action, body.name)
-    if action in ("remove", "block"):  # their free text in games stops both ways now
+    befriended = action == "request" and name_key(body.name) in map(name_key, lists.friends)
+    if befriended or action in ("accept", "remove", "block"):
+        # their free text in games starts or stops both ways now: their pages read again
         other = await asyncio.to_thread(accounts.store.by_name, name_key(body.name))
         if other is not None:
             await messages.ties_changed(mine.id, other.id)

@@ -50,8 +50,10 @@ export function followMessages() {
 export function renderMessages() {
   const box = $("friend-text");
   const shown = Boolean(answer && (answer.lines.length || answer.can_write));
+  const before = box.hidden;
   box.hidden = !shown;
   if (shown) $("talk").hidden = false;
+  else if (!before && !$("talk-lines").children.length && $("talk-say").hidden) $("talk").hidden = true;
   if (!shown) return;
   const quiet = muted();
   $("friend-lines").replaceChildren(...answer.lines.filter((line) => line.mine || !quiet.has(line.seat)).map((line) => {
