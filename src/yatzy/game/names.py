@@ -32,8 +32,9 @@ class BadNameError(YatzyError):
     """A player name that is empty, too long, or holds characters a name may not."""
 
 
-def _fault(ch: str) -> str | None:
-    """Why ``ch`` may not be in a name, or None when it may."""
+def character_fault(ch: str) -> str | None:
+    """Why ``ch`` may not be in a name (or any plain text a person writes for others
+    to read: a game's free text), or None when it may."""
     category = unicodedata.category(ch)
     if category == "Cc":
         return f"control character U+{ord(ch):04X}"
@@ -61,7 +62,7 @@ def check_name(name: object) -> str:
     if not isinstance(name, str):
         raise BadNameError(f"a player name is text, not {name!r}")
     for ch in name:
-        fault = _fault(ch)
+        fault = character_fault(ch)
         if fault is not None:
             raise BadNameError(f"player name {name!r} holds a {fault}")
     trimmed = name.strip()

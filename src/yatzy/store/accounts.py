@@ -30,6 +30,7 @@ from yatzy.store.models import (
     AccountSessionRow,
     DailyEntryRow,
     FriendLinkRow,
+    GameMessageRow,
     PasskeyChallengeRow,
     PasskeyRow,
     PushSettingRow,
@@ -53,6 +54,7 @@ DAILY = cast(Table, DailyEntryRow.__table__)
 DAILY_MINE = DAILY.alias("mine")
 _TOURNAMENT_PLAYERS = cast(Table, TournamentPlayerRow.__table__)
 _TOURNAMENTS = cast(Table, TournamentRow.__table__)
+_MESSAGES = cast(Table, GameMessageRow.__table__)
 
 ACCOUNT_OWNER_PREFIX = "account."
 """How an account's owner token begins.  A guest's owner token (a cookie) is URL-safe
@@ -167,9 +169,9 @@ class AccountStore:
             )
 
     def delete(self, account: Account, labels: Mapping[str, str]) -> list[str]:
-        """Delete the account, its sessions, codes, passkeys, friend links and push
-        devices.  Its games stay: their seats lose the account (no owner any more),
-        and a seat named as the account is renamed
+        """Delete the account, its sessions, codes, passkeys, friend links, push
+        devices and the free text it wrote in games.  Its games stay: their seats
+        lose the account (no owner any more), and a seat named as the account is renamed
         ``labels[game's language]`` (else ``labels["en"]``) in the seat and the game's
         record.  The ids of the games renamed."""
         mine = owner_hash(account.owner)
@@ -245,6 +247,7 @@ class AccountStore:
             conn.execute(delete(_CHALLENGES).where(_CHALLENGES.c.account_id == account.id))
             conn.execute(delete(_PUSH_DEVICES).where(_PUSH_DEVICES.c.account_id == account.id))
             conn.execute(delete(_PUSH_SETTINGS).where(_PUSH_SETTINGS.c.account_id == account.id))
+            conn.execute(delete(_MESSAGES).where(_MESSAGES.c.sender_id == account.id))
             conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account.id))
         return renamed
 

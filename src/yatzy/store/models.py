@@ -519,3 +519,24 @@ class TournamentSeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     points: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class GameMessageRow(Base):
+    """A line of free text written in a game by a player to their friends among the
+    game's other players (:mod:`yatzy.store.messages`): never a move of the game, and
+    shown only to the writer and to ``audience`` (the account ids it was delivered to,
+    space-separated) while they are still friends."""
+
+    __tablename__ = "game_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    sender_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    audience: Mapped[str] = mapped_column(Text, nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -22,6 +22,7 @@ from yatzy.store.models import (
     DailyEntryRow,
     DiceSeedRow,
     GameClockRow,
+    GameMessageRow,
     GameRow,
     MoveRow,
     SeatRow,
@@ -34,6 +35,7 @@ MOVES = cast(Table, MoveRow.__table__)
 DICE_SEEDS = cast(Table, DiceSeedRow.__table__)
 DAILY_ENTRIES = cast(Table, DailyEntryRow.__table__)
 CLOCKS = cast(Table, GameClockRow.__table__)
+MESSAGES = cast(Table, GameMessageRow.__table__)
 
 DEFAULT_DAYS = 30.0
 """Unfinished games untouched for this many days are pruned (``yatzy serve`` and ``prune``)."""
@@ -66,7 +68,7 @@ def cutoff_of(days: float, now: datetime | None = None) -> datetime:
 def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned:
     """Delete the unfinished games whose last change is more than ``days`` days old.
 
-    Their seats and moves go with them; finished games are never touched, nor are
+    Their seats, moves and free text go with them; finished games are never touched, nor are
     games with a daily clock (played over days and weeks: their clock lets the
     computer finish an absent player's seat, so they end by themselves).  With
     ``dry_run`` only counts them.
@@ -96,6 +98,7 @@ def prune(repo: GameRepository, days: float, *, dry_run: bool = False) -> Pruned
             conn.execute(delete(DICE_SEEDS).where(DICE_SEEDS.c.game_id.in_(ids)))
             conn.execute(delete(DAILY_ENTRIES).where(DAILY_ENTRIES.c.game_id.in_(ids)))
             conn.execute(delete(CLOCKS).where(CLOCKS.c.game_id.in_(ids)))
+            conn.execute(delete(MESSAGES).where(MESSAGES.c.game_id.in_(ids)))
             conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
             conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
         total += len(ids)

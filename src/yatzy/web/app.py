@@ -43,6 +43,7 @@ from yatzy.web.limits import (
     RateLimiter,
     RateLimits,
 )
+from yatzy.web.messages import Messages
 from yatzy.web.notifications import Notifier, loopback_from_env, push_contact_of
 from yatzy.web.pg_jobs import install as install_pg_jobs
 from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
@@ -294,6 +295,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service.clocks.on_event = clock_event
     app.state.service, app.state.hub, app.state.bots = service, hub, bots
     app.state.accounts = accounts = AccountService(repo, settings.hasher)
+    app.state.messages = Messages(repo)  # free text between friends in a game
+    app.state.messages.nudge = hub.nudge_messages
     notifier = Notifier(repo, contact=push_contact_of(settings.push_contact, settings.public_url))
     notifier.loopback = settings.push_loopback or loopback_from_env()  # the latter: tests
     await asyncio.to_thread(notifier.start)  # the VAPID key: read, or made the first time

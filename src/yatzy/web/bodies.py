@@ -135,6 +135,13 @@ class SayIn(_Strict):
     phrase: str = Field(min_length=1, max_length=40)
 
 
+class MessageIn(_Strict):
+    """A line of free text to the writer's friends in a game (checked further by
+    :func:`yatzy.web.messages.check_text`: 1 to 200 characters once trimmed)."""
+
+    text: str = Field(max_length=2000)
+
+
 class ContributeIn(_Strict):
     """A player's contribution to the game's verifiable dice (random text from the
     device), taken until the first die of the first turn."""

@@ -34,6 +34,7 @@ from yatzy.web.hub import BotRunner, Hub
 from yatzy.web.invitations import Invitations
 from yatzy.web.limits import Limits, OpenGames, RateLimiter
 from yatzy.web.lobby import Lobby
+from yatzy.web.messages import Messages
 from yatzy.web.notifications import Notifier
 from yatzy.web.passkeys import PasskeyService
 from yatzy.web.responses import OWNER_COOKIE, tokens_of
@@ -156,6 +157,12 @@ def get_accounts(conn: HTTPConnection) -> AccountService:
     return accounts
 
 
+def get_messages(conn: HTTPConnection) -> Messages:
+    """The games' free text between friends (:mod:`yatzy.web.messages`)."""
+    messages: Messages = conn.app.state.messages
+    return messages
+
+
 def get_notifier(conn: HTTPConnection) -> Notifier:
     """The Web Push notifications of this process."""
     notifier: Notifier = conn.app.state.notifier
@@ -258,6 +265,7 @@ Settings = Annotated[WebSettings, Depends(get_settings)]
 Accounts = Annotated[AccountService, Depends(get_accounts)]
 Passkeys = Annotated[PasskeyService, Depends(get_passkeys)]
 Push = Annotated[Notifier, Depends(get_notifier)]
+MessagesDep = Annotated[Messages, Depends(get_messages)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 InvitationsDep = Annotated[Invitations, Depends(get_invitations)]
 Service = Annotated[GameService, Depends(get_service)]

@@ -22,6 +22,7 @@ import orjson
 from starlette.websockets import WebSocket
 
 from yatzy.store import ConflictError
+from yatzy.store.messages import MESSAGES_CHANNEL
 from yatzy.store.pg_writer import NOTIFY_CHANNEL
 from yatzy.web.limits import Limits, TooManySocketsError
 from yatzy.web.service import GameService
@@ -356,6 +357,19 @@ class Hub:
         for box in boxes:
             box.put(message)
 
+    def nudge_messages(self, game_id: str | None, owners: set[str]) -> None:
+        """Tell this process's sockets whose viewer is one of the owner hashes
+        ``owners`` (of the game ``game_id``; None: of any game) that the game's free
+        text changed for them: ``{"type": "messages", "game": id}``, no text (the page
+        reads what it may see: :mod:`yatzy.web.messages`).  Nobody else's socket
+        hears of it."""
+        games = [game_id] if game_id is not None else list(self.sockets)
+        for gid in games:
+            message = orjson.dumps({"type": "messages", "game": gid}).decode()
+            for box in list(self.sockets.get(gid, ())):
+                if box.owner is not None and box.owner in owners:
+                    box.put(message)
+
     async def listen_postgres(self, dsn: str) -> None:
         """Forward PostgreSQL notifications of commits by any process (runs forever).
 
@@ -372,6 +386,7 @@ class Hub:
                 lost = asyncio.Event()
                 conn.add_termination_listener(functools.partial(_on_lost, lost))
                 await conn.add_listener(NOTIFY_CHANNEL, self._on_notification)
+                await conn.add_listener(MESSAGES_CHANNEL, self._on_messages)
                 # Notifications sent while no connection listened are gone: the games
                 # followed here are brought up to date from the database instead.
                 catch_up = asyncio.get_running_loop().create_task(self._catch_up())
@@ -402,6 +417,16 @@ class Hub:
                 self.service.forget(game_id, older_than=int(version))
                 return
             asyncio.get_running_loop().create_task(self._safe_announce(game_id, int(version)))
+
+    def _on_messages(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        """A line of free text written through any process (``game:origin:owners``;
+        ``*`` for the game when ties changed): this process nudges its own sockets of
+        those owners, unless it wrote the line itself (and nudged them then)."""
+        game_id, _, rest = payload.partition(":")
+        origin, _, owners = rest.partition(":")
+        if origin == self.service.repo.origin:
+            return
+        self.nudge_messages(None if game_id == "*" else game_id, set(owners.split(",")))
 
     async def _catch_up(self) -> None:
         for game_id in list(self.sockets):

@@ -112,6 +112,9 @@ class Limits:
     """Tournaments created per client (each may seat up to 1,000 players)."""
     talk: Rate | None = Rate(12, 4)
     """Phrases said per client (a few in a row, then one every five seconds)."""
+    text: Rate | None = Rate(10, 5)
+    """Lines of free text written per account (:mod:`yatzy.web.messages`): a few in a
+    row, then one every six seconds."""
     seek: Rate | None = Rate(20, 6)
     """Lobby seeks made or joined, quick-match entries and invitations per client
     (the lobby's polls are not counted)."""
@@ -166,6 +169,7 @@ class Limits:
             friend=None,
             tournament=None,
             talk=None,
+            text=None,
             seek=None,
             push=None,
             socket=None,
@@ -366,6 +370,7 @@ _WHAT = {
     "friend": "friend requests, answers and blocks",
     "tournament": "tournaments created",
     "talk": "phrases said",
+    "text": "lines of free text written",
     "seek": "seeks, joins, quick matches and invitations",
     "push": "push subscriptions and settings",
     "socket": "WebSocket connections",

@@ -17,6 +17,7 @@ from typing import Literal, NotRequired
 from typing_extensions import TypedDict
 
 from yatzy.store.personal import PersonalRecords
+from yatzy.web.messages import MessageExport
 
 
 class PlayerView(TypedDict):
@@ -639,6 +640,8 @@ class AccountExport(TypedDict):
     stats: StatsView
     records: PersonalRecords
     """Its passkeys, invitations, seeks, quick-match wait, ratings and tournaments."""
+    messages: list[MessageExport]
+    """The free text the account wrote in games (:mod:`yatzy.web.messages`)."""
 
 
 class PasskeyOptionsView(TypedDict):

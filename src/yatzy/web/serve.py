@@ -214,6 +214,14 @@ def add_limit_options(p: Any) -> None:
         help="phrases said in games (default 12, bursts of 4)",
     )
     g.add_argument(
+        "--limit-text",
+        type=number,
+        default=10,
+        metavar="N",
+        help="lines of free text written to friends in games, per account (default 10, "
+        "bursts of 5)",
+    )
+    g.add_argument(
         "--limit-seeks",
         type=number,
         default=20,
@@ -398,6 +406,7 @@ def limits_of(args: argparse.Namespace) -> Any:
         friend=rate(args.limit_friends, 10),
         tournament=rate(args.limit_tournaments, 3),
         talk=rate(args.limit_talk, 4),
+        text=rate(args.limit_text, 5),
         seek=rate(args.limit_seeks, 6),
         push=rate(args.limit_push, 10),
         socket=rate(args.limit_sockets, 60),

@@ -4,6 +4,7 @@
 * :mod:`.rules`: what the server offers (``/api/rules``);
 * :mod:`.games`: creating, reading and joining games, their record and moves;
 * :mod:`.actions`: a game's actions (``POST .../actions``);
+* :mod:`.messages`: a game's free text between friends (``.../messages``);
 * :mod:`.clocks`: a timed game's absences (``POST .../clock``);
 * :mod:`.sockets`: a game's WebSocket;
 * :mod:`.downloads`: a game's protocol as PDF or Excel;
@@ -35,6 +36,7 @@ from yatzy.web.routes import (
     downloads,
     games,
     lobby,
+    messages,
     owner,
     pages,
     push,
@@ -50,6 +52,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     rules.router,
     games.router,
     actions.router,
+    messages.router,
     clocks.router,
     downloads.router,
     analysis.router,

@@ -33,6 +33,7 @@ from yatzy.web.accounts import (
 from yatzy.web.deps import (
     Accounts,
     Limiter,
+    MessagesDep,
     Passkeys,
     Push,
     Secure,
@@ -377,12 +378,18 @@ async def recovery_codes(accounts: Accounts, account: SignedIn) -> FastJSONRespo
     responses=_refusals(401, 503),
 )
 async def export(
-    request: Request, accounts: Accounts, service: Service, account: SignedIn, push: Push
+    request: Request,
+    accounts: Accounts,
+    service: Service,
+    account: SignedIn,
+    push: Push,
+    messages: MessagesDep,
 ) -> FastJSONResponse:
     """Everything kept about the account, as a JSON file: the account, its
-    sessions, its friends, its notifications, its games and its statistics, and its
+    sessions, its friends, its notifications, its games and its statistics, its
     online rows (``records``: passkeys, invitations, seeks, quick-match wait, ratings,
-    tournaments; :func:`yatzy.store.personal.personal_records`)."""
+    tournaments; :func:`yatzy.store.personal.personal_records`) and the free text
+    it wrote in games."""
     mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
@@ -395,6 +402,7 @@ async def export(
         "games": await service.history(mine.owner, lang),
         "stats": await service.stats(mine.owner, lang),
         "records": await asyncio.to_thread(personal_records, service.repo, mine.id),
+        "messages": await messages.written_by(mine),
     }
     return FastJSONResponse(
         payload, headers={"Content-Disposition": 'attachment; filename="yatzy-account.json"'}
@@ -416,8 +424,9 @@ async def delete_account(
     account: SignedIn,
     secure: Secure,
 ) -> FastJSONResponse:
-    """Delete the account for good: its sessions and codes go; its games stay, with
-    its name in them replaced by an anonymous one.  ``confirm`` must be the name."""
+    """Delete the account for good: its sessions, codes and the free text it wrote
+    go; its games stay, with its name in them replaced by an anonymous one.
+    ``confirm`` must be the name."""
     mine = _need(account)
     if name_key(body.confirm) != name_key(mine.name):
         raise BadLoginError("confirm: type the account's name to delete it")
@@ -469,13 +478,21 @@ async def befriend(
     accounts: Accounts,
     account: SignedIn,
     limiter: Limiter,
+    messages: MessagesDep,
 ) -> FriendsView:
     """Ask the account ``name`` to be friends (if it asked already, you are), accept
     its request, end the friendship or a request either way, block it (every tie
     ends, and its requests are seen no more; it is not told) or unblock it."""
     mine = _need(account)
     await limiter.acheck("friend", client_of(request.scope))
-    return friends_view(await accounts.befriend(mine, action, body.name))
+    lists = await accounts.befriend(mine, action, body.name)
+    befriended = action == "request" and name_key(body.name) in map(name_key, lists.friends)
+    if befriended or action in ("accept", "remove", "block"):
+        # their free text in games starts or stops both ways now: their pages read again
+        other = await asyncio.to_thread(accounts.store.by_name, name_key(body.name))
+        if other is not None:
+            await messages.ties_changed(mine.id, other.id)
+    return friends_view(lists)
 
 
 # -- passkeys ---------------------------------------------------------------------------------

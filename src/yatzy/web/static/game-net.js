@@ -165,6 +165,8 @@ export function connect() {
     $("live").textContent = "● " + t("live");
     $("live").className = "live on";
     $("net").hidden = true;
+    // free text between friends: read again what may have come while offline
+    if (state.view) document.dispatchEvent(new CustomEvent("yatzy-messages"));
   };
   ws.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
@@ -178,6 +180,7 @@ export function connect() {
     }
     if (data.type === "state") accept(data.game, null);
     else if (data.type === "chances" && takeChances(data.win_chances) && state.view) renderChances();
+    else if (data.type === "messages") document.dispatchEvent(new CustomEvent("yatzy-messages"));
   };
   ws.onclose = () => {
     if (state.socket !== ws) return; // replaced by reconnect()

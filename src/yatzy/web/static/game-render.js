@@ -4,6 +4,7 @@ import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
 import { renderFairDice } from "./fair-dice.js";
 import { renderTalk } from "./talk.js";
+import { followMessages } from "./messages.js";
 import { renderClock } from "./clock.js";
 import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
@@ -50,6 +51,7 @@ export function render() {
   renderHintsSwitch();
   renderFairDice();
   renderTalk();
+  followMessages();
   renderClock();
   keepFocus(focused);
 }

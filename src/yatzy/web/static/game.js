@@ -12,6 +12,7 @@
 //   game-panels.js   roll-off, links, join, hand-over, status, play controls, winner, analyses
 //   game-render.js   drawing it all, keeping the focus
 //   game-input.js    buttons, forms and keys
+//   talk.js, messages.js  preset phrases for all; free text between friends
 import { connect, load } from "./game-net.js";
 import { listen } from "./game-input.js";
 

@@ -1,5 +1,6 @@
 // Preset phrases between the players: each viewer reads them in their own language,
-// may mute a player (kept in this browser), and a player says one with a tap.
+// may mute a player (kept in this browser; their free text too: messages.js), and
+// a player says one with a tap.
 import { el } from "./widgets.js";
 import { $, gameId, state, t, seatName } from "./game-state.js";
 import { api, explain } from "./game-net.js";
@@ -7,7 +8,7 @@ import { api, explain } from "./game-net.js";
 const PHRASES = ["hello", "good_luck", "nice_roll", "so_close", "well_played", "thanks", "oops", "bye"];
 const MUTED_KEY = `yatzy-muted-${gameId}`;
 
-function muted() {
+export function muted() {
   try { return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]")); } catch (e) { return new Set(); }
 }
 
@@ -15,11 +16,12 @@ function setMuted(seats) {
   try { localStorage.setItem(MUTED_KEY, JSON.stringify([...seats])); } catch (e) { /* private mode */ }
 }
 
-function toggleMute(seat) {
+export function toggleMute(seat) {
   const seats = muted();
   if (seats.has(seat)) seats.delete(seat); else seats.add(seat);
   setMuted(seats);
   renderTalk();
+  document.dispatchEvent(new CustomEvent("yatzy-muted"));
 }
 
 export function renderTalk() {
@@ -29,7 +31,7 @@ export function renderTalk() {
   const mySeats = state.you ? state.you.seats : [];
   const company = state.view.players.some((p) => !p.bot && !mySeats.includes(p.seat));
   const player = mySeats.length > 0 && company;
-  section.hidden = !lines.length && !player;
+  section.hidden = !lines.length && !player && $("friend-text").hidden;
   const quiet = muted();
   const mine = new Set(state.you ? state.you.seats : []);
   $("talk-lines").replaceChildren(...lines.filter((line) => !quiet.has(line.seat) || mine.has(line.seat)).map((line) => {
