@@ -53,12 +53,6 @@ class LobbyError(YatzyError):
     """A refusal of the lobby: a bad rule set, number of players or time control."""
 
 
-class SignedOutError(YatzyError):
-    """A lobby action of a guest (seeks and the queue are for accounts)."""
-
-    http_status = 401
-
-
 def utc_clock() -> datetime:
     """The time now, in UTC (the lobby's default clock)."""
     return datetime.now(UTC)
@@ -357,7 +351,6 @@ __all__ = [
     "LobbyError",
     "LobbyGames",
     "QuickState",
-    "SignedOutError",
     "check_game",
     "check_time_control",
     "utc_clock",
