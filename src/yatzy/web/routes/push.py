@@ -9,18 +9,17 @@ not found).  See :mod:`yatzy.web.notifications` for what is sent when.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from yatzy.store.accounts import Account, owner_hash
-from yatzy.web.accounts import NotSignedInError, check_csrf
 from yatzy.web.assets import STATIC
-from yatzy.web.deps import Push, Settings, SignedIn
-from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
+from yatzy.web.deps import CsrfChecked, Member, Push
+from yatzy.web.inputs import BODY, StrictJSONRoute, printable, refusal_table
 from yatzy.web.notifications import KINDS, MOST_DEVICES, Notifier, check_endpoint
 from yatzy.web.routes.pages import root_of
 
@@ -85,26 +84,9 @@ class SettingsIn(_Strict):
     kinds: dict[Kind, bool]
 
 
-def _need(account: Account | None) -> Account:
-    if account is None:
-        raise NotSignedInError("not signed in")
-    return account
-
-
-def _csrf(request: Request, settings: Settings) -> None:
-    check_csrf(request.headers, settings.public_url)
-
-
-Csrf = Depends(_csrf)
-
-
-def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
-    words = {401: "Not signed in", 403: "Without the CSRF header, or from another origin"}
-    out = refusals(*(c for c in codes if c not in words))
-    for code in codes:
-        if code in words:
-            out[code] = {"model": Refusal, "description": words[code]}
-    return out
+_refusals = refusal_table(
+    {401: "Not signed in", 403: "Without the CSRF header, or from another origin"}
+)
 
 
 async def _view(push: Notifier, account: Account, endpoint: str | None = None) -> PushView:
@@ -127,9 +109,9 @@ async def key(push: Push) -> PushKeyView:
 
 
 @router.get("/api/push", tags=["push"], response_model=PushView, responses=_refusals(401, 503))
-async def settings(push: Push, account: SignedIn) -> PushView:
+async def settings(push: Push, mine: Member) -> PushView:
     """The account's notifications: the kinds on, its devices."""
-    return await _view(push, _need(account))
+    return await _view(push, mine)
 
 
 @router.post(
@@ -137,13 +119,12 @@ async def settings(push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
+async def device(body: DeviceIn, push: Push, mine: Member) -> PushView:
     """:func:`settings`, with whether this device (its endpoint) takes them; with
     ``lang``, the device's notifications are worded in that language from now on (the
     account page says which it is in)."""
-    mine = _need(account)
     if body.lang is not None:
         await asyncio.to_thread(push.store.set_lang, mine.id, body.endpoint, body.lang)
     return await _view(push, mine, body.endpoint)
@@ -154,14 +135,13 @@ async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def subscribe(request: Request, body: SubscribeIn, push: Push, account: SignedIn) -> PushView:
+async def subscribe(request: Request, body: SubscribeIn, push: Push, mine: Member) -> PushView:
     """Send the account's notifications to this device from now on (a device
     subscribed by another account before is this one's now; past the most devices an
     account may have, its oldest goes).  422 for an endpoint the server will not post
     to (``https`` on a named host only)."""
-    mine = _need(account)
     endpoint = check_endpoint(body.endpoint, push.loopback)
     agent = printable(request.headers.get("user-agent", ""))[:200]
     await asyncio.to_thread(
@@ -183,12 +163,11 @@ async def subscribe(request: Request, body: SubscribeIn, push: Push, account: Si
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushView:
+async def unsubscribe(body: EndpointIn, push: Push, mine: Member) -> PushView:
     """Send nothing more to this device (another account's device is not found:
     nothing changes)."""
-    mine = _need(account)
     await asyncio.to_thread(push.store.unsubscribe, mine.id, body.endpoint)
     return await _view(push, mine, body.endpoint)
 
@@ -198,11 +177,10 @@ async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushVi
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def choose(body: SettingsIn, push: Push, account: SignedIn) -> PushView:
+async def choose(body: SettingsIn, push: Push, mine: Member) -> PushView:
     """Turn kinds of notification on or off for every device of the account."""
-    mine = _need(account)
 
     def write() -> None:
         off = push.store.off(mine.id)
