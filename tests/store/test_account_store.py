@@ -3,73 +3,26 @@ schema the models describe, and down again), and the store's account operations.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.postgres import pg_or_skip, postgres_database
+from tests.store.support import alembic, schema_diff, table_names
 from yatzy.store import GameRepository, SeatInfo, StoredGame
 from yatzy.store.accounts import AccountStore, NameTakenError, owner_hash
-from yatzy.store.db import MIGRATIONS, make_engine
-from yatzy.store.models import Base
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'accounts.db'}")
-    with ctx as u:
-        yield u
-
-
-def _alembic(url: str, *steps: tuple[str, str]) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    engine = make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        for how, revision in steps:
-            getattr(command, how)(cfg, revision)
-    engine.dispose()
 
 
 def test_migration_0004_up_matches_the_models_and_goes_down(url: str) -> None:
     """From 0003 up: the three tables exist as the models say (alembic finds nothing
     to change); down to 0003 they are gone, up again they are back."""
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import inspect
-
-    from yatzy.store.db import include_name
-
-    _alembic(url, ("upgrade", "0003"), ("upgrade", "head"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        diff = compare_metadata(
-            MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
-        )
-        assert diff == [], diff
-        assert {"accounts", "account_sessions", "recovery_codes"} <= set(
-            inspect(conn).get_table_names()
-        )
-    engine.dispose()
-    _alembic(url, ("downgrade", "0003"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert "accounts" not in inspect(conn).get_table_names()
-    engine.dispose()
-    _alembic(url, ("upgrade", "head"))
+    alembic(url, ("upgrade", "0003"), ("upgrade", "head"))
+    diff = schema_diff(url)
+    assert diff == [], diff
+    assert {"accounts", "account_sessions", "recovery_codes"} <= table_names(url)
+    alembic(url, ("downgrade", "0003"))
+    assert "accounts" not in table_names(url)
+    alembic(url, ("upgrade", "head"))
 
 
 def test_the_store_keeps_accounts_sessions_codes_and_seats(url: str) -> None:

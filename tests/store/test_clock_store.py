@@ -5,34 +5,14 @@ event that is a move of the game (over its version, once), and the overdue query
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
-
-from tests.postgres import pg_or_skip, postgres_database
 from tests.store.test_web_store import _new_game
 from yatzy.store import GameRepository
 from yatzy.store.clocks import ClockRow, ClockStore
 from yatzy.store.repo import SeatInfo, StoredGame
 
 NOON = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameRepository]:
-    """A fresh repository per backend."""
-    if request.param == "sqlite":
-        r = GameRepository.open(f"sqlite:///{tmp_path / 'clocks.db'}")
-        yield r
-        r.close()
-        return
-    pg_or_skip()
-    with postgres_database() as url:
-        r = GameRepository.open(url)
-        yield r
-        r.close()
 
 
 def test_a_clock_round_trips(repo: GameRepository) -> None:

@@ -7,61 +7,32 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 
 from tests.postgres import pg_or_skip, postgres_database
-from yatzy.store.db import MIGRATIONS, make_engine
+from tests.store.support import alembic, schema_diff
+from tests.store.support import table_names as tables
+from yatzy.store.db import make_engine
 
 JOB_TABLES = {"procrastinate_jobs", "procrastinate_workers", "yatzy_jobs"}
 
 
-def alembic(url: str, how: str, revision: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    engine = make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        getattr(command, how)(cfg, revision)
-    engine.dispose()
-
-
-def tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        names = set(inspect(conn).get_table_names())
-    engine.dispose()
-    return names
-
-
 def test_sqlite_has_no_job_tables(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'yatzy.db'}"
-    alembic(url, "upgrade", "head")
+    alembic(url, ("upgrade", "head"))
     assert not JOB_TABLES & tables(url)
     assert "games" in tables(url)
 
 
 @pytest.mark.pg
 def test_the_migration_makes_the_job_tables_and_the_models_still_match() -> None:
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-
-    from yatzy.store.db import include_name
-    from yatzy.store.models import Base
-
     pg_or_skip()
     with postgres_database() as url:
-        alembic(url, "upgrade", "0012")
+        alembic(url, ("upgrade", "0012"))
         assert not JOB_TABLES & tables(url)  # before 0013: made on first use only
-        alembic(url, "upgrade", "head")
+        alembic(url, ("upgrade", "head"))
         assert tables(url) >= JOB_TABLES
-        engine = make_engine(url)
-        with engine.connect() as conn:
-            context = MigrationContext.configure(conn, opts={"include_name": include_name})
-            assert compare_metadata(context, Base.metadata) == []
-        engine.dispose()
+        assert schema_diff(url) == []
 
 
 @pytest.mark.pg
@@ -73,7 +44,7 @@ def test_a_deployment_that_made_them_on_first_use_keeps_them_and_its_jobs() -> N
 
     pg_or_skip()
     with postgres_database() as url:
-        alembic(url, "upgrade", "0012")
+        alembic(url, ("upgrade", "0012"))
         with psycopg.connect(conninfo(url), autocommit=True) as conn:  # the old way
             conn.execute(SchemaManager.get_schema())
             conn.execute(

@@ -7,20 +7,15 @@ invitations stand until answered, expired, their seat taken or their game over."
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.postgres import pg_or_skip, postgres_database
-from tests.store.test_account_store import _alembic
+from tests.store.support import alembic, schema_diff, table_names
 from yatzy.store import GameRepository, SeatInfo, StoredGame
 from yatzy.store.accounts import AccountStore
-from yatzy.store.db import make_engine
 from yatzy.store.errors import NotFoundError
 from yatzy.store.friends import FriendStore
 from yatzy.store.lobby import (
@@ -31,30 +26,9 @@ from yatzy.store.lobby import (
     SeekStore,
     TooManySeeksError,
 )
-from yatzy.store.models import Base
 
 NOW = datetime(2026, 11, 26, 12, tzinfo=UTC)
 DROP = timedelta(seconds=15)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'lobby.db'}")
-    with ctx as u:
-        yield u
-
-
-@pytest.fixture
-def repo(url: str) -> Iterator[GameRepository]:
-    """The store over a fresh database."""
-    opened = GameRepository.open(url)
-    yield opened
-    opened.close()
 
 
 def people(repo: GameRepository, n: int, base: str = "p") -> list[str]:
@@ -76,31 +50,12 @@ def a_game(repo: GameRepository, names: list[str]) -> str:
 
 
 def test_migration_0010_up_matches_the_models_and_goes_down(url: str) -> None:
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import inspect
-
-    from yatzy.store.db import include_name
-
-    _alembic(url, ("upgrade", "0009"), ("upgrade", "head"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert (
-            compare_metadata(
-                MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
-            )
-            == []
-        )
-        assert {"invitations", "seeks", "seek_members", "quick_waits"} <= set(
-            inspect(conn).get_table_names()
-        )
-    engine.dispose()
-    _alembic(url, ("downgrade", "0009"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert "seeks" not in inspect(conn).get_table_names()
-    engine.dispose()
-    _alembic(url, ("upgrade", "head"))
+    alembic(url, ("upgrade", "0009"), ("upgrade", "head"))
+    assert schema_diff(url) == []
+    assert {"invitations", "seeks", "seek_members", "quick_waits"} <= table_names(url)
+    alembic(url, ("downgrade", "0009"))
+    assert "seeks" not in table_names(url)
+    alembic(url, ("upgrade", "head"))
 
 
 def test_a_seek_fills_once(repo: GameRepository) -> None:

@@ -5,61 +5,21 @@ removed), settings per kind, and deletion with the account."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from tests.postgres import pg_or_skip, postgres_database
+from tests.store.support import alembic, table_names
 from yatzy.store import GameRepository
 from yatzy.store.accounts import AccountStore, account_owner, owner_hash
-from yatzy.store.db import MIGRATIONS, make_engine
 from yatzy.store.push import PushStore, endpoint_id
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'push.db'}")
-    with ctx as u:
-        yield u
-
-
-def _alembic(url: str, *steps: tuple[str, str]) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    engine = make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        for how, revision in steps:
-            getattr(command, how)(cfg, revision)
-    engine.dispose()
-
-
 def test_migration_0008_up_and_down(url: str) -> None:
-    from sqlalchemy import inspect
-
     tables = {"app_settings", "push_subscriptions", "push_settings"}
-    _alembic(url, ("upgrade", "0007"), ("upgrade", "0008"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert tables <= set(inspect(conn).get_table_names())
-    engine.dispose()
-    _alembic(url, ("downgrade", "0007"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert not tables & set(inspect(conn).get_table_names())
-    engine.dispose()
-    _alembic(url, ("upgrade", "head"))
+    alembic(url, ("upgrade", "0007"), ("upgrade", "0008"))
+    assert tables <= table_names(url)
+    alembic(url, ("downgrade", "0007"))
+    assert not tables & table_names(url)
+    alembic(url, ("upgrade", "head"))
 
 
 def test_a_setting_is_made_once_by_racing_processes(url: str) -> None:

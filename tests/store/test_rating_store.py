@@ -5,36 +5,18 @@ games, and fair-play flags."""
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.postgres import pg_or_skip, postgres_database
-from tests.store.test_account_store import _alembic
+from tests.store.support import alembic, schema_diff, table_names
 from yatzy.store import GameRepository, SeatInfo, StoredGame
 from yatzy.store.accounts import AccountStore
-from yatzy.store.db import make_engine
-from yatzy.store.models import Base
 from yatzy.store.pg_writer import utc_now
 from yatzy.store.ratings import RatingStore, RatingTuple, SeatTakenError, SkillGame
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'ratings.db'}")
-    with ctx as u:
-        yield u
 
 
 def _game(repo: GameRepository, seats: int = 2, finished: bool = False) -> str:
@@ -77,27 +59,13 @@ def _apart(strong: str, games: int) -> Any:
 
 
 def test_migration_0009_matches_the_models_and_goes_down(url: str) -> None:
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import inspect
-
-    from yatzy.store.db import include_name
-
-    _alembic(url, ("upgrade", "0008"), ("upgrade", "head"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        diff = compare_metadata(
-            MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
-        )
-        assert diff == [], diff
-        assert "rated_games" in inspect(conn).get_table_names()
-    engine.dispose()
-    _alembic(url, ("downgrade", "0008"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert "ratings" not in inspect(conn).get_table_names()
-    engine.dispose()
-    _alembic(url, ("upgrade", "head"))
+    alembic(url, ("upgrade", "0008"), ("upgrade", "head"))
+    diff = schema_diff(url)
+    assert diff == [], diff
+    assert "rated_games" in table_names(url)
+    alembic(url, ("downgrade", "0008"))
+    assert "ratings" not in table_names(url)
+    alembic(url, ("upgrade", "head"))
 
 
 def test_a_rated_game_is_rated_and_analysed_once(url: str) -> None:

@@ -5,19 +5,15 @@ once; a cancellation by the creator before the start only."""
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.postgres import pg_or_skip, postgres_database
+from tests.store.support import alembic, schema_diff, table_names
 from yatzy.store import GameRepository
-from yatzy.store.db import MIGRATIONS, make_engine
 from yatzy.store.errors import NotFoundError
-from yatzy.store.models import Base
 from yatzy.store.tournaments import (
     NotCancellableError,
     NotCreatorError,
@@ -30,18 +26,6 @@ from yatzy.store.tournaments import (
 NOW = datetime(2031, 5, 17, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'tournaments.db'}")
-    with ctx as u:
-        yield u
-
-
 @pytest.fixture
 def store(url: str) -> Iterator[TournamentStore]:
     repo = GameRepository.open(url)
@@ -49,20 +33,6 @@ def store(url: str) -> Iterator[TournamentStore]:
         yield TournamentStore(repo)
     finally:
         repo.close()
-
-
-def alembic(url: str, *steps: tuple[str, str]) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    engine = make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        for how, revision in steps:
-            getattr(command, how)(cfg, revision)
-    engine.dispose()
 
 
 def made(store: TournamentStore, **kw: object) -> Tournament:
@@ -92,29 +62,12 @@ def made(store: TournamentStore, **kw: object) -> Tournament:
 
 
 def test_migration_0012_matches_the_models_and_goes_down(url: str) -> None:
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import inspect
-
-    from yatzy.store.db import include_name
-
     alembic(url, ("upgrade", "head"))
-    engine = make_engine(url)
     tables = {"tournaments", "tournament_players", "tournament_rounds", "tournament_seats"}
-    with engine.connect() as conn:
-        assert (
-            compare_metadata(
-                MigrationContext.configure(conn, opts={"include_name": include_name}), Base.metadata
-            )
-            == []
-        )
-        assert tables <= set(inspect(conn).get_table_names())
-    engine.dispose()
+    assert schema_diff(url) == []
+    assert tables <= table_names(url)
     alembic(url, ("downgrade", "0011"))
-    engine = make_engine(url)
-    with engine.connect() as conn:
-        assert not tables & set(inspect(conn).get_table_names())
-    engine.dispose()
+    assert not tables & table_names(url)
     alembic(url, ("upgrade", "head"))
 
 

@@ -47,11 +47,11 @@ from yatzy.cli.terminal import (
     dice_lines,
     headline,
     kept_positions,
+    opening_lines,
     player_label,
     protocol_table,
     ready,
     result_lines,
-    rolloff_lines,
     show_dice,
 )
 from yatzy.errors import (
@@ -413,22 +413,8 @@ class PlaySession:
 
     def _play(self, resumed_from: str | None) -> int:
         state = self.state
-        if resumed_from is not None:
-            self._say(
-                tr(
-                    "resumed",
-                    self.lang,
-                    path=resumed_from,
-                    spec=state.rules.spec,
-                    turns=state.turn_number,
-                )
-            )
-        if state.rolloff:
-            if state.is_chance_node() and state.starter is None:
-                state.roll(self.rng)
-                self._autosave()
-            for text in rolloff_lines(state, self.lang):
-                self._say(text)
+        for text in opening_lines(state, self.lang, resumed_from, self.rng, self._autosave):
+            self._say(text)
         while not state.is_terminal():
             if state.is_chance_node():  # a record saved while the dice were rolling
                 state.roll(self.rng)

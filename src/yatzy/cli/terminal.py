@@ -7,11 +7,12 @@ order and joker rules allow and every sum come from the state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from yatzy.cli.i18n import join_names, tr
-from yatzy.game import Die, Sheet, State
+from yatzy.game import Dealer, Die, Sheet, State
 from yatzy.rules import CATEGORIES, Language, RuleSet, format_die
 
 _MAX_NAME = 12  # widest player column; longer names are shortened in the table
@@ -260,6 +261,28 @@ def rolloff_lines(state: State, lang: Language) -> list[str]:
         out.append(f"  {shown}{tail}")
     if state.starter is not None:
         out.append(tr("starts", lang, name=state.players[state.starter].name))
+    return out
+
+
+def opening_lines(
+    state: State,
+    lang: Language,
+    resumed_from: str | None,
+    rng: random.Random | Dealer,
+    saved: Callable[[], None],
+) -> list[str]:
+    """What a game says as it opens (line mode and full screen alike): the file it
+    was resumed from, and the roll-off, rolled here first where it waits for its
+    dice (then ``saved`` keeps the record)."""
+    out = []
+    if resumed_from is not None:
+        spec, turns = state.rules.spec, state.turn_number
+        out.append(tr("resumed", lang, path=resumed_from, spec=spec, turns=turns))
+    if state.rolloff:
+        if state.is_chance_node() and state.starter is None:
+            state.roll(rng)
+            saved()
+        out += rolloff_lines(state, lang)
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,22 @@ from yatzy.solver._dice import DiceTables, dice_tables
 
 IntArray = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
+
+
+def solver_rules(rules: RuleSet | str) -> RuleSet:
+    """A solver's rules: a :class:`RuleSet`, or a spec string parsed; else
+    :class:`YatzyError`, quoting it."""
+    if isinstance(rules, str):
+        return RuleSet.parse(rules)
+    if not isinstance(rules, RuleSet):
+        raise YatzyError(f"rules must be a RuleSet or a spec string, not {rules!r}")
+    return rules
+
+
+def check_dtype(dtype: object) -> None:
+    """Refuse (:class:`YatzyError`) a table type other than float32 and float64."""
+    if dtype not in ("float32", "float64"):
+        raise YatzyError(f"dtype {dtype!r} is not float32 or float64")
 
 
 def check_supported(rules: RuleSet) -> None:
@@ -166,6 +183,15 @@ class Model:
         for b in open_boxes:
             mask |= 1 << self.rules.box_index[self.rules.check_box(b)]
         return mask
+
+    def root_of(self, open_boxes: Iterable[str] | None) -> int:
+        """The mask a solver's table starts from: every box (None), else the boxes
+        ``open_boxes`` names (a list of box ids; a lone string is refused)."""
+        if open_boxes is None:
+            return self.full_mask
+        if isinstance(open_boxes, str):
+            raise YatzyError(f"open_boxes is a list of box ids, not {open_boxes!r}")
+        return self.mask_of(list(open_boxes))
 
     def boxes_of(self, mask: int) -> tuple[str, ...]:
         """The open boxes of a mask, in protocol order."""

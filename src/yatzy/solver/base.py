@@ -20,7 +20,14 @@ from yatzy.errors import IllegalActionError, YatzyError
 from yatzy.game import Action, Roll, Score, Scratch, Sheet, State
 from yatzy.rules import RuleSet
 from yatzy.solver import cache
-from yatzy.solver._model import Layout, Model, check_supported, first_section
+from yatzy.solver._model import (
+    Layout,
+    Model,
+    check_dtype,
+    check_supported,
+    first_section,
+    solver_rules,
+)
 
 __all__ = [
     "Choice",
@@ -125,23 +132,13 @@ class Solver:
         progress: bool = False,
         cached_only: bool = False,
     ) -> None:
-        if isinstance(rules, str):
-            rules = RuleSet.parse(rules)
-        elif not isinstance(rules, RuleSet):
-            raise YatzyError(f"rules must be a RuleSet or a spec string, not {rules!r}")
-        if dtype not in ("float32", "float64"):
-            raise YatzyError(f"dtype {dtype!r} is not float32 or float64")
+        rules = solver_rules(rules)
+        check_dtype(dtype)
         check_supported(rules)
         self.rules = rules
         self.dtype = dtype
         self.model = model = Model.build(rules)
-        if open_boxes is None:
-            root = model.full_mask
-        else:
-            names = list(open_boxes)
-            if isinstance(open_boxes, str):
-                raise YatzyError(f"open_boxes is a list of box ids, not {open_boxes!r}")
-            root = model.mask_of(names)
+        root = model.root_of(open_boxes)
         self.layout = Layout.build(model, root)
         self.shape: tuple[int, ...] = (self.layout.masks.shape[0], model.ys, model.threshold + 1)
         root_name = "" if root == model.full_mask else ",".join(model.boxes_of(root))

@@ -11,6 +11,7 @@ for a whole game.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import factorial
@@ -91,16 +92,19 @@ class ReferenceSolver:
     def final_value(self, sheet: Sheet, roll: Dice, left: int = 0) -> float:
         """Best gain when ``roll`` is scored with ``left`` rolls unused: max over every
         legal fill (the rolls left matter only where they carry over)."""
-        state = self._state(sheet, roll, left)
         best = float("-inf")
-        for action in state.legal_actions():
-            if not isinstance(action, (Score, Scratch)):
-                continue
-            after = state.clone()
-            after.apply(action)
-            new = after.sheets[0]
+        for new in self._fills(sheet, roll, left):
             best = max(best, new.total - sheet.total + self.gain(new))
         return best
+
+    def _fills(self, sheet: Sheet, roll: Dice, left: int) -> Iterator[Sheet]:
+        """The sheet after each legal fill of ``roll`` (``left`` rolls unused)."""
+        state = self._state(sheet, roll, left)
+        for action in state.legal_actions():
+            if isinstance(action, (Score, Scratch)):
+                after = state.clone()
+                after.apply(action)
+                yield after.sheets[0]
 
     def _turn(self, sheet: Sheet) -> float:
         state = self.game.new_initial_state(starter=0)
@@ -178,14 +182,8 @@ class ReferenceTarget(ReferenceSolver):
 
     def final_vector(self, sheet: Sheet, roll: Dice) -> Vector:
         """The best vector over every legal fill of final ``roll``."""
-        state = self._state(sheet, roll, 0)
         best: Vector = []
-        for action in state.legal_actions():
-            if not isinstance(action, (Score, Scratch)):
-                continue
-            after = state.clone()
-            after.apply(action)
-            new = after.sheets[0]
+        for new in self._fills(sheet, roll, 0):
             best = _pmax(best, _shifted(self.at_least(new), new.total - sheet.total))
         return best
 

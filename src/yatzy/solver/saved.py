@@ -33,7 +33,7 @@ from yatzy.game import Sheet
 from yatzy.kernels.cache import source_digest
 from yatzy.rules import RuleSet
 from yatzy.solver import cache
-from yatzy.solver._model import Layout, Model, check_supported
+from yatzy.solver._model import Layout, Model, check_dtype, check_supported
 from yatzy.solver.base import DType, Solver, scored_without_bonus
 
 __all__ = ["SavedSolver", "accumulates", "table_ready"]
@@ -119,18 +119,12 @@ class SavedSolver(Solver, handles=accumulates):
             rules = RuleSet.parse(rules)
         if not isinstance(rules, RuleSet) or not accumulates(rules):
             raise YatzyError(f"SavedSolver solves saved_rolls=all, not {rules!r}")
-        if dtype not in ("float32", "float64"):
-            raise YatzyError(f"dtype {dtype!r} is not float32 or float64")
+        check_dtype(dtype)
         check_supported(rules)
         self.rules = rules
         self.dtype = dtype
         self.model = model = Model.build(rules)
-        if open_boxes is None:
-            root = model.full_mask
-        else:
-            if isinstance(open_boxes, str):
-                raise YatzyError(f"open_boxes is a list of box ids, not {open_boxes!r}")
-            root = model.mask_of(list(open_boxes))
+        root = model.root_of(open_boxes)
         self.layout = lay = Layout.build(model, root)
         masks = lay.masks
         count = np.zeros(masks.shape[0], dtype=np.int64)

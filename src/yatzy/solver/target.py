@@ -34,7 +34,14 @@ from yatzy.game import Action, Roll, Score, Scratch, Sheet, State
 from yatzy.kernels.cache import source_digest
 from yatzy.rules import RuleSet
 from yatzy.solver import cache
-from yatzy.solver._model import Layout, Model, check_supported, first_section
+from yatzy.solver._model import (
+    Layout,
+    Model,
+    check_dtype,
+    check_supported,
+    first_section,
+    solver_rules,
+)
 
 __all__ = ["TargetTable", "check_target_supported"]
 
@@ -72,25 +79,16 @@ class TargetTable:
         dtype: Literal["float32", "float64"] = "float32",
         cached_only: bool = False,
     ) -> None:
-        if isinstance(rules, str):
-            rules = RuleSet.parse(rules)
-        elif not isinstance(rules, RuleSet):
-            raise YatzyError(f"rules must be a RuleSet or a spec string, not {rules!r}")
+        rules = solver_rules(rules)
         if mode not in ("max", "optimal"):
             raise YatzyError(f"mode {mode!r} is not 'max' or 'optimal'")
-        if dtype not in ("float32", "float64"):
-            raise YatzyError(f"dtype {dtype!r} is not float32 or float64")
+        check_dtype(dtype)
         check_target_supported(rules)
         self.rules = rules
         self.mode: Mode = mode
         self.dtype = dtype
         self.model = model = Model.build(rules)
-        if open_boxes is None:
-            root = model.full_mask
-        else:
-            if isinstance(open_boxes, str):
-                raise YatzyError(f"open_boxes is a list of box ids, not {open_boxes!r}")
-            root = model.mask_of(list(open_boxes))
+        root = model.root_of(open_boxes)
         self.layout = Layout.build(model, root)
         self._open_boxes = None if open_boxes is None else list(model.boxes_of(root))
         self._ev: npt.NDArray[Any] | None = None

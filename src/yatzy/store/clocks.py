@@ -17,8 +17,9 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Table, and_, insert, select, text, update
+from sqlalchemy import Table, and_, insert, select, text
 
+from yatzy.store.guarded import guarded_update
 from yatzy.store.models import GameClockRow, GameRow, MoveRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL
 from yatzy.store.repo import SEATS, GameRepository
@@ -114,6 +115,14 @@ class ClockRow:
         return replace(self, **kw)
 
 
+def _over_stamp(conn: Any, row: ClockRow) -> bool:
+    """Write ``row`` over the stored clock if that is still at ``row.stamp`` (the
+    guarded change of :mod:`yatzy.store.guarded`); whether it was."""
+    return guarded_update(
+        conn, CLOCKS, CLOCKS.c.game_id == row.game_id, CLOCKS.c.stamp == row.stamp, **row.values()
+    )
+
+
 class _Lost(Exception):
     """A clock's change found its row or game changed first (rolled back)."""
 
@@ -175,12 +184,7 @@ class ClockStore:
         """Write ``row`` over the stored one if that is still at ``row.stamp``
         (False: another process changed it first; nothing was written)."""
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(CLOCKS)
-                .where(and_(CLOCKS.c.game_id == row.game_id, CLOCKS.c.stamp == row.stamp))
-                .values(**row.values())
-            )
-            return bool(done.rowcount == 1)
+            return _over_stamp(conn, row)
 
     def event(
         self,
@@ -211,22 +215,14 @@ class ClockStore:
         now: datetime,
     ) -> int:
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(CLOCKS)
-                .where(and_(CLOCKS.c.game_id == row.game_id, CLOCKS.c.stamp == row.stamp))
-                .values(**row.values())
-            )
-            if done.rowcount != 1:
+            if not _over_stamp(conn, row):
                 raise _Lost  # rolls the transaction back
             values: dict[str, Any] = {"version": version + 1, "updated_at": now}
             if finish:
                 values["finished"] = True
-            bumped = conn.execute(
-                update(GAMES)
-                .where(and_(GAMES.c.id == row.game_id, GAMES.c.version == version))
-                .values(**values)
-            )
-            if bumped.rowcount != 1:
+            if not guarded_update(
+                conn, GAMES, GAMES.c.id == row.game_id, GAMES.c.version == version, **values
+            ):
                 raise _Lost
             conn.execute(
                 insert(MOVES).values(

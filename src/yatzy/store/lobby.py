@@ -29,6 +29,7 @@ from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from yatzy.errors import YatzyError
 from yatzy.store.accounts import ACCOUNTS, FRIEND_LINKS
 from yatzy.store.errors import NotFoundError
+from yatzy.store.guarded import guarded_update
 from yatzy.store.models import InvitationRow, QuickWaitRow, SeekMemberRow, SeekRow
 from yatzy.store.repo import GAMES, SEATS, GameRepository
 
@@ -236,16 +237,14 @@ class InvitationStore:
         """Mark a pending invitation of the account ``accepted`` or ``declined``;
         whether it was pending."""
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(INVITATIONS)
-                .where(
-                    INVITATIONS.c.id == invitation_id,
-                    INVITATIONS.c.to_id == to_id,
-                    INVITATIONS.c.state == "pending",
-                )
-                .values(state=state)
+            return guarded_update(
+                conn,
+                INVITATIONS,
+                INVITATIONS.c.id == invitation_id,
+                INVITATIONS.c.to_id == to_id,
+                INVITATIONS.c.state == "pending",
+                state=state,
             )
-        return bool(done.rowcount == 1)
 
     def of_game(self, game_id: str) -> list[Invitation]:
         """Every invitation into a game (its inviter's view of who answered)."""
@@ -485,12 +484,9 @@ class SeekStore:
                 raise NotFoundError("no such seek")
             if row.account_id != account_id:
                 raise NotYoursError("only the seek's creator may cancel it")
-            done = conn.execute(
-                update(SEEKS)
-                .where(SEEKS.c.id == seek_id, SEEKS.c.state == "open")
-                .values(state="cancelled")
-            )
-            if done.rowcount != 1:
+            if not guarded_update(
+                conn, SEEKS, SEEKS.c.id == seek_id, SEEKS.c.state == "open", state="cancelled"
+            ):
                 raise SeekClosedError("the seek is no longer open")
 
     def started(self, seek_id: str, game_id: str) -> None:

@@ -25,6 +25,7 @@ from sqlalchemy import cast as cast_
 from sqlalchemy.exc import IntegrityError
 
 from yatzy.errors import YatzyError
+from yatzy.store.guarded import guarded_update
 from yatzy.store.models import (
     AccountRow,
     FairPlayFlagRow,
@@ -132,6 +133,20 @@ class Flag:
     p_value: float
 
 
+def _guard(conn: Any, game_id: str, **stamp: datetime) -> bool:
+    """Set a rated game's one time ``stamp`` (``rated_at``, ``analysed_at``) if it is
+    not set yet (the guarded change of :mod:`yatzy.store.guarded`): whether this
+    call set it, so that a game is settled, or analysed, once."""
+    ((column, _),) = stamp.items()
+    return guarded_update(
+        conn,
+        RATED_GAMES,
+        RATED_GAMES.c.game_id == game_id,
+        RATED_GAMES.c[column].is_(None),
+        **stamp,
+    )
+
+
 def _aware(moment: datetime) -> datetime:
     """``moment`` in UTC (SQLite gives stored times back without their zone)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
@@ -219,12 +234,7 @@ class RatingStore:
         now: datetime,
     ) -> dict[str, RatingTuple] | None:
         with self.repo.write_connection() as conn, conn.begin():
-            guard = conn.execute(
-                update(RATED_GAMES)
-                .where(and_(RATED_GAMES.c.game_id == game_id, RATED_GAMES.c.rated_at.is_(None)))
-                .values(rated_at=now)
-            )
-            if guard.rowcount != 1:
+            if not _guard(conn, game_id, rated_at=now):
                 return None
             family = conn.execute(
                 select(RATED_GAMES.c.family).where(RATED_GAMES.c.game_id == game_id)
@@ -304,12 +314,7 @@ class RatingStore:
         as :meth:`settle`, on ``analysed_at``); False when it was kept already."""
         now = utc_now()
         with self.repo.write_connection() as conn, conn.begin():
-            guard = conn.execute(
-                update(RATED_GAMES)
-                .where(and_(RATED_GAMES.c.game_id == game_id, RATED_GAMES.c.analysed_at.is_(None)))
-                .values(analysed_at=now)
-            )
-            if guard.rowcount != 1:
+            if not _guard(conn, game_id, analysed_at=now):
                 return False
             family = conn.execute(
                 select(RATED_GAMES.c.family).where(RATED_GAMES.c.game_id == game_id)

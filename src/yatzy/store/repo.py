@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from yatzy.store.db import make_engine, migrate, shown_url
 from yatzy.store.errors import ConflictError, DatabaseOpenError, NotFoundError, UnavailableError
+from yatzy.store.guarded import guarded_update
 from yatzy.store.models import DiceSeedRow, GameRow, MoveRow, SeatRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL, PgActionWriter, Write, utc_now
 
@@ -335,19 +336,16 @@ class GameRepository:
         """
         now = utc_now()
         with self._write() as conn, conn.begin():
-            result = conn.execute(
-                update(SEATS)
-                .where(
-                    and_(
-                        SEATS.c.game_id == game_id,
-                        SEATS.c.seat == seat,
-                        SEATS.c.token_hash.is_(None),
-                        SEATS.c.bot.is_(None),
-                    )
-                )
-                .values(token_hash=token_hash, owner_hash=owner_hash)
-            )
-            if result.rowcount != 1:
+            if not guarded_update(
+                conn,
+                SEATS,
+                SEATS.c.game_id == game_id,
+                SEATS.c.seat == seat,
+                SEATS.c.token_hash.is_(None),
+                SEATS.c.bot.is_(None),
+                token_hash=token_hash,
+                owner_hash=owner_hash,
+            ):
                 return None
             conn.execute(
                 update(GAMES)

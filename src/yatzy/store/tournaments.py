@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, Table, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from yatzy.errors import YatzyError
 from yatzy.store.errors import NotFoundError
+from yatzy.store.guarded import guarded_update
 from yatzy.store.models import (
     TournamentPlayerRow,
     TournamentRoundRow,
@@ -57,6 +58,16 @@ class NotCreatorError(TournamentError):
     """A cancellation by someone other than the tournament's creator."""
 
     http_status = 403
+
+
+_NOT_BEGUN = (TOURNAMENTS.c.state == "open", TOURNAMENTS.c.round == 0)
+"""A tournament that has not begun: open, round 0 (it may start, or be cancelled)."""
+
+
+def _move(conn: Any, tournament_id: str, *where: ColumnElement[bool], **values: Any) -> bool:
+    """The tournament's guarded change (:func:`yatzy.store.guarded.guarded_update` of
+    its row): whether it was in the state ``where`` asks, and so changed."""
+    return guarded_update(conn, TOURNAMENTS, TOURNAMENTS.c.id == tournament_id, *where, **values)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -200,17 +211,14 @@ class TournamentStore:
         joins at once cannot both take the last place."""
         try:
             with self.repo.write_connection() as conn, conn.begin():
-                done = conn.execute(
-                    update(TOURNAMENTS)
-                    .where(
-                        TOURNAMENTS.c.id == tournament_id,
-                        TOURNAMENTS.c.state == "open",
-                        TOURNAMENTS.c.starts_at > now,
-                        TOURNAMENTS.c.players < TOURNAMENTS.c.cap,
-                    )
-                    .values(players=TOURNAMENTS.c.players + 1)
-                )
-                if done.rowcount == 1:
+                if _move(
+                    conn,
+                    tournament_id,
+                    TOURNAMENTS.c.state == "open",
+                    TOURNAMENTS.c.starts_at > now,
+                    TOURNAMENTS.c.players < TOURNAMENTS.c.cap,
+                    players=TOURNAMENTS.c.players + 1,
+                ):
                     conn.execute(
                         insert(PLAYERS).values(
                             tournament_id=tournament_id,
@@ -233,31 +241,20 @@ class TournamentStore:
         if t.creator_id != account_id:
             raise NotCreatorError("only the tournament's creator may cancel it")
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(TOURNAMENTS)
-                .where(
-                    TOURNAMENTS.c.id == tournament_id,
-                    TOURNAMENTS.c.state == "open",
-                    TOURNAMENTS.c.round == 0,
-                )
-                .values(state="cancelled")
-            )
-        if done.rowcount != 1:
+            done = _move(conn, tournament_id, *_NOT_BEGUN, state="cancelled")
+        if not done:
             raise NotCancellableError("the tournament has begun or is over: it cannot be cancelled")
 
     def cancel_empty(self, tournament_id: str) -> bool:
         """Cancel an open tournament that nobody joined (at its start); whether done."""
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(TOURNAMENTS)
-                .where(
-                    TOURNAMENTS.c.id == tournament_id,
-                    TOURNAMENTS.c.state == "open",
-                    TOURNAMENTS.c.players == 0,
-                )
-                .values(state="cancelled")
+            return _move(
+                conn,
+                tournament_id,
+                TOURNAMENTS.c.state == "open",
+                TOURNAMENTS.c.players == 0,
+                state="cancelled",
             )
-        return bool(done.rowcount == 1)
 
     def players(self, tournament_id: str) -> list[Player]:
         """The tournament's players, in the order they joined."""
@@ -299,16 +296,7 @@ class TournamentStore:
         """Start the tournament with round 1 seated as ``seats``; False (nothing
         written) when another process started it first."""
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(TOURNAMENTS)
-                .where(
-                    TOURNAMENTS.c.id == tournament_id,
-                    TOURNAMENTS.c.state == "open",
-                    TOURNAMENTS.c.round == 0,
-                )
-                .values(state="running", round=1)
-            )
-            if done.rowcount != 1:
+            if not _move(conn, tournament_id, *_NOT_BEGUN, state="running", round=1):
                 return False
             self._seat(conn, tournament_id, 1, seats, now, deadline)
         return True
@@ -326,16 +314,14 @@ class TournamentStore:
         the next round (``next_seats``) or, after the last, finish the tournament;
         False (nothing written) when another process closed it first."""
         with self.repo.write_connection() as conn, conn.begin():
-            done = conn.execute(
-                update(ROUNDS)
-                .where(
-                    ROUNDS.c.tournament_id == tournament_id,
-                    ROUNDS.c.round == round_no,
-                    ROUNDS.c.closed_at.is_(None),
-                )
-                .values(closed_at=now)
-            )
-            if done.rowcount != 1:
+            if not guarded_update(
+                conn,
+                ROUNDS,
+                ROUNDS.c.tournament_id == tournament_id,
+                ROUNDS.c.round == round_no,
+                ROUNDS.c.closed_at.is_(None),
+                closed_at=now,
+            ):
                 return False
             for account_id, (score, points) in results.items():
                 conn.execute(
@@ -347,16 +333,12 @@ class TournamentStore:
                     )
                     .values(score=score, points=points)
                 )
-            where = and_(
-                TOURNAMENTS.c.id == tournament_id,
-                TOURNAMENTS.c.state == "running",
-                TOURNAMENTS.c.round == round_no,
-            )
+            where = (TOURNAMENTS.c.state == "running", TOURNAMENTS.c.round == round_no)
             if next_seats is None:
-                conn.execute(update(TOURNAMENTS).where(where).values(state="finished"))
+                _move(conn, tournament_id, *where, state="finished")
             else:
                 assert deadline is not None
-                conn.execute(update(TOURNAMENTS).where(where).values(round=round_no + 1))
+                _move(conn, tournament_id, *where, round=round_no + 1)
                 self._seat(conn, tournament_id, round_no + 1, next_seats, now, deadline)
         return True
 

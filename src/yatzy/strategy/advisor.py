@@ -191,12 +191,7 @@ def advise(state: State, *, target: int | None = None, progress: bool = False) -
         return advise_target(state, target, progress=progress)
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
-    if state.game.pad:
-        raise IllegalActionError("advice needs a game with dice, not a score pad")
-    if state.is_terminal():
-        raise IllegalActionError("the game is over: nothing to decide")
-    if state.is_chance_node():
-        raise IllegalActionError("the dice are rolling: advice needs a player to act")
+    _check_decision(state)
     rules = state.rules
     if is_exact(rules):
         solver = solver_covering(rules, state.sheet.open_boxes, progress)
@@ -223,12 +218,7 @@ def advise_target(state: State, target_total: int, *, progress: bool = False) ->
         raise YatzyError(f"expected a game State, not {state!r}")
     if isinstance(target_total, bool) or not isinstance(target_total, int):
         raise YatzyError(f"target {target_total!r} is not a whole number")
-    if state.game.pad:
-        raise IllegalActionError("advice needs a game with dice, not a score pad")
-    if state.is_terminal():
-        raise IllegalActionError("the game is over: nothing to decide")
-    if state.is_chance_node():
-        raise IllegalActionError("the dice are rolling: advice needs a player to act")
+    _check_decision(state)
     from yatzy.solver.target import check_target_supported
     from yatzy.strategy.target_play import target_table_for
 
@@ -245,6 +235,17 @@ def advise_target(state: State, target_total: int, *, progress: bool = False) ->
         ]
     method = f"target play: chance of reaching {target_total}"
     return _rank(state, pairs, True, method)
+
+
+def _check_decision(state: State) -> None:
+    """Refuse (:class:`IllegalActionError`) advice where no player has a choice to
+    make with dice: a score pad, a game over, the dice rolling."""
+    if state.game.pad:
+        raise IllegalActionError("advice needs a game with dice, not a score pad")
+    if state.is_terminal():
+        raise IllegalActionError("the game is over: nothing to decide")
+    if state.is_chance_node():
+        raise IllegalActionError("the dice are rolling: advice needs a player to act")
 
 
 def _rank(state: State, pairs: list[tuple[Action, float]], exact: bool, method: str) -> Advice:

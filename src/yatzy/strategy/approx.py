@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from yatzy.errors import SpecError, YatzyError
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, Sheet, State
 from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet, score_table
-from yatzy.strategy.fills import Fill, allowed_boxes, fills
+from yatzy.strategy.fills import Fill, allowed_boxes, allowed_pairs, fills
 from yatzy.strategy.turn import TurnValues, keep_tables, solve_turn, sub_keeps
 
 if TYPE_CHECKING:
@@ -377,12 +377,7 @@ def _fill2_options(
     sheet = state.sheet
     table = score_table(rules)
     rows = {"inner": table.row(state.layer("inner")), "outer": table.row(state.layer("outer"))}
-    groups = state.allowed_groups(sheet)
-    if groups is None:
-        open_boxes = sheet.open_boxes
-        pairs = [(a, b) for a in open_boxes for b in open_boxes if a != b]
-    else:
-        pairs = [(g[0], g[1]) for g in groups] + [(g[1], g[0]) for g in groups]
+    pairs = allowed_pairs(state)
     upper = sheet.upper_sum
     out: list[tuple[Action, dict[str, int], int]] = []
     for a, b in pairs:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from yatzy.rules import RuleSet
-from yatzy.strategy.keep_arrays import keep_arrays
+from yatzy.strategy.keep_arrays import keep_arrays, model_args
 from yatzy.strategy.levels import OPTIMAL_LEVELS, WINNER_LEVELS
 from yatzy.strategy.sim_result import SimulationResult, chunk_rng, simulation_note, yatzy_box
 
@@ -43,11 +43,11 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
 
     solver = solver_for(rules.spec)
     model, layout = solver.model, solver.layout
-    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
     box = yatzy_box(rules)
     if rules.saved_rolls == "all":
         from yatzy.solver.saved import SavedSolver
 
+        add, sub, nsub, _, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
         assert isinstance(solver, SavedSolver)
         saved_args = (
             solver.table,
@@ -75,27 +75,7 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
         np.ascontiguousarray(solver.table),
         layout.idx_of_mask.astype(np.int64),
         layout.allowed.astype(np.int64),
-        model.score.astype(np.int64),
-        model.box_face.astype(np.int64),
-        model.joker_pts.astype(np.int64),
-        int(model.ybox),
-        rules.box_index[box],
-        int(model.joker_mode),
-        int(model.lower_bits),
-        int(model.threshold),
-        rules.threshold,
-        rules.bonus,
-        rules.max_rolls - 1,
-        int(model.saved),
-        int(model.lr_chance),
-        add,
-        sub,
-        nsub,
-        yatzy_face,
-        rolls,
-        roll_of_code,
-        keep_of_subset,
-        np.ascontiguousarray(model.score.T).astype(np.uint32),
+        *model_args(model, rules, rules.box_index[box]),
     )
     return KernelTables(args, int(model.ybox))
 

@@ -40,6 +40,17 @@ def allowed_boxes(state: State) -> list[str]:
     return [b for b in state.rules.boxes if any(b in g for g in groups)]
 
 
+def allowed_pairs(state: State) -> list[tuple[str, str]]:
+    """DubbelYatzy: the (inner, outer) pairs of boxes the order rules allow this
+    turn, each way round."""
+    sheet = state.sheet
+    groups = state.allowed_groups(sheet)
+    if groups is None:
+        open_boxes = sheet.open_boxes
+        return [(a, b) for a in open_boxes for b in open_boxes if a != b]
+    return [(g[0], g[1]) for g in groups] + [(g[1], g[0]) for g in groups]
+
+
 def fills(rules: RuleSet, sheet: Sheet, allowed: Sequence[str], faces: Sequence[int]) -> list[Fill]:
     """Every box a final roll ``faces`` (plain dice) may fill, with points and gain."""
     row = score_table(rules).row(tuple(faces))

@@ -20,7 +20,7 @@ from itertools import combinations
 
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, Sheet, State
 from yatzy.rules import CATEGORIES, RuleSet, score_table
-from yatzy.strategy.fills import Fill, allowed_boxes, fills
+from yatzy.strategy.fills import Fill, allowed_boxes, allowed_pairs, fills
 from yatzy.strategy.turn import TurnValues, positions_of, solve_turn
 
 _CACHE_LIMIT = 4096
@@ -154,13 +154,7 @@ def best_fill2(state: State) -> tuple[Action, int]:
     table = score_table(rules)
     inner_row = table.row(state.layer("inner"))
     outer_row = table.row(state.layer("outer"))
-    groups = state.allowed_groups(sheet)
-    pairs: list[tuple[str, str]]
-    if groups is None:
-        open_boxes = sheet.open_boxes
-        pairs = [(a, b) for a in open_boxes for b in open_boxes if a != b]
-    else:
-        pairs = [(g[0], g[1]) for g in groups] + [(g[1], g[0]) for g in groups]
+    pairs = allowed_pairs(state)
     upper = sheet.upper_sum
     best: tuple[int, int, str, str, bool, bool] | None = None
     for a, b in pairs:

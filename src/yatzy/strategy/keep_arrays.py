@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from yatzy.rules import RuleSet
 from yatzy.strategy.turn import keep_tables
 
-__all__ = ["keep_arrays"]
+__all__ = ["keep_arrays", "model_args"]
 
 
 @cache
@@ -50,3 +51,35 @@ def keep_arrays(n: int) -> tuple[npt.NDArray[Any], ...]:
         [roll[0] if len(set(roll)) == 1 else 0 for roll in t.keeps[: t.n_rolls]], dtype=np.int64
     )
     return add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset
+
+
+def model_args(model: Any, rules: RuleSet, box: int | None = None) -> tuple[Any, ...]:
+    """A rule set's part of the simulation kernels' arguments, in the kernels' order:
+    the solver model's score tables and Yatzy box, then ``box`` (the box a kernel is
+    asked about, for those that take one), the joker, upper bonus, rolls, saved rolls
+    and last-resort settings, the keep arrays (:func:`keep_arrays`) and the scores by
+    roll."""
+    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
+    return (
+        model.score.astype(np.int64),
+        model.box_face.astype(np.int64),
+        model.joker_pts.astype(np.int64),
+        int(model.ybox),
+        *(() if box is None else (box,)),
+        int(model.joker_mode),
+        int(model.lower_bits),
+        int(model.threshold),
+        rules.threshold,
+        rules.bonus,
+        rules.max_rolls - 1,
+        int(model.saved),
+        int(model.lr_chance),
+        add,
+        sub,
+        nsub,
+        yatzy_face,
+        rolls,
+        roll_of_code,
+        keep_of_subset,
+        np.ascontiguousarray(model.score.T).astype(np.uint32),
+    )

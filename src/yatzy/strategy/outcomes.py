@@ -314,32 +314,10 @@ class _Static:
 @cache
 def _static(rules: RuleSet) -> _Static:
     from yatzy.solver import Layout, Model
-    from yatzy.strategy.keep_arrays import keep_arrays
+    from yatzy.strategy.keep_arrays import model_args
 
     model = Model.build(rules)
-    add, sub, nsub, yatzy_face, rolls, roll_of_code, keep_of_subset = keep_arrays(rules.num_dice)
-    args = (
-        model.score.astype(np.int64),
-        model.box_face.astype(np.int64),
-        model.joker_pts.astype(np.int64),
-        int(model.ybox),
-        int(model.joker_mode),
-        int(model.lower_bits),
-        int(model.threshold),
-        rules.threshold,
-        rules.bonus,
-        rules.max_rolls - 1,
-        int(model.saved),
-        int(model.lr_chance),
-        add,
-        sub,
-        nsub,
-        yatzy_face,
-        rolls,
-        roll_of_code,
-        keep_of_subset,
-        np.ascontiguousarray(model.score.T).astype(np.uint32),
-    )
+    args = model_args(model, rules)
     n_boxes = len(rules.boxes)
     if rules.forced or rules.half_forced:
         # The order rules' boxes depend on the open boxes alone (see Layout).

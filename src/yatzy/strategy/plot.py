@@ -4,8 +4,10 @@ every player's win chance over a game (:func:`save_win_chart`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yatzy.errors import YatzyError
 from yatzy.strategy.sim_result import SimulationResult
@@ -26,19 +28,36 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def save_histogram(result: SimulationResult, path: str | os.PathLike[str]) -> Path:
-    """Draw the final scores of ``result`` into the PNG file ``path`` (checked)."""
+@contextmanager
+def _chart(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """A 900x500 chart's axes, drawn on in the ``with`` block, then (with its legend)
+    written as the PNG file ``path`` (checked first; :class:`YatzyError` when it
+    cannot be written)."""
     target = check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
     import matplotlib.pyplot as plt
 
-    lo, hi = min(result.scores), max(result.scores)
-    width = max(1, (hi - lo + 1) // 80 + 1)
-    bins = list(range(lo, hi + width + 1, width))
     fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
     try:
+        yield ax
+        ax.legend()
+        fig.tight_layout()
+        try:
+            fig.savefig(target, format="png")
+        except OSError as exc:
+            raise YatzyError(f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def save_histogram(result: SimulationResult, path: str | os.PathLike[str]) -> Path:
+    """Draw the final scores of ``result`` into the PNG file ``path`` (checked)."""
+    with _chart(path) as ax:
+        lo, hi = min(result.scores), max(result.scores)
+        width = max(1, (hi - lo + 1) // 80 + 1)
+        bins = list(range(lo, hi + width + 1, width))
         ax.hist(result.scores, bins=bins, color="#3b6ea5", edgecolor="white", linewidth=0.3)
         ax.axvline(result.mean, color="#c0392b", linewidth=1.5, label=f"mean {result.mean:.2f}")
         median = result.percentiles()[50]
@@ -49,30 +68,15 @@ def save_histogram(result: SimulationResult, path: str | os.PathLike[str]) -> Pa
             f"{result.rules}, bot {result.bot}: {result.games:,} games, "
             f"sd {result.sd:.1f}, bonus {result.bonus_rate:.0%}, yatzy {result.yatzy_rate:.0%}"
         )
-        ax.legend()
-        fig.tight_layout()
-        try:
-            fig.savefig(target, format="png")
-        except OSError as exc:
-            raise YatzyError(f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
-    return target
+    return Path(path)
 
 
 def save_win_chart(result: WinAnalysis, names: list[str], path: str | os.PathLike[str]) -> Path:
     """Draw every player's chance (of winning, or of beating the record) before each
     turn of the game and at its end into the PNG file ``path`` (checked)."""
-    target = check_plot_path(path)
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
-
     turns = [p.turn for p in result.points]
     styles = ["-", "--", ":", "-."]
-    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
-    try:
+    with _chart(path) as ax:
         for seat, name in enumerate(names):
             chances = [100 * p.chances[seat] for p in result.points]
             ax.plot(turns, chances, styles[seat % len(styles)], linewidth=2, label=name)
@@ -85,12 +89,4 @@ def save_win_chart(result: WinAnalysis, names: list[str], path: str | os.PathLik
         )
         ax.set_title(f"{result.rules}: chance of {aim}, turn by turn ({how})")
         ax.grid(alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        try:
-            fig.savefig(target, format="png")
-        except OSError as exc:
-            raise YatzyError(f"cannot write {os.fspath(path)!r}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
-    return target
+    return Path(path)

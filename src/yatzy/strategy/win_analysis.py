@@ -51,7 +51,6 @@ from yatzy.game import Action, State
 from yatzy.rules import Language
 from yatzy.strategy.analyze import Analysis, Decision, analyze, describer, replay_decisions
 from yatzy.strategy.outcomes import (
-    PERSON,
     Outcome,
     TablesNotReady,
     exact_supported,
@@ -60,7 +59,12 @@ from yatzy.strategy.outcomes import (
     policy_for,
     sampler_for,
 )
-from yatzy.strategy.win_chance import DEFAULT_BUDGET, Distributions, seat_distributions
+from yatzy.strategy.win_chance import (
+    DEFAULT_BUDGET,
+    Distributions,
+    seat_distributions,
+    seat_levels,
+)
 
 __all__ = [
     "CANDIDATES",
@@ -528,16 +532,6 @@ def _prefix_keys(
 # -- the game ----------------------------------------------------------------------------
 
 
-def _levels(state: State, levels: Sequence[str | None] | None) -> list[str]:
-    if levels is None:
-        return [p.bot or PERSON for p in state.players]
-    if isinstance(levels, str) or len(levels) != len(state.players):
-        raise YatzyError(
-            f"levels must name one level per seat ({len(state.players)}), not {levels!r}"
-        )
-    return [lv or PERSON for lv in levels]
-
-
 def analyze_wins(
     state: State,
     *,
@@ -572,7 +566,7 @@ def analyze_wins(
         seats != 1 or isinstance(record, bool) or not isinstance(record, int) or record < 0
     ):
         raise YatzyError(f"record {record!r}: a solo game's record, a whole number >= 0")
-    names = _levels(state, levels)
+    names = seat_levels(state, levels)
     for lv in names:
         policy_for(lv, state.rules)
     try:

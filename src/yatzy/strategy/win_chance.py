@@ -69,6 +69,7 @@ __all__ = [
     "combine",
     "score_grid",
     "seat_distributions",
+    "seat_levels",
     "tie_shares",
     "win_chances",
 ]
@@ -265,7 +266,10 @@ def _margins(
 # -- the live chances ---------------------------------------------------------------------
 
 
-def _levels(state: State, levels: Sequence[str | None] | None) -> list[str]:
+def seat_levels(state: State, levels: Sequence[str | None] | None) -> list[str]:
+    """Each seat's level: ``levels`` (one a seat; ``None``: a person, :data:`PERSON`),
+    or, where that is None, each player's own bot level (a person's: :data:`PERSON`);
+    else :class:`YatzyError`, quoting ``levels``."""
     if levels is None:
         return [p.bot or PERSON for p in state.players]
     if isinstance(levels, str) or len(levels) != len(state.players):
@@ -333,7 +337,7 @@ def win_chances(
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
     _check_budget(budget)
-    names = _levels(state, levels)
+    names = seat_levels(state, levels)
     for lv in names:
         policy_for(lv, state.rules)  # an unknown level is refused even after the game
     if state.is_terminal():
@@ -418,7 +422,7 @@ def seat_distributions(
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
     _check_budget(budget)
-    names = _levels(state, levels)
+    names = seat_levels(state, levels)
     policies = [policy_for(lv, state.rules) for lv in names]
     start = time.thread_time()
     rng = random.Random(seed)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from yatzy.i18n import Language
+from yatzy.web.clocks import DAILY_DAYS, LIVE_SECONDS, ClockSetting
 
 MAX_REF = 2**53  # the largest integer that JavaScript's numbers keep exact
 
@@ -29,17 +30,23 @@ class ClockIn(_Strict):
     many seconds) or ``{"mode": "daily", "days": 1..7}`` (each turn that many days)."""
 
     mode: Literal["live", "daily"]
-    seconds: int | None = Field(default=None, ge=30, le=600, description="live: per turn")
-    days: int | None = Field(default=None, ge=1, le=7, description="daily: per turn")
+    seconds: int | None = Field(
+        default=None, ge=LIVE_SECONDS[0], le=LIVE_SECONDS[1], description="live: per turn"
+    )
+    days: int | None = Field(
+        default=None, ge=DAILY_DAYS[0], le=DAILY_DAYS[1], description="daily: per turn"
+    )
 
     @model_validator(mode="after")
     def _one_measure(self) -> ClockIn:
-        """A live clock counts seconds, a daily one days: exactly the mode's one."""
-        if self.mode == "live" and (self.seconds is None or self.days is not None):
-            raise ValueError("a live clock takes seconds (30 to 600), not days")
-        if self.mode == "daily" and (self.days is None or self.seconds is not None):
-            raise ValueError("a daily clock takes days (1 to 7), not seconds")
+        """A live clock counts seconds, a daily one days: exactly the mode's one
+        (:meth:`ClockSetting.of`, the one check of a time control)."""
+        self.setting()
         return self
+
+    def setting(self) -> ClockSetting:
+        """The clock this body asks for."""
+        return ClockSetting.of(self.mode, self.seconds, self.days)
 
 
 class ClockChoiceIn(_Strict):

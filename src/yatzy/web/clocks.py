@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from typing_extensions import TypedDict
 
@@ -179,10 +179,36 @@ class ClockSetting:
             raise ClockError(f"a daily clock has {low} to {high} days per turn, not {days!r}")
         return cls("daily", days * DAY)
 
+    @classmethod
+    def of(cls, mode: object, seconds: object = None, days: object = None) -> ClockSetting:
+        """The one check of a time control, however it came (a new game's ``clock``,
+        a seek's or an invitation's ``time_control``): ``live`` with ``seconds`` per
+        turn or ``daily`` with ``days``, exactly the mode's one measure, a whole
+        number in its range (:data:`LIVE_SECONDS`, :data:`DAILY_DAYS`); else
+        :class:`ClockError`, quoting what is wrong."""
+        if mode == "live":
+            if seconds is None or days is not None:
+                low, high = LIVE_SECONDS
+                raise ClockError(f"a live clock takes seconds ({low} to {high}), not days")
+            return cls.live(seconds)  # type: ignore[arg-type]  # live() checks it
+        if mode == "daily":
+            if days is None or seconds is not None:
+                low, high = DAILY_DAYS
+                raise ClockError(f"a daily clock takes days ({low} to {high}), not seconds")
+            return cls.daily(days)  # type: ignore[arg-type]  # daily() checks it
+        raise ClockError(f"a clock's mode is 'live' or 'daily', not {mode!r}")
+
     @property
     def days(self) -> int | None:
         """A daily clock's days per turn (None: a live clock)."""
         return self.seconds // DAY if self.mode == "daily" else None
+
+    def time_control(self) -> dict[str, Any]:
+        """The setting as a seek or an invitation keeps it: ``{"mode": "live",
+        "seconds": ...}`` or ``{"mode": "daily", "days": ...}``."""
+        if self.mode == "live":
+            return {"mode": "live", "seconds": self.seconds}
+        return {"mode": "daily", "days": self.days}
 
 
 def deadline_after(start: datetime, seconds: int) -> datetime:

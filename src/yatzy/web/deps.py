@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi import Path as PathParam
@@ -24,6 +24,8 @@ from yatzy.web.accounts import (
     SESSION_COOKIE,
     AccountService,
     Hasher,
+    NotSignedInError,
+    check_csrf,
     is_account_owner,
     same_origin,
     with_account,
@@ -278,3 +280,32 @@ Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 Owner = Annotated[str | None, Depends(owner_of)]
 SeatTokens = Annotated[dict[int, str], Depends(seat_tokens)]
 Secure = Annotated[bool, Depends(secure_cookies)]
+
+
+def signed_in_only(reason: str = "not signed in") -> Any:
+    """The dependency of a route for accounts only: the signed-in account, else
+    :class:`yatzy.web.accounts.NotSignedInError` (401) with ``reason``.  As a
+    dependency it answers before the route runs (and before a body is checked)."""
+
+    async def need_account(account: SignedIn) -> Account:
+        if account is None:
+            raise NotSignedInError(reason)
+        return account
+
+    return Depends(need_account)
+
+
+Member = Annotated[Account, signed_in_only()]
+"""The signed-in account of a route for accounts only (401 ``not signed in`` for a
+guest); a router with a reason of its own makes its own with :func:`signed_in_only`."""
+
+
+def csrf_checked(request: Request, settings: Settings) -> None:
+    """Refuse (403, :func:`yatzy.web.accounts.check_csrf`) a state-changing request
+    without the ``X-Yatzy-CSRF: 1`` header or from another origin."""
+    check_csrf(request.headers, settings.public_url)
+
+
+CsrfChecked = Depends(csrf_checked)
+"""``dependencies=[CsrfChecked]``: the route wants the CSRF header and the app's own
+origin (:func:`csrf_checked`)."""

@@ -10,7 +10,7 @@ every validation error is answered with its place and reason only, never the inp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -54,6 +54,25 @@ def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a route that may also refuse with ``codes``
     (403, 404, 408, 409, 413, 503), each a :class:`Refusal`."""
     return {code: {"model": Refusal, "description": _REASONS[code]} for code in codes}
+
+
+Responses = dict[int | str, dict[str, Any]]
+"""A route's OpenAPI ``responses``."""
+
+
+def refusal_table(words: Mapping[int, str]) -> Callable[..., Responses]:
+    """The builder of a router's OpenAPI ``responses``: ``table(*codes)`` is
+    :func:`refusals` of the usual codes, then each code that ``words`` names (401,
+    403, 409 ... as that router means them), a :class:`Refusal` with its words."""
+
+    def table(*codes: int) -> Responses:
+        out = refusals(*(c for c in codes if c not in words))
+        for code in codes:
+            if code in words:
+                out[code] = {"model": Refusal, "description": words[code]}
+        return out
+
+    return table
 
 
 class StrictJSONRequest(Request):

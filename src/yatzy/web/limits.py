@@ -31,7 +31,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -407,12 +407,7 @@ class RateLimiter:
             return
         wait = buckets.take(key) if spend else buckets.wait(key)
         if wait > 0:
-            rate = getattr(self.limits, kind)
-            raise RateLimitedError(
-                f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
-                f"try again in {math.ceil(wait)} s",
-                wait,
-            )
+            self._refuse(kind, key, wait)
 
     def spend(self, kind: str, key: str) -> None:
         """Take a token of ``kind`` for ``key`` if there is one (a refused guess)."""
@@ -428,18 +423,21 @@ class RateLimiter:
             return
         wait = await buckets.ask(key, spend)
         if wait > 0:
-            rate = getattr(self.limits, kind)
-            raise RateLimitedError(
-                f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
-                f"try again in {math.ceil(wait)} s",
-                wait,
-            )
+            self._refuse(kind, key, wait)
 
     async def aspend(self, kind: str, key: str) -> None:
         """:meth:`spend` for the event loop."""
         buckets = self.buckets.get(kind)
         if buckets is not None:
             await buckets.ask(key, True)
+
+    def _refuse(self, kind: str, key: str, wait: float) -> NoReturn:
+        rate = getattr(self.limits, kind)
+        raise RateLimitedError(
+            f"too many {_WHAT[kind]} from {key} (at most {rate.per_minute:g} a minute); "
+            f"try again in {math.ceil(wait)} s",
+            wait,
+        )
 
 
 def retry_after(exc: RateLimitedError) -> str:

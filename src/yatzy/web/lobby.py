@@ -31,7 +31,7 @@ from yatzy.store.lobby import (
     SeekStore,
 )
 from yatzy.web.catalog import COMPUTER, DEFAULT_BOT, bot_name, pick
-from yatzy.web.clocks import ClockSetting
+from yatzy.web.clocks import ClockError, ClockSetting
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hub import BotRunner
 from yatzy.web.service import MAX_SEATS, GameService, SeatRequest, new_token, token_hash
@@ -44,19 +44,10 @@ BOT_WAIT = 20.0
 DROP_AFTER = 15.0
 """Seconds after its page's last poll that a quick-match wait is dropped (the page
 polls every second while it waits; a closed page, or one gone offline, stops)."""
-LIVE_SECONDS = (30, 600)
-DAILY_DAYS = (1, 7)
-"""The bounds of a time control: seconds a move (live) or days a move (daily)."""
 
 
 class LobbyError(YatzyError):
     """A refusal of the lobby: a bad rule set, number of players or time control."""
-
-
-class SignedOutError(YatzyError):
-    """A lobby action of a guest (seeks and the queue are for accounts)."""
-
-    http_status = 401
 
 
 def utc_clock() -> datetime:
@@ -68,30 +59,27 @@ def clock_of(time_control: dict[str, Any] | None) -> ClockSetting | None:
     """The game clock of a seek's checked ``time_control`` (None: untimed)."""
     if time_control is None:
         return None
-    if time_control["mode"] == "live":
-        return ClockSetting.live(time_control["seconds"])
-    return ClockSetting.daily(time_control["days"])
+    return ClockSetting.of(
+        time_control["mode"], time_control.get("seconds"), time_control.get("days")
+    )
 
 
 def check_time_control(value: Any) -> dict[str, Any] | None:
     """A seek's time control as stored: None, ``{"mode": "live", "seconds": 30..600}``
-    or ``{"mode": "daily", "days": 1..7}``; else :class:`LobbyError`."""
+    or ``{"mode": "daily", "days": 1..7}`` (checked by :meth:`ClockSetting.of`, as a
+    new game's clock is); else :class:`LobbyError`."""
     if value is None:
         return None
     if not isinstance(value, dict):
         raise LobbyError("time_control: null or an object")
-    mode = value.get("mode")
-    if mode == "live" and set(value) == {"mode", "seconds"}:
-        seconds = value["seconds"]
-        if type(seconds) is int and LIVE_SECONDS[0] <= seconds <= LIVE_SECONDS[1]:
-            return {"mode": "live", "seconds": seconds}
-        raise LobbyError(f"time_control.seconds: {LIVE_SECONDS[0]} to {LIVE_SECONDS[1]}")
-    if mode == "daily" and set(value) == {"mode", "days"}:
-        days = value["days"]
-        if type(days) is int and DAILY_DAYS[0] <= days <= DAILY_DAYS[1]:
-            return {"mode": "daily", "days": days}
-        raise LobbyError(f"time_control.days: {DAILY_DAYS[0]} to {DAILY_DAYS[1]}")
-    raise LobbyError('time_control: {"mode": "live", "seconds"} or {"mode": "daily", "days"}')
+    unknown = sorted(str(key) for key in value if key not in ("mode", "seconds", "days"))
+    if unknown:
+        raise LobbyError(f"time_control: no {', '.join(unknown)} in a time control")
+    try:
+        setting = ClockSetting.of(value.get("mode"), value.get("seconds"), value.get("days"))
+    except ClockError as exc:
+        raise LobbyError(f"time_control: {exc}") from None
+    return setting.time_control()
 
 
 def check_game(rules: str, lang: str, players: int, hints: bool = False) -> str:
@@ -357,7 +345,6 @@ __all__ = [
     "LobbyError",
     "LobbyGames",
     "QuickState",
-    "SignedOutError",
     "check_game",
     "check_time_control",
     "utc_clock",

@@ -26,7 +26,6 @@ answer leaves each process counting alone (logged once a minute), as the rates d
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -35,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from yatzy.web.limits import OpenGames, TooManyGamesError
+from yatzy.web.shared_limits import pg_connect
 
 log = logging.getLogger("yatzy.web")
 
@@ -181,19 +181,9 @@ class PgCaps:
         self._lock = threading.Lock()
 
     def _run(self, work: Callable[[Any], Any]) -> Any:
-        import psycopg
-
         with self._lock:
             if self._conn is None or self._conn.closed or self._conn.broken:
-                self._conn = psycopg.connect(
-                    self.url,
-                    autocommit=True,
-                    connect_timeout=2,
-                    options=f"-c statement_timeout={int(TIMEOUT * 1000)}",
-                )
-                for sql in _PG_TABLES:  # made by another process at the same moment
-                    with contextlib.suppress(psycopg.errors.UniqueViolation):
-                        self._conn.execute(sql)
+                self._conn = pg_connect(self.url, TIMEOUT, _PG_TABLES)
             with self._conn.transaction():
                 return work(self._conn)
 

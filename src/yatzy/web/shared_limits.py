@@ -25,6 +25,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -182,6 +183,25 @@ SELECT least(%(cap)s, tokens + greatest(0, extract(epoch FROM clock_timestamp())
 """
 
 
+def pg_connect(url: str, timeout: float, tables: Sequence[str]) -> Any:
+    """A psycopg connection to the shared counts at ``url`` (autocommit, 2 s to
+    connect, ``timeout`` seconds a statement at most), with ``tables`` made (each
+    ``CREATE ... IF NOT EXISTS``; one made by another process at the same moment,
+    a ``UniqueViolation``, is no error)."""
+    import psycopg
+
+    conn = psycopg.connect(
+        url,
+        autocommit=True,
+        connect_timeout=2,
+        options=f"-c statement_timeout={int(timeout * 1000)}",
+    )
+    for sql in tables:
+        with contextlib.suppress(psycopg.errors.UniqueViolation):
+            conn.execute(sql)
+    return conn
+
+
 class PgStore:
     """The server's PostgreSQL as the store of every process's buckets (``yatzy serve
     --shared-limits``): one statement per limited request, on the database's clock.
@@ -211,18 +231,8 @@ class PgStore:
             self._lock.release()
 
     def _run(self, sql: str, params: dict[str, Any]) -> Any:
-        import psycopg
-
         if self._conn is None or self._conn.closed or self._conn.broken:
-            self._conn = psycopg.connect(
-                self.url,
-                autocommit=True,
-                connect_timeout=2,
-                options=f"-c statement_timeout={int(TIMEOUT * 1000)}",
-            )
-            # UniqueViolation: made by another process at the same moment
-            with contextlib.suppress(psycopg.errors.UniqueViolation):
-                self._conn.execute(_PG_TABLE)
+            self._conn = pg_connect(self.url, TIMEOUT, (_PG_TABLE,))
             self._rows = 0
         self._rows += 1
         if self._rows % 100_000 == 0:  # full buckets need no row: forget the old

@@ -44,11 +44,11 @@ from yatzy.cli.play_common import (
 from yatzy.cli.terminal import (
     headline,
     kept_positions,
+    opening_lines,
     player_label,
     protocol_table,
     ready,
     result_lines,
-    rolloff_lines,
     show_dice,
 )
 from yatzy.cli.tui.keymap import box_for_key
@@ -208,22 +208,8 @@ class YatzyApp(SavingApp):
         """Build the sheet, settle the roll-off, and start play."""
         state = self.state
         self._layout_sheet(*self.size)
-        if self.resumed_from is not None:
-            self._say(
-                tr(
-                    "resumed",
-                    self.lang,
-                    path=self.resumed_from,
-                    spec=state.rules.spec,
-                    turns=state.turn_number,
-                )
-            )
-        if state.rolloff:
-            if state.is_chance_node() and state.starter is None:
-                state.roll(self.rng)
-                self._autosave()
-            for text in rolloff_lines(state, self.lang):
-                self._say(text.strip())
+        for text in opening_lines(state, self.lang, self.resumed_from, self.rng, self._autosave):
+            self._say(text.strip())
         self._advance()
         if self.record_lookup is not None:
             self._in_background(self.record_lookup, self._record_found)

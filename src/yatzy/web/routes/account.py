@@ -25,25 +25,24 @@ from yatzy.web.accounts import (
     SESSION_AGE,
     SESSION_COOKIE,
     BadLoginError,
-    NotSignedInError,
-    check_csrf,
     name_key,
     secret_hash,
 )
 from yatzy.web.deps import (
     Accounts,
+    CsrfChecked,
     Limiter,
+    Member,
     MessagesDep,
     Passkeys,
     Push,
     Secure,
     Service,
-    Settings,
     SignedIn,
     note_account,
     public_base,
 )
-from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
+from yatzy.web.inputs import BODY, StrictJSONRoute, printable, refusal_table
 from yatzy.web.limits import client_of
 from yatzy.web.models import (
     AccountExport,
@@ -65,19 +64,15 @@ templates.env.globals["account_words"] = account_words
 router = APIRouter(route_class=StrictJSONRoute, dependencies=[Depends(note_account)])
 
 
-def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of an account route: ``codes`` (401 not signed in,
-    403 a refused log-in or a cross-site request, 409 a taken name) and the usual."""
-    words = {
+_refusals = refusal_table(
+    {
         401: "Not signed in: the reason",
         403: "A wrong log-in, or a request without the CSRF header or from another origin",
         409: "The account name is taken",
     }
-    out = refusals(*(c for c in codes if c not in words))
-    for code in codes:
-        if code in words:
-            out[code] = {"model": Refusal, "description": words[code]}
-    return out
+)
+"""The OpenAPI ``responses`` of an account route: ``codes`` (401 not signed in, 403 a
+refused log-in or a cross-site request, 409 a taken name) and the usual."""
 
 
 # -- bodies ----------------------------------------------------------------------------------
@@ -202,19 +197,6 @@ def _signed_out(response: Response, request: Request, secure: bool) -> None:
     )
 
 
-def _need(account: Account | None) -> Account:
-    if account is None:
-        raise NotSignedInError("not signed in")
-    return account
-
-
-def _csrf(request: Request, settings: Settings) -> None:
-    check_csrf(request.headers, settings.public_url)
-
-
-Csrf = Depends(_csrf)
-
-
 # -- signing up, in and out -------------------------------------------------------------------
 
 
@@ -224,7 +206,7 @@ Csrf = Depends(_csrf)
     status_code=201,
     response_model=SignedUpView,
     responses=_refusals(*BODY, 403, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def signup(
     request: Request, body: SignupIn, accounts: Accounts, limiter: Limiter, secure: Secure
@@ -245,7 +227,7 @@ async def signup(
     tags=["account"],
     response_model=AccountView,
     responses=_refusals(*BODY, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def login(
     request: Request, body: LoginIn, accounts: Accounts, limiter: Limiter, secure: Secure
@@ -285,7 +267,7 @@ async def _after_login(request: Request, accounts: Accounts, account: Account) -
     tags=["account"],
     response_model=AccountView,
     responses=_refusals(403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def logout(request: Request, accounts: Accounts, secure: Secure) -> FastJSONResponse:
     """End this browser's session (signed out or not: the answer is the same)."""
@@ -312,9 +294,8 @@ async def me(accounts: Accounts, account: SignedIn) -> FastJSONResponse:
     response_model=list[SessionView],
     responses=_refusals(401, 503),
 )
-async def sessions(request: Request, accounts: Accounts, account: SignedIn) -> FastJSONResponse:
+async def sessions(request: Request, accounts: Accounts, mine: Member) -> FastJSONResponse:
     """The account's signed-in browsers, most recently seen first."""
-    mine = _need(account)
     listed = await accounts.sessions(mine)
     return FastJSONResponse(_session_views(listed, request.cookies.get(SESSION_COOKIE)))
 
@@ -324,14 +305,13 @@ async def sessions(request: Request, accounts: Accounts, account: SignedIn) -> F
     tags=["account"],
     response_model=list[SessionView],
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def revoke(
-    request: Request, body: RevokeIn, accounts: Accounts, account: SignedIn, secure: Secure
+    request: Request, body: RevokeIn, accounts: Accounts, mine: Member, secure: Secure
 ) -> FastJSONResponse:
     """End one of the account's sessions (another account's is not found: nothing
     happens); the sessions left."""
-    mine = _need(account)
     await accounts.revoke(mine, body.id)
     current = request.cookies.get(SESSION_COOKIE)
     listed = await accounts.sessions(mine)
@@ -346,13 +326,13 @@ async def revoke(
     tags=["account"],
     response_model=AccountView,
     responses=_refusals(401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def logout_everywhere(
-    request: Request, accounts: Accounts, account: SignedIn, secure: Secure
+    request: Request, accounts: Accounts, mine: Member, secure: Secure
 ) -> FastJSONResponse:
     """End every session of the account, this one too."""
-    await accounts.end_all(_need(account))
+    await accounts.end_all(mine)
     response = FastJSONResponse(_view(None))
     _signed_out(response, request, secure)
     return response
@@ -363,11 +343,11 @@ async def logout_everywhere(
     tags=["account"],
     response_model=CodesView,
     responses=_refusals(401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def recovery_codes(accounts: Accounts, account: SignedIn) -> FastJSONResponse:
+async def recovery_codes(accounts: Accounts, mine: Member) -> FastJSONResponse:
     """New recovery codes, shown this once; the old ones stop working."""
-    payload: CodesView = {"recovery_codes": await accounts.new_codes(_need(account))}
+    payload: CodesView = {"recovery_codes": await accounts.new_codes(mine)}
     return FastJSONResponse(payload)
 
 
@@ -381,7 +361,7 @@ async def export(
     request: Request,
     accounts: Accounts,
     service: Service,
-    account: SignedIn,
+    mine: Member,
     push: Push,
     messages: MessagesDep,
 ) -> FastJSONResponse:
@@ -390,7 +370,6 @@ async def export(
     online rows (``records``: passkeys, invitations, seeks, quick-match wait, ratings,
     tournaments; :func:`yatzy.store.personal.personal_records`) and the free text
     it wrote in games."""
-    mine = _need(account)
     lang = lang_of(request)
     payload: AccountExport = {
         "account": _view(mine, await accounts.codes_left(mine)),
@@ -414,20 +393,19 @@ async def export(
     tags=["account"],
     response_model=AccountView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def delete_account(
     request: Request,
     body: DeleteIn,
     accounts: Accounts,
     service: Service,
-    account: SignedIn,
+    mine: Member,
     secure: Secure,
 ) -> FastJSONResponse:
     """Delete the account for good: its sessions, codes and the free text it wrote
     go; its games stay, with its name in them replaced by an anonymous one.
     ``confirm`` must be the name."""
-    mine = _need(account)
     if name_key(body.confirm) != name_key(mine.name):
         raise BadLoginError("confirm: type the account's name to delete it")
     for game_id in await accounts.delete(mine):
@@ -449,19 +427,19 @@ async def delete_account(
     responses=_refusals(401, 503),
 )
 async def turns(
-    account: SignedIn, service: Service, lang: Literal["sv", "fi", "en"] = "en"
+    mine: Member, service: Service, lang: Literal["sv", "fi", "en"] = "en"
 ) -> TurnsView:
     """The games in play where it is the account's turn, the longest waiting first
     (every page of a signed-in player shows their number in its title and header)."""
-    return {"games": await service.turns_of(_need(account).owner, lang)}
+    return {"games": await service.turns_of(mine.owner, lang)}
 
 
 @router.get(
     "/api/friends", tags=["account"], response_model=FriendsView, responses=_refusals(401, 503)
 )
-async def friends(accounts: Accounts, account: SignedIn) -> FriendsView:
+async def friends(accounts: Accounts, mine: Member) -> FriendsView:
     """The account's friends, friend requests both ways and blocks."""
-    return friends_view(await accounts.friend_lists(_need(account)))
+    return friends_view(await accounts.friend_lists(mine))
 
 
 @router.post(
@@ -469,21 +447,20 @@ async def friends(accounts: Accounts, account: SignedIn) -> FriendsView:
     tags=["account"],
     response_model=FriendsView,
     responses=_refusals(*BODY, 401, 403, 404, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def befriend(
     request: Request,
     action: Literal["request", "accept", "remove", "block", "unblock"],
     body: FriendIn,
     accounts: Accounts,
-    account: SignedIn,
+    mine: Member,
     limiter: Limiter,
     messages: MessagesDep,
 ) -> FriendsView:
     """Ask the account ``name`` to be friends (if it asked already, you are), accept
     its request, end the friendship or a request either way, block it (every tie
     ends, and its requests are seen no more; it is not told) or unblock it."""
-    mine = _need(account)
     await limiter.acheck("friend", client_of(request.scope))
     lists = await accounts.befriend(mine, action, body.name)
     befriended = action == "request" and name_key(body.name) in map(name_key, lists.friends)
@@ -511,9 +488,9 @@ def _passkey_views(keys: list[Any]) -> list[PasskeyView]:
     response_model=list[PasskeyView],
     responses=_refusals(401, 503),
 )
-async def passkeys(account: SignedIn, keys: Passkeys) -> list[PasskeyView]:
+async def passkeys(mine: Member, keys: Passkeys) -> list[PasskeyView]:
     """The account's passkeys."""
-    return _passkey_views(await keys.of(_need(account)))
+    return _passkey_views(await keys.of(mine))
 
 
 @router.post(
@@ -521,13 +498,11 @@ async def passkeys(account: SignedIn, keys: Passkeys) -> list[PasskeyView]:
     tags=["account"],
     response_model=PasskeyOptionsView,
     responses=_refusals(401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def passkey_options(
-    request: Request, account: SignedIn, keys: Passkeys
-) -> PasskeyOptionsView:
+async def passkey_options(request: Request, mine: Member, keys: Passkeys) -> PasskeyOptionsView:
     """Start adding a passkey: the options for ``navigator.credentials.create``."""
-    ceremony, options = await keys.register_options(_need(account), public_base(request))
+    ceremony, options = await keys.register_options(mine, public_base(request))
     return {"ceremony": ceremony, "options": options}
 
 
@@ -536,13 +511,12 @@ async def passkey_options(
     tags=["account"],
     response_model=list[PasskeyView],
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def add_passkey(
-    request: Request, body: PasskeyIn, account: SignedIn, keys: Passkeys
+    request: Request, body: PasskeyIn, mine: Member, keys: Passkeys
 ) -> list[PasskeyView]:
     """Keep the new passkey the browser made (checked against the ceremony)."""
-    mine = _need(account)
     await keys.register(mine, body.ceremony, body.credential, public_base(request), _agent(request))
     return _passkey_views(await keys.of(mine))
 
@@ -552,11 +526,10 @@ async def add_passkey(
     tags=["account"],
     response_model=list[PasskeyView],
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def delete_passkey(body: PasskeyIdIn, account: SignedIn, keys: Passkeys) -> list[PasskeyView]:
+async def delete_passkey(body: PasskeyIdIn, mine: Member, keys: Passkeys) -> list[PasskeyView]:
     """Delete one of the account's passkeys (another account's is not found)."""
-    mine = _need(account)
     await keys.remove(mine, body.id)
     return _passkey_views(await keys.of(mine))
 
@@ -566,7 +539,7 @@ async def delete_passkey(body: PasskeyIdIn, account: SignedIn, keys: Passkeys) -
     tags=["account"],
     response_model=PasskeyOptionsView,
     responses=_refusals(403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def passkey_login_options(
     request: Request, keys: Passkeys, limiter: Limiter
@@ -582,7 +555,7 @@ async def passkey_login_options(
     tags=["account"],
     response_model=AccountView,
     responses=_refusals(*BODY, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def passkey_login(
     request: Request,

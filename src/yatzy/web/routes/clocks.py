@@ -3,11 +3,10 @@ seat whose time ran out, and its absent player takes it back."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
-from yatzy.web.accounts import check_csrf
 from yatzy.web.bodies import ClockChoiceIn
-from yatzy.web.deps import GameId, SeatTokens, Service, Settings
+from yatzy.web.deps import CsrfChecked, GameId, SeatTokens, Service
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.models import GameView
 
@@ -18,14 +17,10 @@ router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
     "/api/games/{game_id}/clock",
     response_model=GameView,
     responses=refusals(*BODY, 403, 404, 409, 503),
+    dependencies=[CsrfChecked],
 )
 async def choose(
-    request: Request,
-    game_id: GameId,
-    body: ClockChoiceIn,
-    tokens: SeatTokens,
-    service: Service,
-    settings: Settings,
+    game_id: GameId, body: ClockChoiceIn, tokens: SeatTokens, service: Service
 ) -> GameView:
     """``{"choice": "computer"}``: a computer finishes the seat whose time ran out, at
     its player's measured level; ``{"choice": "end"}``: the game ends now (the result
@@ -34,5 +29,4 @@ async def choose(
     else when the computer's turn ends).  With ``X-Yatzy-CSRF: 1`` from the app's
     own origin.  409 when no choice waits (or another player's came first), 403 for
     someone who may not make it."""
-    check_csrf(request.headers, settings.public_url)
     return await service.choose(game_id, body.choice, tokens)

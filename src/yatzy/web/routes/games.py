@@ -97,14 +97,8 @@ async def create_game(
 
 
 def clock_setting(body: ClockIn | None) -> ClockSetting | None:
-    """The clock a new game asks for (the body checked its ranges already)."""
-    if body is None:
-        return None
-    if body.mode == "live":
-        assert body.seconds is not None
-        return ClockSetting.live(body.seconds)
-    assert body.days is not None
-    return ClockSetting.daily(body.days)
+    """The clock a new game asks for (the body checked it already)."""
+    return None if body is None else body.setting()
 
 
 @router.get("/api/games/{game_id}", response_model=GameView, responses=refusals(404, 503))

@@ -21,9 +21,10 @@ from yatzy.i18n import Language
 from yatzy.store.accounts import Account
 from yatzy.store.lobby import Invitation, Seek
 from yatzy.web import catalog
-from yatzy.web.accounts import check_csrf, same_origin
+from yatzy.web.accounts import same_origin
 from yatzy.web.catalog import rules_name
 from yatzy.web.deps import (
+    CsrfChecked,
     GameId,
     HubDep,
     InvitationsDep,
@@ -34,10 +35,11 @@ from yatzy.web.deps import (
     Tournaments,
     note_account,
     public_base,
+    signed_in_only,
 )
-from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, refusals
+from yatzy.web.inputs import BODY, StrictJSONRoute, refusal_table
 from yatzy.web.limits import client_of
-from yatzy.web.lobby import LobbyError, QuickState, SignedOutError
+from yatzy.web.lobby import LobbyError, QuickState
 from yatzy.web.lobby_words import lobby_words
 from yatzy.web.routes.pages import lang_of, render, templates
 from yatzy.web.service import bot_levels
@@ -48,31 +50,17 @@ router = APIRouter(route_class=StrictJSONRoute, dependencies=[Depends(note_accou
 SeekId = Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$", description="the seek's id")]
 
 
-def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
-    words = {
+_refusals = refusal_table(
+    {
         401: "Not signed in: seeks, the quick match and invitations are for accounts",
         403: "A request without the CSRF header or from another origin; another's seek; "
         "a person who is not your friend",
         409: "The seek or invitation is no longer open",
     }
-    out = refusals(*(c for c in codes if c not in words))
-    for code in codes:
-        if code in words:
-            out[code] = {"model": Refusal, "description": words[code]}
-    return out
+)
 
-
-def _csrf(request: Request, settings: Settings) -> None:
-    check_csrf(request.headers, settings.public_url)
-
-
-Csrf = Depends(_csrf)
-
-
-def _need(account: Account | None) -> Account:
-    if account is None:
-        raise SignedOutError("sign in to use the lobby")
-    return account
+Player = Annotated[Account, signed_in_only("sign in to use the lobby")]
+"""The signed-in account of a lobby route (a guest: 401)."""
 
 
 # -- bodies and answers ------------------------------------------------------------------------
@@ -297,14 +285,13 @@ async def lobby(
     status_code=201,
     response_model=SeekView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def new_seek(
-    request: Request, body: SeekIn, lobby: LobbyDep, account: SignedIn, limiter: Limiter
+    request: Request, body: SeekIn, lobby: LobbyDep, mine: Player, limiter: Limiter
 ) -> SeekView:
     """Open a seek (the asker sits in it); 429 past the open seeks an account may have
     (:data:`yatzy.web.lobby.MAX_OPEN_SEEKS`) or the ``seek`` rate."""
-    mine = _need(account)
     await limiter.acheck("seek", client_of(request.scope))
     seek = await lobby.seek(
         mine, body.rules, body.lang, body.players, hints=body.hints, time_control=body.time_control
@@ -317,20 +304,19 @@ async def new_seek(
     tags=["lobby"],
     response_model=SeekView,
     responses=_refusals(401, 403, 404, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def seek_action(
     request: Request,
     seek_id: SeekId,
     action: Literal["join", "leave", "cancel"],
     lobby: LobbyDep,
-    account: SignedIn,
+    mine: Player,
     limiter: Limiter,
     lang: Literal["sv", "fi", "en"] = "en",
 ) -> SeekView:
     """Join a seek (when that fills it, its game is made: ``game`` names it), leave one
     joined, or cancel one's own (403 for another's, 409 for one no longer open)."""
-    mine = _need(account)
     if action == "join":
         await limiter.acheck("seek", client_of(request.scope))
         seek = await lobby.join(mine, seek_id)
@@ -348,16 +334,15 @@ async def seek_action(
     tags=["lobby"],
     response_model=QuickView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def quick(
-    request: Request, body: QuickIn, lobby: LobbyDep, account: SignedIn, limiter: Limiter
+    request: Request, body: QuickIn, lobby: LobbyDep, mine: Player, limiter: Limiter
 ) -> QuickView:
     """Play someone now: wait in the queue of these rules and players (in place of any
     earlier wait), paired at once if enough people wait there.  The page then polls
     ``GET /api/lobby/quick`` every second; a wait not polled for
     :data:`yatzy.web.lobby.DROP_AFTER` seconds is dropped."""
-    mine = _need(account)
     await limiter.acheck("seek", client_of(request.scope))
     return _quick_view(await lobby.quick(mine, body.rules, body.lang, body.players))
 
@@ -366,7 +351,7 @@ async def quick(
     "/api/lobby/quick", tags=["lobby"], response_model=QuickView, responses=_refusals(401, 503)
 )
 async def quick_state(
-    request: Request, lobby: LobbyDep, account: SignedIn, settings: Settings
+    request: Request, lobby: LobbyDep, mine: Player, settings: Settings
 ) -> QuickView:
     """The asker's place in the queue (a sign of life of its page; pairs the queue):
     ``matched`` with its ``game``, or ``waiting`` (``computer``: a computer opponent
@@ -374,7 +359,7 @@ async def quick_state(
     another site's page (a link, an image), it only reads: no page of another origin
     keeps a wait alive."""
     touch = same_origin(request.headers, settings.public_url)
-    return _quick_view(await lobby.quick_state(_need(account), touch=touch))
+    return _quick_view(await lobby.quick_state(mine, touch=touch))
 
 
 @router.post(
@@ -382,11 +367,11 @@ async def quick_state(
     tags=["lobby"],
     response_model=QuickView,
     responses=_refusals(401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def quick_leave(lobby: LobbyDep, account: SignedIn) -> QuickView:
+async def quick_leave(lobby: LobbyDep, mine: Player) -> QuickView:
     """Stop waiting."""
-    await lobby.quick_leave(_need(account))
+    await lobby.quick_leave(mine)
     return _quick_view(QuickState("none"))
 
 
@@ -395,12 +380,11 @@ async def quick_leave(lobby: LobbyDep, account: SignedIn) -> QuickView:
     tags=["lobby"],
     response_model=GameLinkView,
     responses=_refusals(401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
-async def quick_computer(request: Request, lobby: LobbyDep, account: SignedIn) -> GameLinkView:
+async def quick_computer(request: Request, lobby: LobbyDep, mine: Player) -> GameLinkView:
     """Take the offered computer opponent (422 before the wait is over): a game against
     the lobby's calibrated computer level."""
-    mine = _need(account)
     return _link(request, await lobby.quick_computer(mine, mine.name))
 
 
@@ -414,11 +398,11 @@ async def quick_computer(request: Request, lobby: LobbyDep, account: SignedIn) -
     responses=_refusals(401, 503),
 )
 async def invitations(
-    invites: InvitationsDep, account: SignedIn, lang: Literal["sv", "fi", "en"] = "en"
+    invites: InvitationsDep, mine: Player, lang: Literal["sv", "fi", "en"] = "en"
 ) -> InvitationsView:
     """The asker's invitations that stand (every page of a signed-in player shows
     their number in its header)."""
-    standing = await invites.pending(_need(account))
+    standing = await invites.pending(mine)
     return {"invitations": [_invitation_view(i, lang) for i in standing]}
 
 
@@ -428,18 +412,17 @@ async def invitations(
     status_code=201,
     response_model=InvitedView,
     responses=_refusals(*BODY, 401, 403, 404, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def invite(
     request: Request,
     body: InviteIn,
     invites: InvitationsDep,
-    account: SignedIn,
+    mine: Player,
     limiter: Limiter,
 ) -> InvitedView:
     """A new game with friends invited straight into it (each to a seat, on their
     account); 404 for an unknown name, 403 for one who is not a friend."""
-    mine = _need(account)
     await limiter.acheck("seek", client_of(request.scope))
     for level in body.bots:
         if level not in bot_levels():
@@ -462,18 +445,17 @@ async def invite(
     status_code=201,
     response_model=InvitedView,
     responses=_refusals(401, 403, 404, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def rematch(
     request: Request,
     game_id: GameId,
     invites: InvitationsDep,
-    account: SignedIn,
+    mine: Player,
     limiter: Limiter,
 ) -> InvitedView:
     """The same game again (rules, settings, players), the asker seated, its friends
     invited; 409 while the game is not over."""
-    mine = _need(account)
     await limiter.acheck("seek", client_of(request.scope))
     new_id, made = await invites.rematch(mine, game_id)
     return {**_link(request, new_id), "invited": [i.to_name for i in made]}
@@ -484,20 +466,19 @@ async def rematch(
     tags=["lobby"],
     response_model=GameLinkView | InvitationsView,
     responses=_refusals(401, 403, 404, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def answer_invitation(
     request: Request,
     invitation_id: SeekId,
     answer: Literal["accept", "decline"],
     invites: InvitationsDep,
-    account: SignedIn,
+    mine: Player,
     hub: HubDep,
     lang: Literal["sv", "fi", "en"] = "en",
 ) -> GameLinkView | InvitationsView:
     """Accept (the seat is the account's: the game's address) or decline (the
     invitations left)."""
-    mine = _need(account)
     if answer == "accept":
         game_id, version = await invites.accept(mine, invitation_id)
         await hub.announce(game_id, version)

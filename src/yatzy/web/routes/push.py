@@ -11,7 +11,7 @@ for what is sent when.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
@@ -19,10 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from yatzy.store.accounts import Account, owner_hash
-from yatzy.web.accounts import NotSignedInError, check_csrf
 from yatzy.web.assets import STATIC
-from yatzy.web.deps import Limiter, Push, Settings, SignedIn
-from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, printable, refusals
+from yatzy.web.deps import CsrfChecked, Limiter, Member, Push
+from yatzy.web.inputs import BODY, StrictJSONRoute, printable, refusal_table
 from yatzy.web.limits import client_of
 from yatzy.web.notifications import KINDS, MOST_DEVICES, Notifier, check_endpoint
 from yatzy.web.routes.pages import root_of
@@ -88,19 +87,6 @@ class SettingsIn(_Strict):
     kinds: dict[Kind, bool]
 
 
-def _need(account: Account | None) -> Account:
-    if account is None:
-        raise NotSignedInError("not signed in")
-    return account
-
-
-def _csrf(request: Request, settings: Settings) -> None:
-    check_csrf(request.headers, settings.public_url)
-
-
-Csrf = Depends(_csrf)
-
-
 async def _rate(request: Request, limiter: Limiter) -> None:
     """429 past the client's ``push`` rate (:attr:`yatzy.web.limits.Limits.push`):
     each of these requests writes the store."""
@@ -110,13 +96,9 @@ async def _rate(request: Request, limiter: Limiter) -> None:
 Rated = Depends(_rate)
 
 
-def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
-    words = {401: "Not signed in", 403: "Without the CSRF header, or from another origin"}
-    out = refusals(*(c for c in codes if c not in words))
-    for code in codes:
-        if code in words:
-            out[code] = {"model": Refusal, "description": words[code]}
-    return out
+_refusals = refusal_table(
+    {401: "Not signed in", 403: "Without the CSRF header, or from another origin"}
+)
 
 
 async def _view(push: Notifier, account: Account, endpoint: str | None = None) -> PushView:
@@ -139,9 +121,9 @@ async def key(push: Push) -> PushKeyView:
 
 
 @router.get("/api/push", tags=["push"], response_model=PushView, responses=_refusals(401, 503))
-async def settings(push: Push, account: SignedIn) -> PushView:
+async def settings(push: Push, mine: Member) -> PushView:
     """The account's notifications: the kinds on, its devices."""
-    return await _view(push, _need(account))
+    return await _view(push, mine)
 
 
 @router.post(
@@ -149,13 +131,12 @@ async def settings(push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf, Rated],
+    dependencies=[CsrfChecked, Rated],
 )
-async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
+async def device(body: DeviceIn, push: Push, mine: Member) -> PushView:
     """:func:`settings`, with whether this device (its endpoint) takes them; with
     ``lang``, the device's notifications are worded in that language from now on (the
     account page says which it is in)."""
-    mine = _need(account)
     if body.lang is not None:
         await asyncio.to_thread(push.store.set_lang, mine.id, body.endpoint, body.lang)
     return await _view(push, mine, body.endpoint)
@@ -166,14 +147,13 @@ async def device(body: DeviceIn, push: Push, account: SignedIn) -> PushView:
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf, Rated],
+    dependencies=[CsrfChecked, Rated],
 )
-async def subscribe(request: Request, body: SubscribeIn, push: Push, account: SignedIn) -> PushView:
+async def subscribe(request: Request, body: SubscribeIn, push: Push, mine: Member) -> PushView:
     """Send the account's notifications to this device from now on (a device
     subscribed by another account before is this one's now; past the most devices an
     account may have, its oldest goes).  422 for an endpoint the server will not post
     to (``https`` on a named host only)."""
-    mine = _need(account)
     endpoint = check_endpoint(body.endpoint, push.loopback)
     agent = printable(request.headers.get("user-agent", ""))[:200]
     await asyncio.to_thread(
@@ -195,12 +175,11 @@ async def subscribe(request: Request, body: SubscribeIn, push: Push, account: Si
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf, Rated],
+    dependencies=[CsrfChecked, Rated],
 )
-async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushView:
+async def unsubscribe(body: EndpointIn, push: Push, mine: Member) -> PushView:
     """Send nothing more to this device (another account's device is not found:
     nothing changes)."""
-    mine = _need(account)
     await asyncio.to_thread(push.store.unsubscribe, mine.id, body.endpoint)
     return await _view(push, mine, body.endpoint)
 
@@ -210,11 +189,10 @@ async def unsubscribe(body: EndpointIn, push: Push, account: SignedIn) -> PushVi
     tags=["push"],
     response_model=PushView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf, Rated],
+    dependencies=[CsrfChecked, Rated],
 )
-async def choose(body: SettingsIn, push: Push, account: SignedIn) -> PushView:
+async def choose(body: SettingsIn, push: Push, mine: Member) -> PushView:
     """Turn kinds of notification on or off for every device of the account."""
-    mine = _need(account)
 
     def write() -> None:
         off = push.store.off(mine.id)

@@ -11,8 +11,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse
 
 from yatzy.rules import Language
-from yatzy.web.accounts import NoSuchAccountError, NotSignedInError, name_key
-from yatzy.web.deps import Accounts, Service, SignedIn, note_account
+from yatzy.store.accounts import Account
+from yatzy.web.accounts import NoSuchAccountError, name_key
+from yatzy.web.deps import Accounts, Service, note_account, signed_in_only
 from yatzy.web.inputs import Refusal, StrictJSONRoute, refusals
 from yatzy.web.rating_words import rating_words
 from yatzy.web.ratings_view import (
@@ -71,10 +72,12 @@ async def player_profile(
     response_model=ProfileView,
     responses={401: {"model": Refusal, "description": "Not signed in"}, **refusals(503)},
 )
-async def my_ratings(service: Service, account: SignedIn, lang: Language = "en") -> ProfileView:
+async def my_ratings(
+    service: Service,
+    account: Annotated[Account, signed_in_only("log in to see your ratings")],
+    lang: Language = "en",
+) -> ProfileView:
     """The signed-in account's ratings and skill index (401 for a guest)."""
-    if account is None:
-        raise NotSignedInError("log in to see your ratings")
     return await asyncio.to_thread(profile, service.rated.store, account.id, account.name, lang)
 
 

@@ -9,7 +9,7 @@ of its own (``tournament`` in :class:`yatzy.web.limits.Limits`).  The logic is
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
@@ -18,9 +18,15 @@ from fastapi.responses import HTMLResponse
 from yatzy.rules import Language
 from yatzy.store.accounts import Account
 from yatzy.web import catalog
-from yatzy.web.accounts import NotSignedInError, check_csrf
-from yatzy.web.deps import Limiter, Settings, SignedIn, Tournaments, note_account
-from yatzy.web.inputs import BODY, Refusal, StrictJSONRoute, refusals
+from yatzy.web.deps import (
+    CsrfChecked,
+    Limiter,
+    SignedIn,
+    Tournaments,
+    note_account,
+    signed_in_only,
+)
+from yatzy.web.inputs import BODY, StrictJSONRoute, refusal_table
 from yatzy.web.limits import client_of
 from yatzy.web.routes.pages import lang_of, render, templates
 from yatzy.web.tournament_models import (
@@ -38,32 +44,18 @@ TournamentId = Annotated[
 ]
 
 
-def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a tournament route: 401 not signed in, 403 a
-    cross-site request or not the creator, 409 too late or full, and the usual."""
-    words = {
+_refusals = refusal_table(
+    {
         401: "Not signed in: the reason",
         403: "A request without the CSRF header, from another origin, or not the creator's",
         409: "The tournament has begun, is full, or you are in it already",
     }
-    out = refusals(*(c for c in codes if c not in words))
-    for code in codes:
-        if code in words:
-            out[code] = {"model": Refusal, "description": words[code]}
-    return out
+)
+"""The OpenAPI ``responses`` of a tournament route: 401 not signed in, 403 a
+cross-site request or not the creator, 409 too late or full, and the usual."""
 
-
-def _csrf(request: Request, settings: Settings) -> None:
-    check_csrf(request.headers, settings.public_url)
-
-
-Csrf = Depends(_csrf)
-
-
-def _need(account: Account | None) -> Account:
-    if account is None:
-        raise NotSignedInError("sign in to take part in tournaments")
-    return account
+Entrant = Annotated[Account, signed_in_only("sign in to take part in tournaments")]
+"""The signed-in account of a tournament route that needs one (a guest: 401)."""
 
 
 @router.get(
@@ -84,18 +76,17 @@ async def list_tournaments(tournaments: Tournaments, lang: Language = "en") -> T
     status_code=201,
     response_model=TournamentView,
     responses=_refusals(*BODY, 401, 403, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def create_tournament(
     request: Request,
     body: CreateTournamentIn,
     tournaments: Tournaments,
-    account: SignedIn,
+    mine: Entrant,
     limiter: Limiter,
 ) -> TournamentView:
     """Make a tournament (signed in): its rules are checked as a game's, its start
     must be in the future.  The creator does not join by making it."""
-    mine = _need(account)
     await limiter.acheck("tournament", client_of(request.scope))
     made = await tournaments.create(mine, body)
     return await tournaments.view(made.id, mine, body.lang)
@@ -121,13 +112,12 @@ async def get_tournament(
     tags=["tournaments"],
     response_model=TournamentView,
     responses=_refusals(*BODY, 401, 403, 404, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def join_tournament(
-    tournament_id: TournamentId, tournaments: Tournaments, account: SignedIn, lang: Language = "en"
+    tournament_id: TournamentId, tournaments: Tournaments, mine: Entrant, lang: Language = "en"
 ) -> TournamentView:
     """Join (signed in, before the start, under the cap, once)."""
-    mine = _need(account)
     await tournaments.join(tournament_id, mine)
     return await tournaments.view(tournament_id, mine, lang)
 
@@ -137,13 +127,12 @@ async def join_tournament(
     tags=["tournaments"],
     response_model=TournamentView,
     responses=_refusals(*BODY, 401, 403, 404, 409, 503),
-    dependencies=[Csrf],
+    dependencies=[CsrfChecked],
 )
 async def cancel_tournament(
-    tournament_id: TournamentId, tournaments: Tournaments, account: SignedIn, lang: Language = "en"
+    tournament_id: TournamentId, tournaments: Tournaments, mine: Entrant, lang: Language = "en"
 ) -> TournamentView:
     """Cancel the tournament (its creator only, before the start)."""
-    mine = _need(account)
     await tournaments.cancel(tournament_id, mine)
     return await tournaments.view(tournament_id, mine, lang)
 
