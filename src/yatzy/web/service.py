@@ -1132,7 +1132,9 @@ class GameService:
             return {"pending": True}  # the people's final levels: milliseconds away
         # Each person counted at the level their play measured (issue 24), as the
         # analysis ahead rated the turns (so only the last turn is left to rate).
-        measured = self.ahead.measured_of(stored.id)
+        measured = await asyncio.to_thread(
+            self.ahead.measured_at_end, stored.id, state, earlier_games(self.repo, stored)
+        )
         return await asyncio.to_thread(
             win_analysis,
             self.win_analyses,
