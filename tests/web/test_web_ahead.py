@@ -70,7 +70,7 @@ def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
     assert "Beginner" in report["people_note"], report["people_note"]
     assert again["people_note"] == report["people_note"]
     # ... so the chances differ only by their sampling (0.02 CPU s a position): at most
-    # 1.9 points a turn in 4 runs of 62 chart points.  Once the second server counted
+    # 1.9 points a turn in 2 runs of 31 turns.  Once the second server counted
     # the people as playing their best instead (their levels were not measured there):
     # 12.9 points apart, then 15.1.
     for line, other in zip(again["lines"], report["lines"], strict=True):
