@@ -334,7 +334,8 @@ def test_an_approximate_record_chance_while_the_target_table_is_missing(
     # Issue 24: while the target table builds, the chance with the best-points
     # strategy stands in; target play aims at the record, so it is never below it.
     from yatzy.strategy import target_play
-    from yatzy.strategy.target_play import approximate_chance_to_beat, chance_to_beat
+    from yatzy.strategy.target_play import chance_to_beat
+    from yatzy.strategy.win_chance import approximate_chance_to_beat
 
     open_boxes = ["threes", "full_house", "chance"]
     table = TargetTable("yatzy", open_boxes=open_boxes)

@@ -290,10 +290,10 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     # Issue 24: the terminal has no target table until ``yatzy solve SPEC --target``:
     # meanwhile the best-points strategy's chance, said as approximate, within 80 columns.
     from yatzy.cli.play_common import record_line
-    from yatzy.strategy import target_play
+    from yatzy.strategy import target_play, win_chance
 
     monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
-    monkeypatch.setattr(target_play, "approximate_chance_to_beat", lambda *a, **k: 0.5834)
+    monkeypatch.setattr(win_chance, "approximate_chance_to_beat", lambda *a, **k: 0.5834)
     state = new_state("yatzy", ["Anna"], starter=0)
     about = {"sv": "cirka 58 %", "fi": "noin 58 %", "en": "about 58 %"}[lang]
     assert about in record_line(state, 250, lang, short=True)

@@ -107,15 +107,15 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     import sys
 
     from yatzy.strategy import advisor
-    from yatzy.web import prepare
+    from yatzy.web import prepare, warm_children
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
-    monkeypatch.setattr(warmup, "_children", [child])
-    monkeypatch.setattr(warmup, "_specs", {child.pid: "yatzy+forced"})
-    assert not warmup.wait_for_warming("yatzy")  # another rule set's child: no wait
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy+forced", child)
+    assert not warm_children.wait_for_warming("yatzy")  # another rule set's child: no wait
     assert child.poll() is None
     advised: list[int | None] = []
     monkeypatch.setattr(advisor, "advise", lambda state: advised.append(child.poll()))
     prepare._strategy({"spec": "yatzy+forced"})
     assert advised == [0]  # advised only once the child had ended
-    assert not warmup.wait_for_warming("yatzy+forced")  # ended: nothing to wait for
+    assert not warm_children.wait_for_warming("yatzy+forced")  # ended: nothing to wait for

@@ -359,13 +359,14 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
 
     "not available" with its reason: rules that target tables do not cover, or a
     table not built yet (then an approximate figure where the best-points strategy's
-    tables give one, :func:`~yatzy.strategy.target_play.approximate_chance_to_beat`).
+    tables give one, :func:`~yatzy.strategy.win_chance.approximate_chance_to_beat`).
     ``short`` words it to share a line of 80 columns with the rolls left (in sv and fi
     the long form does not fit beside them).
     """
     from yatzy.errors import SpecError
     from yatzy.solver.target import check_target_supported
-    from yatzy.strategy.target_play import approximate_chance_to_beat, chance_to_beat
+    from yatzy.strategy.target_play import chance_to_beat
+    from yatzy.strategy.win_chance import approximate_chance_to_beat
 
     chance = chance_to_beat(state, record)
     prefix = "record_short" if short else "record_chance"

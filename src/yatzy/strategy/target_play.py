@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from yatzy.solver.target import TargetTable
 
 __all__ = [
-    "APPROX_BUDGET",
-    "approximate_chance_to_beat",
     "chance_to_beat",
     "choose_for_target",
     "play_for_target",
@@ -134,32 +132,3 @@ def chance_to_beat(
         return record_chance(table, state, record, seat)
     except YatzyError:  # a position the table cannot read (e.g. the roll-off)
         return None
-
-
-APPROX_BUDGET = 0.05
-"""CPU seconds of :func:`approximate_chance_to_beat` per position (at most)."""
-
-
-def approximate_chance_to_beat(
-    state: State, record: int | None, seat: int = 0, *, budget: float = APPROX_BUDGET
-) -> float | None:
-    """An approximate live chance that ``seat`` beats ``record``, for while the target
-    table that :func:`chance_to_beat` reads is not built: the chance with the
-    best-points strategy from ``state`` on (exact where its table covers the rest of
-    the game within ``budget`` CPU seconds, else simulated for them).  Target play
-    aims at the record, so the exact figure is this one or a little more.
-
-    ``None`` where there is nothing to say: no record, the game is over or not
-    started, or the best-points strategy's own tables are not built either (never
-    built here: the caller never waits for a build)."""
-    if record is None or state.is_terminal() or state.starter is None:
-        return None
-    from yatzy.strategy.win_chance import TablesNotReady, seat_distributions
-
-    try:
-        found = seat_distributions(state, [None] * len(state.players), budget=budget, build=False)
-    except (TablesNotReady, YatzyError):
-        return None
-    lo, pmf = found.dists[seat]
-    beats = sum(float(p) for k, p in enumerate(pmf) if lo + k > record)
-    return min(1.0, max(0.0, beats))

@@ -151,7 +151,7 @@ def table_jobs() -> JobQueue:
 def _strategy(args: dict[str, Any]) -> None:
     """Load or build the advisor's tables of ``args["spec"]`` (its first advice)."""
     from yatzy.strategy import advisor
-    from yatzy.web.warmup import wait_for_warming
+    from yatzy.web.warm_children import wait_for_warming
 
     wait_for_warming(args["spec"])  # its child compiles the kernels: load them after it
     state = Game(RuleSet.parse(args["spec"]), ["warm-up"]).new_initial_state()

@@ -1209,7 +1209,8 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
     if best is None or state.is_terminal():
         return {}
     try:
-        from yatzy.strategy.target_play import approximate_chance_to_beat, chance_to_beat
+        from yatzy.strategy.target_play import chance_to_beat
+        from yatzy.strategy.win_chance import approximate_chance_to_beat
     except ImportError:  # the strategy package is not installed
         return {"record_chance": None}
     chance = chance_to_beat(state, best)

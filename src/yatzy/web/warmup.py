@@ -25,6 +25,7 @@ import sys
 import threading
 
 from yatzy.rules import RuleSet
+from yatzy.web.warm_children import warming
 
 log = logging.getLogger("yatzy.web")
 
@@ -37,11 +38,6 @@ MAX_CHILDREN = 1
 _lock = threading.Lock()
 _started: set[str] = set()
 _children: list[subprocess.Popen[bytes]] = []
-_specs: dict[int, str] = {}  # child pid -> the rule spec it warms
-
-WAIT_LIMIT = 900.0
-"""Seconds a table job waits for a warm-up child at most (a stuck child is not
-waited for longer: the job then builds what it needs itself)."""
 
 
 def enabled_by_env() -> bool:
@@ -92,25 +88,8 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
     log.info("warming the kernels of %s in process %d", rules.spec, child.pid)
     with _lock:
         _children.append(child)
-        _specs[child.pid] = rules.spec
+    warming(rules.spec, child)  # the table job waits for it (yatzy.web.warm_children)
     return child
-
-
-def wait_for_warming(spec: str, limit: float = WAIT_LIMIT) -> bool:
-    """Wait while this process's warm-up child of ``spec`` runs (at most ``limit``
-    seconds); whether one was waited for.  The server's table job calls it before
-    loading the tables: the child builds the table and compiles the kernels into the
-    disk caches, so the job then loads both rather than compile the same kernels again
-    beside it (twice the CPU on a fresh install, and numba's compile holds this
-    process's interpreter lock, stalling its requests)."""
-    with _lock:
-        running = [c for c in _children if _specs.get(c.pid) == spec and c.poll() is None]
-    for child in running:
-        try:
-            child.wait(limit)
-        except subprocess.TimeoutExpired:
-            log.info("the warm-up of %s is still running after %.0f s", spec, limit)
-    return bool(running)
 
 
 def warm(spec: str) -> None:
