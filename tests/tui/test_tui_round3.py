@@ -299,6 +299,13 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     assert about in record_line(state, 250, lang, short=True)
     long = record_line(state, 250, lang)
     assert about in long and "yatzy solve yatzy --target" in long
+    # Before the best-points tables are built, no figure is worked out on the screen's
+    # thread: "not available" with its reason, as before.
+    import yatzy.bots as bots
+
+    monkeypatch.setattr(bots, "preparing", lambda level, rules: True)
+    assert about not in record_line(state, 250, lang)
+    monkeypatch.setattr(bots, "preparing", lambda level, rules: False)
     app = make_app(state, lang=lang, record=250)
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:

@@ -363,6 +363,7 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
     ``short`` words it to share a line of 80 columns with the rolls left (in sv and fi
     the long form does not fit beside them).
     """
+    from yatzy.bots import preparing
     from yatzy.errors import SpecError
     from yatzy.solver.target import check_target_supported
     from yatzy.strategy.target_play import chance_to_beat
@@ -375,7 +376,10 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
             check_target_supported(state.rules)
         except SpecError:
             return tr(f"{prefix}_unsupported", lang, record=record)
-        approx = approximate_chance_to_beat(state, record)
+        # Only from the best-points tables at hand: the status line is drawn on the
+        # screen's thread, which never waits for a table (2.7 s on a cold install).
+        ready = not preparing("optimal", state.rules)
+        approx = approximate_chance_to_beat(state, record) if ready else None
         if approx is not None:  # the best-points strategy's chance, said as approximate
             percent = decimal(f"{approx * 100:.0f}", lang)
             return tr(
