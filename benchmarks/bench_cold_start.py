@@ -22,10 +22,13 @@ temporary folder, as on a computer that never ran yatzy.  It prints, per rule se
   in production), a person against the optimal computer with the person's moves
   spread over ``--game`` seconds, the computer's first and slowest turn (from the
   person's write to their turn again), and from the last box the analysis and the win
-  analysis (whose turns the server rated ahead meanwhile, where its tables were ready).
+  analysis (whose turns the server rated ahead meanwhile, where its tables were ready);
+- ``terminal`` (``--only terminal``): the terminal's waits (``yatzy play``): the optimal
+  computer's first turn, the first hint, the solo record line, and the time until a
+  hint gives options (its table is built by a child process meanwhile).
 
 Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]
-[--game 60] [--only analysis,win,warm-analysis,warm-win,server]``.
+[--game 60] [--only analysis,win,warm-analysis,warm-win,server,terminal]``.
 """
 
 from __future__ import annotations
@@ -172,6 +175,37 @@ elif what == "server":
         out["win analysis, server, from the last box"] = waits.get("win analysis", float("nan"))
         ahead = client.app.state.service.ahead
         out["turns rated ahead"] = ahead.done
+elif what == "terminal":
+    # The terminal's waits (yatzy play): the optimal computer's first turn, the first
+    # hint, the record line, and how long until a hint gives options.
+    from yatzy.bots import GreedyBot, make_bot
+    from yatzy.cli.play_common import hint_lines, plays_stand_in, record_line
+    from yatzy.game import Player, Roll
+    state = Game(rules, [Player("Bot", "optimal"), Player("Ann")]).new_initial_state(starter=0)
+    t = time.perf_counter()
+    bot = GreedyBot() if plays_stand_in(state, 0) else make_bot("optimal")
+    while state.player == 0 and not state.is_terminal():
+        if state.is_chance_node():
+            state.roll(rng)
+            continue
+        state.apply(bot.choose(state, rng))
+    out["terminal: computer's first turn"] = time.perf_counter() - t
+    out["terminal: greedy stands in"] = isinstance(bot, GreedyBot)
+    state.apply(Roll())
+    if state.is_chance_node():
+        state.roll(rng)
+    t = time.perf_counter()
+    said = hint_lines(state, None, "en")[0]
+    out["terminal: first hint"] = time.perf_counter() - t
+    out["terminal: first hint says"] = said[:48]
+    t = time.perf_counter()
+    record_line(Game(rules, ["Ann"]).new_initial_state(starter=0), 240, "en")
+    out["terminal: record line"] = time.perf_counter() - t
+    t = time.perf_counter()
+    while time.perf_counter() - t < 3600 and "being prepared" in said:
+        time.sleep(2)
+        said = hint_lines(state, None, "en")[0]
+    out["terminal: a hint with options after"] = time.perf_counter() - t
 print(json.dumps(out))
 """
 
