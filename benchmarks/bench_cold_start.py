@@ -16,10 +16,19 @@ temporary folder, as on a computer that never ran yatzy.  It prints, per rule se
   is there (the server's defaults: 0.2 CPU seconds per position);
 - ``... after a N s game, warmed``: the same when the server's warm-up child
   (:mod:`yatzy.web.warmup`) started as the game did, ``--game`` seconds before the last
-  box (a short first game).
+  box (a short first game);
+- ``server`` (``--only server``): what a player waits for in the server itself: a
+  fresh app on a fresh database (its warm-up child, table jobs and analysis ahead as
+  in production), a person against the optimal computer with the person's moves
+  spread over ``--game`` seconds, the computer's first and slowest turn (from the
+  person's write to their turn again), and from the last box the analysis and the win
+  analysis (whose turns the server rated ahead meanwhile, where its tables were ready);
+- ``terminal`` (``--only terminal``): the terminal's waits (``yatzy play``): the optimal
+  computer's first turn, the first hint, the solo record line, and the time until a
+  hint gives options (its table is built by a child process meanwhile).
 
 Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]
-[--game 60] [--only analysis,win,warm-analysis,warm-win]``.
+[--game 60] [--only analysis,win,warm-analysis,warm-win,server,terminal]``.
 """
 
 from __future__ import annotations
@@ -102,11 +111,107 @@ elif what == "win":
         lambda: hints.win_analysis(jobs, state, "en", key="bench")
     )
     out["win analysis answered"] = sorted(answer)[:4]
+elif what == "server":
+    # What a player waits for in the server: a real app on a fresh database, a person
+    # against the optimal computer, moves paced over ``game`` seconds (the analysis
+    # ahead rates the turns meanwhile), then the waits after the last box.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from yatzy.web.app import create_app
+    game_s, db = float(sys.argv[3]), sys.argv[4]
+    pace = game_s / (3 * rules.turns)
+    def view(client, gid):
+        return client.get(f"/api/games/{gid}").json()
+    def person_to_act(client, gid):
+        start = time.perf_counter()
+        while True:
+            v = view(client, gid)
+            if v["finished"] or not v["players"][v["turn"]["seat"]]["bot"]:
+                return v, time.perf_counter() - start
+            time.sleep(0.02)
+    def action(v):
+        turn = v["turn"]
+        if turn["dice"] is None or (turn["rolls_left"] > 0 and turn["rolls_used"] < 2):
+            return {"roll": []}
+        preview = {b: p for b, p in turn["preview"].items() if b in turn["allowed"]}
+        return {"score": max(preview, key=lambda b: (preview[b], b))}
+    seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "optimal"}]
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:
+        t = begun = time.perf_counter()
+        gid = client.post("/api/games", json={"rules": spec, "seats": seats}).json()["id"]
+        out["game created"] = time.perf_counter() - t
+        bot_turns = []
+        v, waited = person_to_act(client, gid)
+        if v["turn"]["seat"] != 0 or v["version"] > 0:
+            bot_turns.append(waited)  # the computer began
+        while not v["finished"]:
+            time.sleep(pace)
+            t = time.perf_counter()
+            r = client.post(f"/api/games/{gid}/actions", json={"action": action(v)})
+            assert r.status_code == 200, r.text
+            after = r.json()
+            computer = not after["finished"] and after["players"][after["turn"]["seat"]]["bot"]
+            v, _ = person_to_act(client, gid)
+            if computer:
+                bot_turns.append(time.perf_counter() - t)  # its whole turn, on screen
+        last = time.perf_counter()
+        waits = {}
+        while len(waits) < 2:
+            for name, path in (("analysis", "analysis"), ("win analysis", "win-analysis")):
+                if name not in waits:
+                    answer = client.get(f"/api/games/{gid}/{path}").json()
+                    if not answer.get("pending"):
+                        waits[name] = time.perf_counter() - last
+                        out[f"{name} answered"] = sorted(answer)[:4]
+            if time.perf_counter() - last > 3600:
+                break
+            time.sleep(0.05)
+        out["computer's first turn"] = bot_turns[0] if bot_turns else float("nan")
+        out["computer's slowest turn"] = max(bot_turns, default=float("nan"))
+        out["game played (s)"] = last - begun
+        out["analysis, server, from the last box"] = waits.get("analysis", float("nan"))
+        out["win analysis, server, from the last box"] = waits.get("win analysis", float("nan"))
+        ahead = client.app.state.service.ahead
+        out["turns rated ahead"] = ahead.done
+elif what == "terminal":
+    # The terminal's waits (yatzy play): the optimal computer's first turn, the first
+    # hint, the record line, and how long until a hint gives options.
+    from yatzy.bots import GreedyBot, make_bot
+    from yatzy.cli.play_common import hint_lines, plays_stand_in, record_line
+    from yatzy.game import Player, Roll
+    state = Game(rules, [Player("Bot", "optimal"), Player("Ann")]).new_initial_state(starter=0)
+    t = time.perf_counter()
+    bot = GreedyBot() if plays_stand_in(state, 0) else make_bot("optimal")
+    while state.player == 0 and not state.is_terminal():
+        if state.is_chance_node():
+            state.roll(rng)
+            continue
+        state.apply(bot.choose(state, rng))
+    out["terminal: computer's first turn"] = time.perf_counter() - t
+    out["terminal: greedy stands in"] = isinstance(bot, GreedyBot)
+    state.apply(Roll())
+    if state.is_chance_node():
+        state.roll(rng)
+    t = time.perf_counter()
+    said = hint_lines(state, None, "en")[0]
+    out["terminal: first hint"] = time.perf_counter() - t
+    out["terminal: first hint says"] = said[:48]
+    t = time.perf_counter()
+    record_line(Game(rules, ["Ann"]).new_initial_state(starter=0), 240, "en")
+    out["terminal: record line"] = time.perf_counter() - t
+    t = time.perf_counter()
+    while time.perf_counter() - t < 3600 and "being prepared" in said:
+        time.sleep(2)
+        said = hint_lines(state, None, "en")[0]
+    out["terminal: a hint with options after"] = time.perf_counter() - t
 print(json.dumps(out))
 """
 
 
 def _child(spec: str, what: str, home: Path, kernels: Path, game: float = 0.0) -> dict[str, object]:
+    home.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "XDG_CACHE_HOME": str(home),
@@ -114,7 +219,7 @@ def _child(spec: str, what: str, home: Path, kernels: Path, game: float = 0.0) -
         "YATZY_PREPARE_SPECS": "all",
     }
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, spec, what, str(game)],
+        [sys.executable, "-c", _CHILD, spec, what, str(game), str(home / "server.db")],
         env=env,
         capture_output=True,
         text=True,

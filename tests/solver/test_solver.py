@@ -251,6 +251,22 @@ def test_table_is_cached_per_spec_and_reloaded(_private_cache: Path) -> None:
     assert not other.from_cache  # a different key
 
 
+def test_a_solved_table_is_read_only_as_a_loaded_one_is(_private_cache: Path) -> None:
+    # numba types a read-only array apart from a writable one: a table solved in one
+    # process (the server's warm-up child) and loaded in another (the server) once made
+    # every kernel that reads it compile twice on a fresh install (issue 24's waits).
+    from yatzy.solver.target import TargetTable
+
+    solved = Solver("yatzy+forced")
+    loaded = Solver("yatzy+forced")
+    assert not solved.from_cache and loaded.from_cache
+    assert not solved.table.flags.writeable and not loaded.table.flags.writeable
+    alone = Solver("yatzy", open_boxes=["ones", "chance"], use_cache=False)
+    assert not alone.table.flags.writeable
+    target = TargetTable("yatzy", open_boxes=["ones", "chance"], use_cache=False)
+    assert not any(a.flags.writeable for a in (target.vals, target.off, target.lo, target.hi))
+
+
 def test_stale_or_damaged_cache_is_recomputed(_private_cache: Path) -> None:
     want = Solver("yahtzee+forced").expected_score
     meta = next((_private_cache / "yatzy" / "solver").glob("*.json"))

@@ -328,6 +328,31 @@ def test_web_solo_view_gets_the_record_chance_and_a_hint_aiming_at_it(
     }
 
 
+def test_an_approximate_record_chance_while_the_target_table_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: while the target table builds, the chance with the best-points
+    # strategy stands in; target play aims at the record, so it is never below it.
+    from yatzy.strategy import target_play
+    from yatzy.strategy.target_play import chance_to_beat
+    from yatzy.strategy.win_chance import approximate_chance_to_beat
+
+    open_boxes = ["threes", "full_house", "chance"]
+    table = TargetTable("yatzy", open_boxes=open_boxes)
+    state = _game_at("yatzy", open_boxes, {"sixes": 24, "fives": 20}, [3, 3, 3, 5, 1])
+    monkeypatch.setitem(target_play._TABLES, "yatzy", None)  # not built yet
+    assert chance_to_beat(state, 75) is None
+    for record in (60, 75, 90):
+        approx = approximate_chance_to_beat(state, record)
+        exact = table.probability(state, record + 1)
+        assert approx is not None
+        assert exact - 0.1 <= approx <= exact + 1e-6, (record, approx, exact)
+    assert approximate_chance_to_beat(state, 0) == pytest.approx(1.0)
+    assert approximate_chance_to_beat(state, 10_000) == 0.0
+    assert approximate_chance_to_beat(state, None) is None
+    assert approximate_chance_to_beat(Game("yatzy", ["Solo"]).new_initial_state(), 75) is None
+
+
 def test_optimal_mode_within_a_turn_has_the_advised_values() -> None:
     spec, open_boxes = "yahtzee", ["sixes", "large_straight", "chance"]
     points = {"yatzy": 50, "ones": 3}

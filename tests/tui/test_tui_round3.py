@@ -281,3 +281,38 @@ def test_the_record_line_fits_80_columns(lang: Language) -> None:
         assert len(line) <= 78  # inside the padding
 
     drive(app, body)
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_record_line_says_an_approximate_chance_before_the_target_table(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the terminal has no target table until ``yatzy solve SPEC --target``:
+    # meanwhile the best-points strategy's chance, said as approximate, within 80 columns.
+    from yatzy.cli.play_common import record_line
+    from yatzy.strategy import target_play, win_chance
+
+    monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
+    monkeypatch.setattr(win_chance, "approximate_chance_to_beat", lambda *a, **k: 0.5834)
+    state = new_state("yatzy", ["Anna"], starter=0)
+    about = {"sv": "cirka 58 %", "fi": "noin 58 %", "en": "about 58 %"}[lang]
+    assert about in record_line(state, 250, lang, short=True)
+    long = record_line(state, 250, lang)
+    assert about in long and "yatzy solve yatzy --target" in long
+    # Before the best-points tables are built, no figure is worked out on the screen's
+    # thread: "not available" with its reason, as before.
+    import yatzy.bots as bots
+
+    monkeypatch.setattr(bots, "preparing", lambda level, rules: True)
+    assert about not in record_line(state, 250, lang)
+    monkeypatch.setattr(bots, "preparing", lambda level, rules: False)
+    app = make_app(state, lang=lang, record=250)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        line = next(ln for ln in screen_text(app).splitlines() if "250" in ln)
+        assert line.endswith(record_line(state, 250, lang, short=True)), line
+        assert len(line) <= 78
+
+    drive(app, body)

@@ -259,3 +259,33 @@ def test_stopping_drops_the_queued_jobs_and_tells_their_callers(gate: threading.
     gate.set()
     assert running.result(scaled(30)) == 1  # the running one finishes
     assert jobs.wait_idle(scaled(30)) and jobs.load() == {"queued": 0, "running": 0}
+
+
+def test_only_a_bots_first_move_waits_for_its_tables_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 24 (the computer's move within 3 s): every action of a computer's turn once
+    # waited a second for a table job under way, 3-4 s a turn for as long as it built.
+    from concurrent.futures import Future
+
+    waits: list[float | None] = []
+
+    class Building(Future[None]):
+        def result(self, timeout: float | None = None) -> None:
+            waits.append(timeout)
+            raise TimeoutError("still building")
+
+    class Jobs_:
+        def status(self, spec: JobSpec) -> tuple[str | None, str | None]:
+            return "running", None
+
+        def submit(self, spec: JobSpec, **_: Any) -> Future[None]:
+            return Building()
+
+    monkeypatch.setenv(PREPARE_ENV, "presets")
+    monkeypatch.setattr(prepare, "table_jobs", lambda: Jobs_())
+    monkeypatch.setattr(prepare, "_ready", set())
+    monkeypatch.setattr(prepare, "_waited", set(), raising=False)
+    rules = RuleSet.parse("yatzy")
+    for _ in range(4):  # a turn: roll, keep, keep, write
+        bot, stands_in = prepare.bot_for("optimal", rules)
+        assert isinstance(bot, GreedyBot) and stands_in
+    assert waits == [prepare.STAND_IN_AFTER, 0.0, 0.0, 0.0]

@@ -77,3 +77,31 @@ def test_a_solo_game_says_its_record_chance_is_being_worked_out(
         monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: 0.25)
         you = client.get(f"/api/games/{gid}").json()["you"]
         assert you["record_chance"] == 0.25 and "record_chance_pending" not in you
+
+
+def test_an_approximate_record_chance_is_shown_while_the_table_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: while the target table builds, an approximate figure (the chance with
+    # the best-points strategy), marked as approximate, rather than words alone.
+    from yatzy.strategy import target_play
+
+    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    with TestClient(create_app(url, bot_delay=0.0)) as client:
+        seats = [{"name": "Ann", "here": True}]
+        play_out(client, create(client, seats, rules="yatzy+forced"))
+        gid = create(client, seats, rules="yatzy+forced")
+        assert client.post(f"/api/games/{gid}/actions", json={"action": {"roll": []}}).is_success
+        monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
+        monkeypatch.setattr(prepare, "table_jobs", lambda: Tables())
+        you = client.get(f"/api/games/{gid}").json()["you"]
+        assert you["record_chance"] is None and you["record_chance_pending"] is True
+        assert 0.0 <= you["record_chance_approx"] <= 1.0, you
+        # Not where no table is being prepared (nothing will replace it).
+        monkeypatch.setattr(prepare, "table_jobs", lambda: Tables(state="failed"))
+        you = client.get(f"/api/games/{gid}").json()["you"]
+        assert "record_chance_approx" not in you and "record_chance_pending" not in you
+        # Once the table is there, only the chance itself.
+        monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: 0.25)
+        you = client.get(f"/api/games/{gid}").json()["you"]
+        assert you["record_chance"] == 0.25 and "record_chance_approx" not in you

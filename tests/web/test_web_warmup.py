@@ -95,3 +95,27 @@ def test_the_childs_work_runs_through() -> None:
     # The child's own work, here in the test's process (its tables and kernels are
     # cached by the other tests: seconds): the table, the analysis, the win analysis.
     warmup.warm("yatzy+forced")
+
+
+def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the server's own table job once compiled the same kernels beside the
+    # warm-up child (twice the CPU of a fresh install, and numba's compile holding the
+    # server's interpreter); it now waits for the child and loads what it cached.
+    import subprocess
+    import sys
+
+    from yatzy.strategy import advisor
+    from yatzy.web import prepare, warm_children
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy+forced", child)
+    assert not warm_children.wait_for_warming("yatzy")  # another rule set's child: no wait
+    assert child.poll() is None
+    advised: list[int | None] = []
+    monkeypatch.setattr(advisor, "advise", lambda state: advised.append(child.poll()))
+    prepare._strategy({"spec": "yatzy+forced"})
+    assert advised == [0]  # advised only once the child had ended
+    assert not warm_children.wait_for_warming("yatzy+forced")  # ended: nothing to wait for

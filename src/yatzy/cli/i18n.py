@@ -302,6 +302,12 @@ _FULL_SCREEN = messages(
     N_("cli.tui_chances_failed", "Win % could not be computed ({reason}): shown as ?"),
     N_("cli.record_short", "record {record}: {percent} % to beat it"),
     N_("cli.record_short_unavailable", "record {record}: chance needs its table built"),
+    N_("cli.record_short_approx", "record {record}: about {percent} % to beat it"),
+    N_(
+        "cli.record_chance_approx",
+        "Chance of beating your record ({record}): about {percent} % (approximate until its "
+        "table is built: yatzy solve {spec} --target, minutes once)",
+    ),
     N_(
         "cli.record_chance_unsupported",
         "Chance of beating your record ({record}): not computed for these rules "

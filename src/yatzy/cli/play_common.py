@@ -358,13 +358,16 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
     """Solo: the live chance of beating ``record`` with target play, in words.
 
     "not available" with its reason: rules that target tables do not cover, or a
-    table not built yet.
+    table not built yet (then an approximate figure where the best-points strategy's
+    tables give one, :func:`~yatzy.strategy.win_chance.approximate_chance_to_beat`).
     ``short`` words it to share a line of 80 columns with the rolls left (in sv and fi
     the long form does not fit beside them).
     """
+    from yatzy.bots import preparing
     from yatzy.errors import SpecError
     from yatzy.solver.target import check_target_supported
     from yatzy.strategy.target_play import chance_to_beat
+    from yatzy.strategy.win_chance import approximate_chance_to_beat
 
     chance = chance_to_beat(state, record)
     prefix = "record_short" if short else "record_chance"
@@ -373,6 +376,15 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
             check_target_supported(state.rules)
         except SpecError:
             return tr(f"{prefix}_unsupported", lang, record=record)
+        # Only from the best-points tables at hand: the status line is drawn on the
+        # screen's thread, which never waits for a table (2.7 s on a cold install).
+        ready = not preparing("optimal", state.rules)
+        approx = approximate_chance_to_beat(state, record) if ready else None
+        if approx is not None:  # the best-points strategy's chance, said as approximate
+            percent = decimal(f"{approx * 100:.0f}", lang)
+            return tr(
+                f"{prefix}_approx", lang, record=record, percent=percent, spec=state.rules.spec
+            )
         return tr(f"{prefix}_unavailable", lang, record=record, spec=state.rules.spec)
     percent = decimal(f"{chance * 100:.1f}", lang)
     return tr(prefix, lang, record=record, percent=percent)

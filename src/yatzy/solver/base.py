@@ -160,7 +160,7 @@ class Solver:
         elif table is None:
             table = self._solve(progress)
         self.seconds = time.perf_counter() - start
-        self.table: npt.NDArray[Any] = table
+        self.table: npt.NDArray[Any] = cache.frozen(table)  # as loaded: one kernel compile
 
     # -- solving ---------------------------------------------------------------------------
 

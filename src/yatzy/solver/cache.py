@@ -100,6 +100,15 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
     return table
 
 
+def frozen(table: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``table`` made read-only, as :func:`load` maps it: numba types a read-only array
+    apart from a writable one, so a kernel compiled for a table solved in one process
+    (the warm-up child, a table job) would be compiled again for the same table loaded
+    in another.  One kind of table, one compile; a table is never written once made."""
+    table.flags.writeable = False
+    return table
+
+
 @contextlib.contextmanager
 def building(key: dict[str, Any]) -> Iterator[None]:
     """Hold the build lock of the table stored under ``key``: a thread or process that

@@ -111,7 +111,7 @@ class SavedSolver(Solver, handles=accumulates):
         elif table is None:
             table = self._solve(progress)
         self.seconds = time.perf_counter() - start
-        self.table: npt.NDArray[Any] = table
+        self.table: npt.NDArray[Any] = cache.frozen(table)  # as loaded: one kernel compile
 
     def _setup(self, rules: RuleSet | str, open_boxes: Any, dtype: DType) -> str:
         """Check the arguments and lay out the compact rows; the root's name (cache key)."""

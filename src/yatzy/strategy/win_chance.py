@@ -61,11 +61,13 @@ from yatzy.strategy.outcomes import (
 )
 
 __all__ = [
+    "APPROX_BUDGET",
     "PERSON",
     "Distributions",
     "SeatChance",
     "TablesNotReady",
     "WinChances",
+    "approximate_chance_to_beat",
     "combine",
     "score_grid",
     "seat_distributions",
@@ -525,3 +527,31 @@ def _simulate(
         cost[g] = max(spent / games, 1e-7)
         chunk[g] = max(games, samplers[g].first_chunk)
         outcomes[g] = outcomes[g].merged(points)
+
+
+APPROX_BUDGET = 0.05
+"""CPU seconds of :func:`approximate_chance_to_beat` per position (at most)."""
+
+
+def approximate_chance_to_beat(
+    state: State, record: int | None, seat: int = 0, *, budget: float = APPROX_BUDGET
+) -> float | None:
+    """An approximate live chance that ``seat`` beats ``record`` (a solo game), for
+    while the target table that :func:`yatzy.strategy.target_play.chance_to_beat`
+    reads is not built: the chance with the best-points strategy from ``state`` on
+    (exact where its table covers the rest of the game within ``budget`` CPU seconds,
+    else simulated for them).  Target play
+    aims at the record, so the exact figure is this one or a little more.
+
+    ``None`` where there is nothing to say: no record, the game is over or not
+    started, or the best-points strategy's own tables are not built either (never
+    built here: the caller never waits for a build)."""
+    if record is None or state.is_terminal() or state.starter is None:
+        return None
+    try:
+        found = seat_distributions(state, [None] * len(state.players), budget=budget, build=False)
+    except (TablesNotReady, YatzyError):
+        return None
+    lo, pmf = found.dists[seat]
+    beats = sum(float(p) for k, p in enumerate(pmf) if lo + k > record)
+    return min(1.0, max(0.0, beats))

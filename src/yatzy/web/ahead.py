@@ -335,6 +335,25 @@ class Ahead:
             self._waiting.clear()
             self._lock.notify_all()
 
+    def measured_at_end(
+        self, game_id: str, state: State, earlier: Earlier | None = None
+    ) -> dict[int, Measured]:
+        """:meth:`measured_of` for the analysis at the end of ``game_id`` (at ``state``),
+        measured here and now where this process has not measured that position (a game
+        finished before a restart, or dropped from the waiting games): the win analysis
+        of a game counts its people at the same levels whichever process makes it.
+        Nothing is measured before the end, in a score pad, with the analysis ahead off,
+        or while the game waits here (:meth:`measuring`)."""
+        if (
+            self.enabled
+            and self.measure
+            and state.is_terminal()
+            and not state.game.pad
+            and not self.measuring(game_id, state)
+        ):
+            self._guarded(self._measure, game_id, state, earlier)
+        return self.measured_of(game_id)
+
     def levels_of(self, game_id: str) -> dict[int, str]:
         """Each person's level measured so far in ``game_id`` (seat to level), where
         their play has been seen for :data:`MEASURED_AFTER` turns or in earlier games."""

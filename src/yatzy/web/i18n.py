@@ -412,6 +412,11 @@ _STRINGS: dict[str, Message] = messages(
         "the chance of beating it is being worked out (once for these rules: a few "
         "minutes; it appears after a later move)",
     ),
+    N_(
+        "web.record_chance_approx",
+        "chance of beating it: about {percent} % (approximate, while the exact figure is "
+        "worked out)",
+    ),
     N_("web.aim_record", "Aim at the record"),
     N_("web.aim_expected", "Aim at the expected score"),
     N_("web.record_hint_value", "chance of reaching {target}"),

@@ -156,13 +156,16 @@ class TurnView(TypedDict):
 
 class YouView(TypedDict):
     """The viewer's part: the seats held; solo, the record to beat and its chance
-    (``record_chance_pending`` while the table it needs is being built)."""
+    (``record_chance_pending`` while the table it needs is being built, with
+    ``record_chance_approx`` meanwhile: the chance with the best-points strategy,
+    shown as approximate)."""
 
     seats: list[int]
     solo_record: NotRequired[int | None]
     beats_record: NotRequired[bool]
     record_chance: NotRequired[float | None]
     record_chance_pending: NotRequired[bool]
+    record_chance_approx: NotRequired[float]
     record_hint: NotRequired[HintView | None]
 
 

@@ -151,7 +151,9 @@ def table_jobs() -> JobQueue:
 def _strategy(args: dict[str, Any]) -> None:
     """Load or build the advisor's tables of ``args["spec"]`` (its first advice)."""
     from yatzy.strategy import advisor
+    from yatzy.web.warm_children import wait_for_warming
 
+    wait_for_warming(args["spec"])  # its child compiles the kernels: load them after it
     state = Game(RuleSet.parse(args["spec"]), ["warm-up"]).new_initial_state()
     advisor.advise(state)
 
@@ -209,6 +211,7 @@ def target_preparing(rules: RuleSet) -> bool:
 
 
 _ready: set[str] = set()  # the keys of the jobs done: their tables are loaded here
+_waited: set[str] = set()  # the keys of the jobs a bot's move has waited for once
 _ready_lock = threading.Lock()
 
 
@@ -267,7 +270,10 @@ def bot_for(level: str, rules: RuleSet) -> tuple[Bot, bool]:
     level's own: the greedy strategy, where the server does not prepare the rules, or
     while the level's tables are being prepared (their job, queued here: once they are
     on disk it loads them within :data:`STAND_IN_AFTER` seconds, and the level plays).
-    Never waits longer, so a game never waits for a table."""
+    Only the first move of a job waits that long: every move after it while the job
+    runs (a build, minutes) stands in at once (each action of a computer's turn once
+    waited the second, 3–4 s a turn).  Never waits longer, so a game never waits for a
+    table."""
     if level in QUICK_BOTS:
         return make_bot(level), False
     if not policy().allows(rules):
@@ -278,9 +284,12 @@ def bot_for(level: str, rules: RuleSet) -> tuple[Bot, bool]:
             return make_bot(level), False
     if table_jobs().status(job)[0] == "failed":
         return GreedyBot(), True
+    with _ready_lock:  # only the first move waits: a later one finds a build under way
+        wait = 0.0 if job.key in _waited else STAND_IN_AFTER
+        _waited.add(job.key)
     try:
         future = table_jobs().submit(job, then=_mark_ready(job.key))
-        future.result(STAND_IN_AFTER)
+        future.result(wait)
     except Busy as exc:
         log.info("no table job for %s now: %s", rules.spec, exc)
         return GreedyBot(), True

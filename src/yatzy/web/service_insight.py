@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 from yatzy.game import State
 from yatzy.rules import LANGUAGES
 from yatzy.store import StoredGame
-from yatzy.web.ahead import rating_levels
+from yatzy.web.ahead import earlier_games, rating_levels
 from yatzy.web.models import (
     AnalysisView,
     HintView,
@@ -45,6 +45,8 @@ class InsightSide(GameBase):
             you["record_chance"] = extras["record_chance"]
         if extras.get("record_chance_pending"):
             you["record_chance_pending"] = True
+        if "record_chance_approx" in extras:
+            you["record_chance_approx"] = extras["record_chance_approx"]
         if "record_hint" in extras:
             you["record_hint"] = extras["record_hint"]
         return you
@@ -81,7 +83,9 @@ class InsightSide(GameBase):
             return {"pending": True}  # the people's final levels: milliseconds away
         # Each person counted at the level their play measured (issue 24), as the
         # analysis ahead rated the turns (so only the last turn is left to rate).
-        measured = self.ahead.measured_of(stored.id)
+        measured = await asyncio.to_thread(
+            self.ahead.measured_at_end, stored.id, state, earlier_games(self.repo, stored)
+        )
         return await asyncio.to_thread(
             win_analysis,
             self.win_analyses,
@@ -142,17 +146,20 @@ class RecordExtras(TypedDict, total=False):
 
     record_chance: float | None
     record_chance_pending: bool
+    record_chance_approx: float
     record_hint: HintView | None
 
 
 def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordExtras:
     """Solo, while the game is on: ``record_chance``, the live chance of beating the
     record with target play (``None`` where target tables do not apply or are not
-    built yet), and with hints on ``record_hint``, the hint that aims at the record."""
+    built yet; while the table builds ``record_chance_approx``, an approximate one),
+    and with hints on ``record_hint``, the hint that aims at the record."""
     if best is None or state.is_terminal():
         return {}
     try:
         from yatzy.strategy.target_play import chance_to_beat
+        from yatzy.strategy.win_chance import approximate_chance_to_beat
     except ImportError:  # the strategy package is not installed
         return {"record_chance": None}
     chance = chance_to_beat(state, best)
@@ -160,8 +167,13 @@ def record_extras(stored: StoredGame, state: State, best: int | None) -> RecordE
     if chance is None:
         from yatzy.web.prepare import target_preparing
 
-        # Its table is built in the background (minutes, once): words meanwhile.
+        # Its table is built in the background (minutes, once): meanwhile an
+        # approximate figure, labelled as one (issue 24), or words.
         out["record_chance_pending"] = target_preparing(state.rules)
+        if out["record_chance_pending"]:
+            approx = approximate_chance_to_beat(state, best)
+            if approx is not None:
+                out["record_chance_approx"] = round(approx, 2)  # sampled: whole percent
     if chance is not None and stored.hints and not stored.pad:
         from yatzy.web.hints import record_hint
 

@@ -25,6 +25,7 @@ import sys
 import threading
 
 from yatzy.rules import RuleSet
+from yatzy.web.warm_children import warming
 
 log = logging.getLogger("yatzy.web")
 
@@ -87,6 +88,7 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
     log.info("warming the kernels of %s in process %d", rules.spec, child.pid)
     with _lock:
         _children.append(child)
+    warming(rules.spec, child)  # the table job waits for it (yatzy.web.warm_children)
     return child
 
 

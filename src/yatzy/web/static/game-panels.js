@@ -151,6 +151,7 @@ export function renderStatus() {
   if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
   if (typeof state.you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(state.you.record_chance) });
+  else if (typeof state.you.record_chance_approx === "number") text += ", " + t("record_chance_approx", { percent: percentText(state.you.record_chance_approx) });
   else if (state.you.record_chance_pending) text += ", " + t("record_chance_pending");
   status.textContent = text;
 }
