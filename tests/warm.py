@@ -19,6 +19,7 @@ with ``python -m tests.warm N`` (N an index of :data:`PARTS`).
 from __future__ import annotations
 
 import hashlib
+import random
 import resource
 import subprocess
 import sys
@@ -81,8 +82,42 @@ def _saved() -> None:
         Solver("maxi+saved_rolls", open_boxes=["fives", "chance"], dtype=dtype)
 
 
+def _winner() -> None:
+    """The winner bot's kernels: a two-box end game of two seats, its tables solved in
+    memory as the bot's tests solve them."""
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import BoxEntry, Game, Player
+    from yatzy.solver.target import TargetTable
+    from yatzy.strategy.winbot import WinnerBot, make_tables
+
+    last = ["chance", "yatzy"]
+    tables = make_tables(
+        *(
+            TargetTable("yatzy", mode=m, open_boxes=last, use_cache=False)
+            for m in ("max", "optimal")
+        )
+    )
+    state = Game("yatzy", [Player("A", "winner"), Player("B", None)]).new_initial_state(starter=0)
+    for sheet in state.sheets:
+        for box in state.rules.boxes:
+            if box not in last:
+                sheet.entries[box] = BoxEntry(0)
+    state.turn_number = 2 * (len(state.rules.boxes) - len(last))
+    bots, rng = (WinnerBot(tables), GreedyBot()), random.Random(1)
+    while not state.is_terminal():
+        play_turn(state, bots[state.player], rng)
+
+
+def _dubbel() -> None:
+    """What a server warms for DubbelYatzy (its win chances sample with their own
+    kernels)."""
+    from yatzy.web.warmup import warm
+
+    warm("dubbel")
+
+
 PARTS: list[list[Callable[[], None]]] = [
-    [_server, _simulate],
+    [_server, _simulate, _dubbel, _winner],
     [_subgames, _target, _saved],
 ]
 """The work of each warm-up process, split so that the parts take about as long."""

@@ -163,7 +163,7 @@ class Solver:
         elif table is None:
             table = self._solve(progress)
         self.seconds = time.perf_counter() - start
-        self.table: npt.NDArray[Any] = table
+        self.table: npt.NDArray[Any] = cache.frozen(table)  # as a loaded one
 
     # -- solving ---------------------------------------------------------------------------
 

@@ -101,6 +101,14 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
 
 
 @contextlib.contextmanager
+def frozen(table: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``table``, made read-only: a table just solved then has the type of one loaded
+    from the cache (mapped read-only), so a numba kernel that reads it compiles one
+    signature for both, not two (numba types a read-only array apart)."""
+    table.flags.writeable = False
+    return table
+
+
 def building(key: dict[str, Any]) -> Iterator[None]:
     """Hold the build lock of the table stored under ``key``: a thread or process that
     builds it while another does waits here, then should :func:`load` (see

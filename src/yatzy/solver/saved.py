@@ -111,7 +111,7 @@ class SavedSolver(Solver, handles=accumulates):
         elif table is None:
             table = self._solve(progress)
         self.seconds = time.perf_counter() - start
-        self.table: npt.NDArray[Any] = table
+        self.table: npt.NDArray[Any] = cache.frozen(table)  # as a loaded one
 
     def _setup(self, rules: RuleSet | str, open_boxes: Any, dtype: DType) -> str:
         """Check the arguments and lay out the compact rows; the root's name (cache key)."""
@@ -194,7 +194,7 @@ class SavedSolver(Solver, handles=accumulates):
             saved = worth[:, None]
             start = int(self.offsets[i])
             flat[start : start + (len(saved) * count)] = (base[None, :] + saved).ravel()
-        self.table = flat
+        self.table = cache.frozen(flat)
         self.from_cache = False
         self.seconds = 0.0
         return self

@@ -124,7 +124,8 @@ class TargetTable:
         elif loaded is None:
             loaded = self._solve(shape, progress)
         self.seconds = time.perf_counter() - start
-        self.vals, self.off, self.lo, self.hi = loaded
+        # read-only, as loaded ones are
+        self.vals, self.off, self.lo, self.hi = (cache.frozen(a) for a in loaded)
 
     def store(self) -> None:
         """Put the table into the disk cache (done on solving unless ``use_cache=False``)."""
