@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -249,6 +250,33 @@ def test_table_is_cached_per_spec_and_reloaded(_private_cache: Path) -> None:
     assert again.expected_score == first.expected_score
     other = Solver("yatzy+forced", dtype="float64")
     assert not other.from_cache  # a different key
+
+
+def test_a_solved_table_is_read_only_as_a_loaded_one(_private_cache: Path) -> None:
+    """numba types a read-only array apart: a table just solved has the type of one
+    mapped from the cache, so a kernel that reads tables compiles once for both."""
+    import numba
+
+    from yatzy.solver.target import TargetTable
+
+    def solvers(cached: bool) -> list[Any]:
+        return [
+            Solver("yatzy", open_boxes=["sixes", "chance"], dtype="float64", use_cache=cached),
+            Solver("maxi+saved_rolls", open_boxes=["chance"], use_cache=cached),
+            TargetTable("yatzy", open_boxes=["sixes", "chance"], use_cache=cached),
+        ]
+
+    built, loaded, in_memory = solvers(True), solvers(True), solvers(False)
+    for b, lo, m in zip(built, loaded, in_memory, strict=True):
+        assert not b.from_cache and lo.from_cache and not m.from_cache
+        names = ["vals", "off", "lo", "hi"] if isinstance(b, TargetTable) else ["table"]
+        for name in names:
+            want = numba.typeof(getattr(lo, name))
+            for s in (b, m):
+                assert not getattr(s, name).flags.writeable
+                assert numba.typeof(getattr(s, name)) == want, name
+    with pytest.raises(ValueError, match="read-only"):
+        built[0].table[0, 0, 0] = 1.0
 
 
 def test_stale_or_damaged_cache_is_recomputed(_private_cache: Path) -> None:

@@ -100,7 +100,6 @@ def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None
     return table
 
 
-@contextlib.contextmanager
 def frozen(table: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """``table``, made read-only: a table just solved then has the type of one loaded
     from the cache (mapped read-only), so a numba kernel that reads it compiles one
@@ -109,6 +108,7 @@ def frozen(table: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return table
 
 
+@contextlib.contextmanager
 def building(key: dict[str, Any]) -> Iterator[None]:
     """Hold the build lock of the table stored under ``key``: a thread or process that
     builds it while another does waits here, then should :func:`load` (see
