@@ -271,10 +271,10 @@ def test_a_solved_table_is_read_only_as_a_loaded_one(_private_cache: Path) -> No
         assert not b.from_cache and lo.from_cache and not m.from_cache
         names = ["vals", "off", "lo", "hi"] if isinstance(b, TargetTable) else ["table"]
         for name in names:
-            want = numba.typeof(getattr(lo, name))
+            want = numba.typeof(getattr(lo, name))  # type: ignore[no-untyped-call]
             for s in (b, m):
                 assert not getattr(s, name).flags.writeable
-                assert numba.typeof(getattr(s, name)) == want, name
+                assert numba.typeof(getattr(s, name)) == want, name  # type: ignore[no-untyped-call]
     with pytest.raises(ValueError, match="read-only"):
         built[0].table[0, 0, 0] = 1.0
 
