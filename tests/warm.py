@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from yatzy.game import Sheet
 from yatzy.rules import RuleSet
 
 THREE = ["threes", "full_house", "chance"]
@@ -50,19 +51,25 @@ def _simulate() -> None:
     simulate("yatzy", "optimal", 200, seed=1, workers=1)
 
 
+def _sheet(rules: RuleSet, open_boxes: list[str]) -> Sheet:
+    """A sheet with every box but ``open_boxes`` filled with 0."""
+    from yatzy.game import BoxEntry, Sheet
+
+    sheet = Sheet(rules)
+    for box in rules.boxes:
+        if box not in open_boxes:
+            sheet.entries[box] = BoxEntry(0)
+    return sheet
+
+
 def _subgames() -> None:
     """A sub-game solved in both float types (the native kernels of float64 and float32)
     and its turn tables, as the solver's tests read them."""
-    from yatzy.game import BoxEntry, Sheet
     from yatzy.solver import Solver
 
+    rules = RuleSet.parse("yatzy")
     for dtype in ("float64", "float32"):
-        solver = Solver("yatzy", open_boxes=THREE, dtype=dtype)
-        sheet = Sheet(RuleSet.parse("yatzy"))
-        for box in sheet.rules.boxes:
-            if box not in THREE:
-                sheet.entries[box] = BoxEntry(0)
-        solver.turn_tables(sheet)
+        Solver(rules, open_boxes=THREE, dtype=dtype).turn_tables(_sheet(rules, THREE))
 
 
 def _target() -> None:
@@ -75,11 +82,13 @@ def _target() -> None:
 
 
 def _saved() -> None:
-    """Maxi's saved rolls that accumulate: a sub-game in both float types."""
+    """Maxi's saved rolls that accumulate: a sub-game in both float types, and its
+    turn tables."""
     from yatzy.solver import Solver
 
+    rules, boxes = RuleSet.parse("maxi+saved_rolls"), ["fives", "chance"]
     for dtype in ("float64", "float32"):
-        Solver("maxi+saved_rolls", open_boxes=["fives", "chance"], dtype=dtype)
+        Solver(rules, open_boxes=boxes, dtype=dtype).turn_tables(_sheet(rules, boxes))
 
 
 def _winner() -> None:
