@@ -133,7 +133,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     config = session.config
     wanted = os.environ.get(warm.WARM_ENV, "").strip()
-    if hasattr(config, "workerinput") or wanted == "0":
+    if hasattr(config, "workerinput") or wanted == "0" or config.option.collectonly:
         return
     if wanted != "1" and config.args_source != pytest.Config.ArgsSource.TESTPATHS:
         return
