@@ -1,9 +1,9 @@
 """The kernels compiled once before a test run's workers start (tests/conftest.py).
 
-On a fresh clone numba compiles every kernel on its first use, and both xdist workers
-(and the ``yatzy serve`` servers the tests start) want the same kernels at once at
-the start of a run: each compiles them, minutes of CPU done twice.  So the
-controller runs :data:`PARTS` first, each part in a process of its own (two cores,
+On a fresh clone numba compiles every kernel on its first use (about 170 CPU-s for
+the ones warmed here), and two processes that want a kernel not compiled yet both
+compile it: the two xdist workers, and the ``yatzy serve`` servers the tests start.
+So the controller runs :data:`PARTS` first, each part in a process of its own (two cores,
 two parts of about equal CPU), into the same disk caches the tests read: numba's
 kernel cache (:mod:`yatzy.kernels.cache`) and the solver's tables in
 ``$XDG_CACHE_HOME``, built under the cache's one-builder-per-table lock.  The tests
