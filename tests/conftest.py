@@ -122,6 +122,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.basetemp = str(RUN / "pytest")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """On a fresh clone, the kernels are compiled once here, before xdist starts its
+    workers (its own sessionstart runs last), two processes at once (tests/warm.py):
+    otherwise both workers and the servers they start compile the same kernels at the
+    same time.  Only for a run of the whole suite or a tier (no test files named), or
+    with ``YATZY_TEST_WARM=1``; never with ``YATZY_TEST_WARM=0``; once per version of
+    the kernels (a stamp in the cache folder)."""
+    from tests import warm
+
+    config = session.config
+    wanted = os.environ.get(warm.WARM_ENV, "").strip()
+    if hasattr(config, "workerinput") or wanted == "0" or config.option.collectonly:
+        return
+    if wanted != "1" and config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    said = warm.warm_all(RUN / "warm")
+    if said:
+        sys.stderr.write(said + "\n")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The run's folder goes when the run passed (the controller's end; a worker's end
     stops only its own throwaway PostgreSQL)."""

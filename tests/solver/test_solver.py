@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -251,20 +252,31 @@ def test_table_is_cached_per_spec_and_reloaded(_private_cache: Path) -> None:
     assert not other.from_cache  # a different key
 
 
-def test_a_solved_table_is_read_only_as_a_loaded_one_is(_private_cache: Path) -> None:
-    # numba types a read-only array apart from a writable one: a table solved in one
-    # process (the server's warm-up child) and loaded in another (the server) once made
-    # every kernel that reads it compile twice on a fresh install (issue 24's waits).
+def test_a_solved_table_is_read_only_as_a_loaded_one(_private_cache: Path) -> None:
+    """numba types a read-only array apart: a table just solved has the type of one
+    mapped from the cache, so a kernel that reads tables compiles once for both."""
+    import numba
+
     from yatzy.solver.target import TargetTable
 
-    solved = Solver("yatzy+forced")
-    loaded = Solver("yatzy+forced")
-    assert not solved.from_cache and loaded.from_cache
-    assert not solved.table.flags.writeable and not loaded.table.flags.writeable
-    alone = Solver("yatzy", open_boxes=["ones", "chance"], use_cache=False)
-    assert not alone.table.flags.writeable
-    target = TargetTable("yatzy", open_boxes=["ones", "chance"], use_cache=False)
-    assert not any(a.flags.writeable for a in (target.vals, target.off, target.lo, target.hi))
+    def solvers(cached: bool) -> list[Any]:
+        return [
+            Solver("yatzy", open_boxes=["sixes", "chance"], dtype="float64", use_cache=cached),
+            Solver("maxi+saved_rolls", open_boxes=["chance"], use_cache=cached),
+            TargetTable("yatzy", open_boxes=["sixes", "chance"], use_cache=cached),
+        ]
+
+    built, loaded, in_memory = solvers(True), solvers(True), solvers(False)
+    for b, lo, m in zip(built, loaded, in_memory, strict=True):
+        assert not b.from_cache and lo.from_cache and not m.from_cache
+        names = ["vals", "off", "lo", "hi"] if isinstance(b, TargetTable) else ["table"]
+        for name in names:
+            want = numba.typeof(getattr(lo, name))  # type: ignore[no-untyped-call]
+            for s in (b, m):
+                assert not getattr(s, name).flags.writeable
+                assert numba.typeof(getattr(s, name)) == want, name  # type: ignore[no-untyped-call]
+    with pytest.raises(ValueError, match="read-only"):
+        built[0].table[0, 0, 0] = 1.0
 
 
 def test_stale_or_damaged_cache_is_recomputed(_private_cache: Path) -> None:
