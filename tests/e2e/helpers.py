@@ -25,6 +25,16 @@ def words(lang: str, key: str, **values: Any) -> str:
     return text
 
 
+def header_link(page: Any, selector: str) -> Any:
+    """The header's link ``selector`` (e.g. ``'.langs a[lang="sv"]'``), ready to click as a
+    person would: on a phone the links and languages sit in the Menu popover, so it is
+    opened first; on a laptop they are in the row."""
+    menu = page.locator("header .menu-button")
+    if menu.is_visible():
+        menu.click()
+    return page.locator(selector)
+
+
 class Watched:
     """A browser page whose console errors and uncaught exceptions are collected."""
 

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     best_box,
     confirm_if_asked,
     focus_is_in_play,
+    header_link,
     play_to_the_end,
     play_turn,
     roll,
@@ -457,7 +458,7 @@ def test_rules_history_and_language_switch(browser: Any, server: Server, lang: s
     page = w.page
     page.goto(server.url + "/")
     assert page.get_attribute("html", "lang") == "en"
-    page.locator(f'.langs a[lang="{lang}"]').click()  # switching translates the whole page
+    header_link(page, f'.langs a[lang="{lang}"]').click()  # switching translates the whole page
     # the link loads the page anew: between the two documents there is no root element
     page.wait_for_function(f"document.documentElement?.lang === '{lang}'")
     page.wait_for_load_state("domcontentloaded")

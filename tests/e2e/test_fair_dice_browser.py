@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import PHONE, Watched, assert_accessible, words
+from tests.e2e.helpers import PHONE, Watched, assert_accessible, header_link, words
 from tests.e2e.support import Server, next_action, served
 from tests.helpers import eventually
 from yatzy.game import verify_record
@@ -121,7 +121,7 @@ def test_the_daily_challenge_from_the_menu_to_the_leaderboard(browser: Any, serv
     w = Watched(context)
     page = w.page
     page.goto(server.url + "/")
-    page.locator("header nav a[href='daily']").click()
+    header_link(page, "header nav a[href='daily']").click()
     page.wait_for_url("**/daily")
     assert page.locator("h1").inner_text() == words("fi", "daily_title")
     assert_accessible(page)

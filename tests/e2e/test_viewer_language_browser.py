@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, header_link, words
 from tests.e2e.support import Server
 from tests.e2e.test_browser import _BypassCSP
 
@@ -76,7 +76,7 @@ def test_guest_and_spectator_read_their_own_language(
     watcher.page.wait_for_function("document.getElementById('status').textContent !== ''")
     assert status.inner_text().startswith(words(watcher_lang, "watching", player="")[:6])
     other = next(lang for lang in ("en", "sv", "fi") if lang not in (watcher_lang,))
-    watcher.page.locator(f'.langs a[hreflang="{other}"]').click()
+    header_link(watcher.page, f'.langs a[hreflang="{other}"]').click()
     watcher.page.wait_for_selector(f'html[lang="{other}"]', state="attached")
     watcher.page.wait_for_selector("#protocol thead th")
     assert watcher.page.get_attribute("html", "lang") == other
