@@ -39,6 +39,9 @@ ABORT = "yatzy.abort"
 ``scope["extensions"][ABORT]["abort"]()`` (``yatzy serve``'s
 :class:`yatzy.web.transport.SocketProtocol`)."""
 
+WATCHING = "watching"
+"""The shared counts' kind of who watches a game (:meth:`Hub.watched`)."""
+
 EVICT_IDLE = 60.0
 """Seconds a socket must have been idle before a newcomer to a full server may close
 it (see :meth:`Hub.admit`)."""
@@ -209,6 +212,11 @@ class Hub:
         the app sets it), counted against :attr:`Limits.sockets_per_client` too."""
         self.evict_idle = EVICT_IDLE
         """Seconds of quiet that make a socket give way to a newcomer when full."""
+        self._publishing: set[asyncio.Task[None]] = set()
+        self.watchers: dict[tuple[str, str], int] = {}
+        """Open sockets per (game, viewer's owner hash): who looks at a game here.
+        Changed on the event loop only; :meth:`watching` reads it from the push
+        thread (one dict lookup, safe across threads)."""
 
     def count(self, game_id: str) -> int:
         """How many sockets of this process follow the game."""
@@ -217,8 +225,22 @@ class Hub:
 
     def watching(self, game_id: str, owner: str) -> bool:
         """Whether a socket of this process shows the game to the owner hash ``owner``
-        (then the owner needs no notification of it)."""
-        return any(box.owner == owner for box in self.sockets.get(game_id, ()))
+        (then the owner needs no notification of it).  Callable from any thread."""
+        return self.watchers.get((game_id, owner), 0) > 0
+
+    def watched(self) -> dict[str, int]:
+        """This process's sockets per :func:`watch_key` (the shared counts' source of
+        kind ``"watching"``: the other processes' pushes skip these viewers)."""
+        return {watch_key(game, owner): n for (game, owner), n in self.watchers.items()}
+
+    async def publish_watching(self, box: Outbox) -> None:
+        """Publish at once whether the outbox's viewer watches its game from this
+        process (after :meth:`subscribe`, and by :meth:`unsubscribe`; every
+        :data:`yatzy.web.shared_caps.PERIOD` s anyway): the other processes then
+        send that viewer no push of the game.  Nothing without a shared store or a
+        viewer."""
+        if self.shared is not None and box.owner is not None:
+            await self.shared.learn(WATCHING, watch_key(box.game_id, box.owner))
 
     def changed_at(self, game_id: str) -> float:
         """When (the event loop's clock) this process last sent the game's sockets an
@@ -282,14 +304,22 @@ class Hub:
         socket's session task."""
         box = Outbox(self, ws, game_id, client=client, chances=chances, owner=owner)
         self.sockets[game_id].add(box)
+        if owner is not None:
+            key = (game_id, owner)
+            self.watchers[key] = self.watchers.get(key, 0) + 1
         self.clients[client] += 1
         self.total += 1
         return box
 
     def unsubscribe(self, box: Outbox) -> None:
-        """Stop sending to the outbox's socket (its session ended)."""
+        """Stop sending to the outbox's socket (its session ended); with a shared
+        store, the other processes learn at once if its viewer no longer watches."""
         box.stop()
         self._forget(box)
+        if self.shared is not None and box.owner is not None:
+            task = asyncio.get_running_loop().create_task(self.publish_watching(box))
+            self._publishing.add(task)
+            task.add_done_callback(self._publishing.discard)
 
     def _forget(self, box: Outbox) -> None:
         group = self.sockets.get(box.game_id)
@@ -297,6 +327,13 @@ class Hub:
             return
         group.discard(box)
         self.total -= 1
+        if box.owner is not None:
+            key = (box.game_id, box.owner)
+            left = self.watchers.get(key, 0) - 1
+            if left > 0:
+                self.watchers[key] = left
+            else:
+                self.watchers.pop(key, None)
         self.clients[box.client] -= 1
         if not self.clients[box.client]:
             del self.clients[box.client]
@@ -442,6 +479,12 @@ class Hub:
             await self.announce(game_id, version)
         except Exception as exc:
             log.warning("cannot announce %s:%s: %s", game_id, version, exc)
+
+
+def watch_key(game_id: str, owner: str) -> str:
+    """The shared counts' client key of ``owner`` (a viewer's owner hash) watching
+    ``game_id``."""
+    return f"{game_id}:{owner}"
 
 
 def _on_lost(lost: asyncio.Event, _conn: Any) -> None:
