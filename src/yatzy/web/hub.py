@@ -368,6 +368,13 @@ class Hub:
         else:
             self._send_state(game_id, version, view_json, skip)
 
+    async def refresh(self, game_id: str) -> None:
+        """Send the game's subscribers its view again, though its version did not
+        change (what it waits for did: :mod:`yatzy.web.awaiting`)."""
+        if self.sockets.get(game_id):
+            self.sent.pop(game_id, None)
+            await self.announce(game_id, 0)  # the view as stored now
+
     def _send_state(
         self, game_id: str, version: int, view_json: bytes, skip: Outbox | None
     ) -> None:
@@ -504,6 +511,9 @@ class BotRunner:
         self.released: set[tuple[str, int]] = set()
         # game -> set when something happens that a bot waiting on an undo must see
         self.wakes: dict[str, asyncio.Event] = {}
+        self.lapses: dict[str, asyncio.TimerHandle] = {}
+        """Per game waiting for invited friends: the look again when the first
+        invitation lapses (:meth:`_at_lapse`)."""
 
     def kick(self, game_id: str) -> None:
         """Start playing the game's bots unless that is under way already (then the
@@ -571,8 +581,26 @@ class BotRunner:
                 log.exception("bot of game %s stopped: %s", game_id, exc)
                 return
             if version is None:
+                self._at_lapse(game_id)
                 return
             await self.hub.announce(game_id, version)
+
+    def _at_lapse(self, game_id: str) -> None:
+        """A game whose computers wait for invited friends: look again when the first
+        invitation lapses (an answer looks at once: the invitations kick the bots)."""
+        until = self.service.invited.until(game_id)
+        if until is None:
+            return
+        old = self.lapses.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        seconds = (until - self.service.invited.clock()).total_seconds()
+        loop = asyncio.get_running_loop()
+        self.lapses[game_id] = loop.call_later(max(seconds, 0.0) + 1.0, self._lapsed, game_id)
+
+    def _lapsed(self, game_id: str) -> None:
+        self.lapses.pop(game_id, None)
+        self.kick(game_id)
 
     async def idle(self) -> None:
         """Wait until no bot is playing (used by tests)."""
@@ -581,6 +609,9 @@ class BotRunner:
 
     async def stop(self) -> None:
         """Cancel every bot task."""
+        for timer in self.lapses.values():
+            timer.cancel()
+        self.lapses.clear()
         for task in list(self.running.values()):
             task.cancel()
         await asyncio.gather(*self.running.values(), return_exceptions=True)
