@@ -24,7 +24,8 @@ from tests.web.test_web_push import arrived, duel, play_turn, settled, signed_up
 from tests.web.test_web_shared_caps import REDIS, _prefix, _redis_or_skip
 from yatzy.web.app import create_app
 from yatzy.web.hub import WATCHING, Hub
-from yatzy.web.shared_caps import SharedCounts
+from yatzy.web.notifications import watching_anywhere
+from yatzy.web.shared_caps import RedisCaps, SharedCounts
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +98,18 @@ def test_no_push_to_a_player_watching_through_another_process(
     play_turn(mover, gid)
     (turn,) = arrived(a, push, watcher_phone, "turn")
     assert turn["game"] == gid
+
+
+def test_a_store_that_does_not_answer_counts_as_nobody_watching() -> None:
+    """The push thread asks the store; one that does not answer (nothing listens on
+    the port) gives no answer, and the push then goes out (only this process's own
+    sockets hold it back)."""
+    counts = SharedCounts(RedisCaps("redis://127.0.0.1:1/0"))
+    assert counts.elsewhere(WATCHING, "g1:owner") is None
+
+    def elsewhere(game: str, owner: str) -> int | None:
+        return counts.elsewhere(WATCHING, f"{game}:{owner}")
+
+    here = {("g1", "anna")}
+    watching = watching_anywhere(lambda g, o: (g, o) in here, elsewhere)
+    assert watching("g1", "anna") and not watching("g1", "bo")
