@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import PHONE, Watched, assert_accessible
+from tests.e2e.helpers import PHONE, Watched, assert_accessible, words
 from tests.e2e.support import Server, served
 from yatzy.web.account_words import account_words
 from yatzy.web.lobby_words import lobby_words
@@ -69,6 +69,11 @@ def test_a_friend_is_invited_and_joins_from_the_badge(browser: Any, server: Serv
         ".then((v) => v.players.map((p) => p.bot))"
     )
     assert bots == [None, None, "random"]
+    # the game waits for Bertil (its computer does not move before he joins), and says so
+    lang = page.evaluate("document.documentElement.lang")
+    line = page.locator("#waiting-join:not([hidden])")
+    line.wait_for()
+    assert line.inner_text() == words(lang, "awaiting_join", players="Bertil")
     # Bertil's header shows the invitation; the badge leads to it; one tap seats him
     bert.page.goto(server.url + "/")
     badge = bert.page.locator("#invites-badge:not([hidden])")
@@ -85,6 +90,7 @@ def test_a_friend_is_invited_and_joins_from_the_badge(browser: Any, server: Serv
         f"fetch('api/games/{game_id}').then((r) => r.json()).then((v) => v.you.seats)"
     )
     assert seats == [1]
+    page.wait_for_selector("#waiting-join[hidden]", state="attached")  # all seated now
     anna.assert_clean()
     bert.assert_clean()
     anna_ctx.close()

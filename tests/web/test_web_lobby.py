@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 from tests.helpers import eventually
 from tests.web.helpers import Browser, conforms
 from tests.web.test_web_accounts import CHEAP, CSRF, fresh_name
-from tests.web.test_web_api import act, next_action, view
+from tests.web.test_web_api import act, next_action, view, wait_for_person
 from yatzy.web.app import create_app
 from yatzy.web.deps import get_lobby
 from yatzy.web.limits import Limits, Rate
@@ -499,3 +499,73 @@ def test_another_sites_poll_keeps_no_wait_alive(client: TestClient) -> None:
         assert get(anna, "/api/lobby/quick").json()["state"] == "none"
     finally:
         lobby.clock = lambda: datetime.now(UTC)
+
+
+def _bot_to_start(client: TestClient, anna: Browser, friends: list[str]) -> tuple[str, int]:
+    """A friends' game of Anna's with ``friends`` invited and two computers, made
+    anew until a computer is the one to start (the starter is drawn); its id and
+    version then."""
+    body = {"rules": "yatzy", "friends": friends, "bots": ["random", "greedy"], "lang": "en"}
+    for _ in range(60):
+        r = post(anna, "/api/invitations", body)
+        assert r.status_code == 201, r.text
+        gid: str = r.json()["game"]
+        with anna as c:
+            game = view(c, gid)
+        if game["turn"] is not None and game["players"][game["turn"]["seat"]]["bot"]:
+            return gid, game["version"]
+    raise AssertionError("no computer started in 60 games")
+
+
+def _bots_idle(client: TestClient) -> None:
+    portal = client.portal  # type: ignore[attr-defined]
+    portal.call(client.app.state.bots.idle)  # type: ignore[attr-defined]
+
+
+def test_the_computers_wait_for_the_invited_friends(client: TestClient) -> None:
+    """A friends' game whose computer is to start makes no move while an invited
+    friend has not joined (its view names the friend awaited); once the friend
+    takes the seat, the computers play."""
+    anna, anna_name = person(client, "Wia")
+    bo, bo_name = person(client, "Wib")
+    befriend(anna, anna_name, bo, bo_name)
+    gid, version = _bot_to_start(client, anna, [bo_name])
+    _bots_idle(client)
+    with anna as c:
+        game = view(c, gid)
+    assert game["version"] == version and game["waiting_for"] == [bo_name]
+    assert game["players"][game["turn"]["seat"]]["bot"]  # the computer's turn, unplayed
+    (inv,) = [i for i in get(bo, "/api/invitations").json()["invitations"] if i["game"] == gid]
+    assert post(bo, f"/api/invitations/{inv['id']}/accept").status_code == 200
+    with bo as c:
+        game = wait_for_person(c, gid)
+    assert game["version"] > version + 1 and game["waiting_for"] == []  # seated, played
+
+
+def test_a_declined_or_lapsed_invitation_lets_the_computers_play(client: TestClient) -> None:
+    """Declined, the friend is awaited no more: the computers play, and the seat waits
+    for the game's invite link as before.  Unanswered for a day, the same."""
+    anna, anna_name = person(client, "Wic")
+    bo, bo_name = person(client, "Wid")
+    befriend(anna, anna_name, bo, bo_name)
+    gid, version = _bot_to_start(client, anna, [bo_name])
+    (inv,) = [i for i in get(bo, "/api/invitations").json()["invitations"] if i["game"] == gid]
+    assert post(bo, f"/api/invitations/{inv['id']}/decline").status_code == 200
+    with anna as c:
+        game = wait_for_person(c, gid)
+    assert game["version"] > version and game["waiting_for"] == []
+    assert not game["players"][1]["claimed"]  # Bo's seat: open for the invite link
+    lapsing, version = _bot_to_start(client, anna, [bo_name])
+    _bots_idle(client)
+    with anna as c:
+        waiting = view(c, lapsing)
+    assert (waiting["version"], waiting["waiting_for"]) == (version, [bo_name])
+    invited = client.app.state.service.invited  # type: ignore[attr-defined]
+    try:
+        invited.clock = lambda: datetime.now(UTC) + timedelta(days=1, seconds=1)
+        client.portal.call(client.app.state.bots.kick, lapsing)  # type: ignore[attr-defined]
+        with anna as c:
+            game = wait_for_person(c, lapsing)
+        assert game["version"] > version and game["waiting_for"] == []
+    finally:
+        invited.clock = lambda: datetime.now(UTC)

@@ -551,7 +551,7 @@ def test_the_end_reaches_an_absent_player_whose_seat_the_computer_finished() -> 
     notifier = Notifier(cast(Any, SimpleNamespace(engine=None)))  # never started: no store
     notifier.owners = frozenset({"anna", "bo"})
     notifier.watching = lambda game, owner: False
-    notifier.notify_owners = lambda owners, kind, payload, turn_of=None: bool(  # type: ignore[method-assign]
+    notifier.notify_owners = lambda owners, kind, payload, turn_of=None, **_: bool(  # type: ignore[method-assign]
         sent.append((sorted(owners), kind)) or True
     )
     people = [SimpleNamespace(bot=None, owner_hash=o, name=o.title()) for o in ("anna", "bo")]

@@ -173,40 +173,57 @@ class InvitationStore:
             players or [],
         )
 
+    def _standing(self, now: datetime, *where: Any) -> Any:
+        """The invitations that still stand (and ``where``): pending, not expired,
+        their game not over, their seat still free, neither side blocking the other."""
+        return (
+            self._select()
+            .join(
+                SEATS,
+                and_(SEATS.c.game_id == INVITATIONS.c.game_id, SEATS.c.seat == INVITATIONS.c.seat),
+            )
+            .where(
+                *where,
+                INVITATIONS.c.state == "pending",
+                INVITATIONS.c.expires_at > now,
+                GAMES.c.finished.is_(False),
+                SEATS.c.token_hash.is_(None),
+                ~select(FRIEND_LINKS.c.state)
+                .where(
+                    FRIEND_LINKS.c.state == "blocked",
+                    or_(
+                        and_(
+                            FRIEND_LINKS.c.account_id == INVITATIONS.c.to_id,
+                            FRIEND_LINKS.c.other_id == INVITATIONS.c.from_id,
+                        ),
+                        and_(
+                            FRIEND_LINKS.c.account_id == INVITATIONS.c.from_id,
+                            FRIEND_LINKS.c.other_id == INVITATIONS.c.to_id,
+                        ),
+                    ),
+                )
+                .exists(),
+            )
+        )
+
+    def awaited(self, game_id: str, now: datetime) -> list[tuple[int, str, datetime]]:
+        """The game's invitations that still stand (see :meth:`pending`), by seat: the
+        friends its computers wait for, each as (seat, the seat's name, when the
+        invitation lapses)."""
+        with self.engine.connect() as conn, conn.begin():
+            rows = conn.execute(
+                self._standing(now, INVITATIONS.c.game_id == game_id)
+                .add_columns(SEATS.c.name.label("seat_name"))
+                .order_by(INVITATIONS.c.seat)
+            ).all()
+        return [(int(r.seat), r.seat_name, _aware(r.expires_at)) for r in rows]
+
     def pending(self, to_id: str, now: datetime) -> list[Invitation]:
         """The account's invitations that still stand: pending, not expired, their
         game not over and their seat still free; the newest first."""
         with self.engine.connect() as conn, conn.begin():
             rows = conn.execute(
-                self._select()
-                .join(
-                    SEATS,
-                    and_(
-                        SEATS.c.game_id == INVITATIONS.c.game_id, SEATS.c.seat == INVITATIONS.c.seat
-                    ),
-                )
-                .where(
-                    INVITATIONS.c.to_id == to_id,
-                    INVITATIONS.c.state == "pending",
-                    INVITATIONS.c.expires_at > now,
-                    GAMES.c.finished.is_(False),
-                    SEATS.c.token_hash.is_(None),
-                    ~select(FRIEND_LINKS.c.state)
-                    .where(
-                        FRIEND_LINKS.c.state == "blocked",
-                        or_(
-                            and_(
-                                FRIEND_LINKS.c.account_id == INVITATIONS.c.to_id,
-                                FRIEND_LINKS.c.other_id == INVITATIONS.c.from_id,
-                            ),
-                            and_(
-                                FRIEND_LINKS.c.account_id == INVITATIONS.c.from_id,
-                                FRIEND_LINKS.c.other_id == INVITATIONS.c.to_id,
-                            ),
-                        ),
-                    )
-                    .exists(),
-                )
+                self._standing(now, INVITATIONS.c.to_id == to_id)
                 .order_by(INVITATIONS.c.created_at.desc())
                 .limit(50)
             ).all()

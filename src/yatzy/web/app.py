@@ -33,7 +33,7 @@ from yatzy.web.assets import static_apps
 from yatzy.web.chances import LiveChances
 from yatzy.web.clocks import CHECK_EVERY, STAND_IN, Clock, check_periodically, clock_from_env
 from yatzy.web.deps import WebSettings
-from yatzy.web.hub import BotRunner, Hub
+from yatzy.web.hub import WATCHING, BotRunner, Hub, watch_key
 from yatzy.web.inputs import REFUSALS, StrictJSONRoute, request_validation_error
 from yatzy.web.jobs import active_queue
 from yatzy.web.limits import (
@@ -44,7 +44,12 @@ from yatzy.web.limits import (
     RateLimits,
 )
 from yatzy.web.messages import Messages
-from yatzy.web.notifications import Notifier, loopback_from_env, push_contact_of
+from yatzy.web.notifications import (
+    Notifier,
+    loopback_from_env,
+    push_contact_of,
+    watching_anywhere,
+)
 from yatzy.web.pg_jobs import install as install_pg_jobs
 from yatzy.web.pg_jobs import uninstall as uninstall_pg_jobs
 from yatzy.web.responses import FastJSONResponse, error_response, status_of
@@ -273,6 +278,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if counts is not None:  # sockets and connections per client, over every process
         hub.shared = counts
         counts.sources["sockets"] = lambda: dict(hub.clients)
+        counts.sources[WATCHING] = hub.watched  # no push to a game's viewers anywhere
         share = HeaderTimeoutProtocol.share or HeaderTimeoutProtocol.configure()
         share.others = functools.partial(counts.other, "connections")
         counts.sources["connections"] = lambda: dict(share.open)
@@ -300,7 +306,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     notifier = Notifier(repo, contact=push_contact_of(settings.push_contact, settings.public_url))
     notifier.loopback = settings.push_loopback or loopback_from_env()  # the latter: tests
     await asyncio.to_thread(notifier.start)  # the VAPID key: read, or made the first time
-    notifier.watching = hub.watching
+    elsewhere = None
+    if counts is not None:  # who watches a game through another process, too
+        shared = counts
+
+        def elsewhere(game_id: str, owner: str) -> int | None:
+            return shared.elsewhere(WATCHING, watch_key(game_id, owner))
+
+    notifier.watching = watching_anywhere(hub.watching, elsewhere)
     notifier.stood_in = service.clocks.stood_in
     service.moved = notifier.after_move
     accounts.notify = notifier.notify

@@ -39,6 +39,9 @@ ABORT = "yatzy.abort"
 ``scope["extensions"][ABORT]["abort"]()`` (``yatzy serve``'s
 :class:`yatzy.web.transport.SocketProtocol`)."""
 
+WATCHING = "watching"
+"""The shared counts' kind of who watches a game (:meth:`Hub.watched`)."""
+
 EVICT_IDLE = 60.0
 """Seconds a socket must have been idle before a newcomer to a full server may close
 it (see :meth:`Hub.admit`)."""
@@ -209,6 +212,11 @@ class Hub:
         the app sets it), counted against :attr:`Limits.sockets_per_client` too."""
         self.evict_idle = EVICT_IDLE
         """Seconds of quiet that make a socket give way to a newcomer when full."""
+        self._publishing: set[asyncio.Task[None]] = set()
+        self.watchers: dict[tuple[str, str], int] = {}
+        """Open sockets per (game, viewer's owner hash): who looks at a game here.
+        Changed on the event loop only; :meth:`watching` reads it from the push
+        thread (one dict lookup, safe across threads)."""
 
     def count(self, game_id: str) -> int:
         """How many sockets of this process follow the game."""
@@ -217,8 +225,22 @@ class Hub:
 
     def watching(self, game_id: str, owner: str) -> bool:
         """Whether a socket of this process shows the game to the owner hash ``owner``
-        (then the owner needs no notification of it)."""
-        return any(box.owner == owner for box in self.sockets.get(game_id, ()))
+        (then the owner needs no notification of it).  Callable from any thread."""
+        return self.watchers.get((game_id, owner), 0) > 0
+
+    def watched(self) -> dict[str, int]:
+        """This process's sockets per :func:`watch_key` (the shared counts' source of
+        kind ``"watching"``: the other processes' pushes skip these viewers)."""
+        return {watch_key(game, owner): n for (game, owner), n in self.watchers.items()}
+
+    async def publish_watching(self, box: Outbox) -> None:
+        """Publish at once whether the outbox's viewer watches its game from this
+        process (after :meth:`subscribe`, and by :meth:`unsubscribe`; every
+        :data:`yatzy.web.shared_caps.PERIOD` s anyway): the other processes then
+        send that viewer no push of the game.  Nothing without a shared store or a
+        viewer."""
+        if self.shared is not None and box.owner is not None:
+            await self.shared.learn(WATCHING, watch_key(box.game_id, box.owner))
 
     def changed_at(self, game_id: str) -> float:
         """When (the event loop's clock) this process last sent the game's sockets an
@@ -282,14 +304,22 @@ class Hub:
         socket's session task."""
         box = Outbox(self, ws, game_id, client=client, chances=chances, owner=owner)
         self.sockets[game_id].add(box)
+        if owner is not None:
+            key = (game_id, owner)
+            self.watchers[key] = self.watchers.get(key, 0) + 1
         self.clients[client] += 1
         self.total += 1
         return box
 
     def unsubscribe(self, box: Outbox) -> None:
-        """Stop sending to the outbox's socket (its session ended)."""
+        """Stop sending to the outbox's socket (its session ended); with a shared
+        store, the other processes learn at once if its viewer no longer watches."""
         box.stop()
         self._forget(box)
+        if self.shared is not None and box.owner is not None:
+            task = asyncio.get_running_loop().create_task(self.publish_watching(box))
+            self._publishing.add(task)
+            task.add_done_callback(self._publishing.discard)
 
     def _forget(self, box: Outbox) -> None:
         group = self.sockets.get(box.game_id)
@@ -297,6 +327,13 @@ class Hub:
             return
         group.discard(box)
         self.total -= 1
+        if box.owner is not None:
+            key = (box.game_id, box.owner)
+            left = self.watchers.get(key, 0) - 1
+            if left > 0:
+                self.watchers[key] = left
+            else:
+                self.watchers.pop(key, None)
         self.clients[box.client] -= 1
         if not self.clients[box.client]:
             del self.clients[box.client]
@@ -330,6 +367,13 @@ class Hub:
                 self._send_state(game_id, view["version"], orjson.dumps(view), skip)
         else:
             self._send_state(game_id, version, view_json, skip)
+
+    async def refresh(self, game_id: str) -> None:
+        """Send the game's subscribers its view again, though its version did not
+        change (what it waits for did: :mod:`yatzy.web.awaiting`)."""
+        if self.sockets.get(game_id):
+            self.sent.pop(game_id, None)
+            await self.announce(game_id, 0)  # the view as stored now
 
     def _send_state(
         self, game_id: str, version: int, view_json: bytes, skip: Outbox | None
@@ -444,6 +488,12 @@ class Hub:
             log.warning("cannot announce %s:%s: %s", game_id, version, exc)
 
 
+def watch_key(game_id: str, owner: str) -> str:
+    """The shared counts' client key of ``owner`` (a viewer's owner hash) watching
+    ``game_id``."""
+    return f"{game_id}:{owner}"
+
+
 def _on_lost(lost: asyncio.Event, _conn: Any) -> None:
     lost.set()
 
@@ -461,6 +511,9 @@ class BotRunner:
         self.released: set[tuple[str, int]] = set()
         # game -> set when something happens that a bot waiting on an undo must see
         self.wakes: dict[str, asyncio.Event] = {}
+        self.lapses: dict[str, asyncio.TimerHandle] = {}
+        """Per game waiting for invited friends: the look again when the first
+        invitation lapses (:meth:`_at_lapse`)."""
 
     def kick(self, game_id: str) -> None:
         """Start playing the game's bots unless that is under way already (then the
@@ -528,8 +581,26 @@ class BotRunner:
                 log.exception("bot of game %s stopped: %s", game_id, exc)
                 return
             if version is None:
+                self._at_lapse(game_id)
                 return
             await self.hub.announce(game_id, version)
+
+    def _at_lapse(self, game_id: str) -> None:
+        """A game whose computers wait for invited friends: look again when the first
+        invitation lapses (an answer looks at once: the invitations kick the bots)."""
+        until = self.service.invited.until(game_id)
+        if until is None:
+            return
+        old = self.lapses.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        seconds = (until - self.service.invited.clock()).total_seconds()
+        loop = asyncio.get_running_loop()
+        self.lapses[game_id] = loop.call_later(max(seconds, 0.0) + 1.0, self._lapsed, game_id)
+
+    def _lapsed(self, game_id: str) -> None:
+        self.lapses.pop(game_id, None)
+        self.kick(game_id)
 
     async def idle(self) -> None:
         """Wait until no bot is playing (used by tests)."""
@@ -538,6 +609,9 @@ class BotRunner:
 
     async def stop(self) -> None:
         """Cancel every bot task."""
+        for timer in self.lapses.values():
+            timer.cancel()
+        self.lapses.clear()
         for task in list(self.running.values()):
             task.cancel()
         await asyncio.gather(*self.running.values(), return_exceptions=True)

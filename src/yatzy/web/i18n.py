@@ -77,6 +77,10 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.copy_what", "Copy {what}"),
     N_("web.qr_alt", "QR code of the invite link"),
     N_("web.still_to_join", "Waiting for {players} to join."),
+    N_(
+        "web.awaiting_join",
+        "Waiting for {players} to join: the computers play once they have.",
+    ),
     N_("web.join_title", "Take your seat"),
     N_("web.join_as", "Play as {player}"),
     N_("web.not_joined", "not joined"),

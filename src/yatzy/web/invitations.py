@@ -74,6 +74,7 @@ class Invitations:
         invitation_id = self.store.add(
             game_id, seat, inviter.id, friend.id, now, INVITATION_LIFETIME
         )
+        self.lobby.games.service.invited.invited(game_id)  # the game waits for them
         invitation = replace(self.store.get(invitation_id, friend.id), to_name=friend.name)
         for listener in self.listeners:
             try:
@@ -110,7 +111,9 @@ class Invitations:
         """A new game of the inviter (seated on the account), its friends ``friends``
         (each invited to a seat) and computers of ``bots``; its id and invitations.
         ``time_control`` is the game's clock, as a seek's (checked by
-        :func:`yatzy.web.lobby.check_time_control`; it starts once everyone joined)."""
+        :func:`yatzy.web.lobby.check_time_control`; it starts once everyone joined).
+        The game starts once every friend has joined or their invitation stopped
+        standing (:mod:`yatzy.web.awaiting`): its computers wait until then."""
         if not friends:
             raise YatzyError("invite at least one friend")
         clock = check_time_control(time_control)
@@ -126,10 +129,12 @@ class Invitations:
             bots=bots,
             time_control=clock,
             open_seats=[f.name for f in people],
+            kick=False,  # not before the invitations: the computers wait for them
         )
         made = await asyncio.to_thread(
             lambda: [self.create(game_id, 1 + i, inviter, f) for i, f in enumerate(people)]
         )
+        await self.go_on(game_id)
         return game_id, made
 
     async def rematch(self, inviter: Account, game_id: str) -> tuple[str, list[Invitation]]:
@@ -177,10 +182,15 @@ class Invitations:
         made = await asyncio.to_thread(
             lambda: [self.create(new_id, seat, inviter, f) for seat, f in invited]
         )
-        view = await service.public_view(new_id)
-        if self.lobby.games.bots is not None and bot_to_act(view):
-            self.lobby.games.bots.kick(new_id)
+        await self.go_on(new_id)
         return new_id, made
+
+    async def go_on(self, game_id: str) -> None:
+        """Start the game's computers if one is to move (they move only once no
+        invited friend is awaited: :meth:`yatzy.web.service.GameService.bot_step`)."""
+        view = await self.lobby.games.service.public_view(game_id)
+        if self.lobby.games.bots is not None and bot_to_act(view):
+            self.lobby.games.bots.kick(game_id)
 
     async def _clock_of(self, game_id: str) -> ClockSetting | None:
         """The clock of a game (None: untimed), for its rematch."""
@@ -204,13 +214,17 @@ class Invitations:
         if version is None:
             raise InvitationGoneError("the seat is taken")
         await asyncio.to_thread(self.store.answer, invitation.id, account.id, "accepted")
+        await self.go_on(invitation.game_id)  # the last friend seated: the game starts
         return invitation.game_id, version
 
-    async def decline(self, account: Account, invitation_id: str) -> None:
-        """Say no to the invitation (its seat stays open for the game's invite link)."""
+    async def decline(self, account: Account, invitation_id: str) -> str:
+        """Say no to the invitation (its seat stays open for the game's invite link,
+        and the game no longer waits for this friend); the game's id."""
+        invitation = await asyncio.to_thread(self.store.get, invitation_id, account.id)  # 404
         if not await asyncio.to_thread(self.store.answer, invitation_id, account.id, "declined"):
-            await asyncio.to_thread(self.store.get, invitation_id, account.id)  # 404 if not its
             raise InvitationGoneError("the invitation was answered already")
+        await self.go_on(invitation.game_id)
+        return invitation.game_id
 
 
 __all__ = [

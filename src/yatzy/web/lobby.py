@@ -116,13 +116,15 @@ class LobbyGames:
         bots: Sequence[str] = (),
         time_control: dict[str, Any] | None = None,
         open_seats: Sequence[str] = (),
+        kick: bool = True,
     ) -> str:
         """A new game of ``people`` ((account id, name), each seated on the account in
         this order), then a computer of each level of ``bots``, then ``open_seats``
         (names of seats that wait for an invite link); its id.
 
         ``time_control`` is the seek's clock (checked by :func:`check_time_control`),
-        the game's clock (:mod:`yatzy.web.clocks`)."""
+        the game's clock (:mod:`yatzy.web.clocks`).  Without ``kick`` the computers
+        are not started (the caller does, once the game's invitations are made)."""
         seats = [SeatRequest(name) for _, name in people]
         seats += [SeatRequest(name) for name in open_seats]
         seats += [SeatRequest(self.bot_name(level, lang), bot=level) for level in bots]
@@ -130,9 +132,10 @@ class LobbyGames:
             rules, lang, seats, hints=hints, clock=clock_of(time_control)
         )
         await self.seat(created.game_id, {i: a for i, (a, _) in enumerate(people)})
-        view = await self.service.public_view(created.game_id)
-        if self.bots is not None and bot_to_act(view):
-            self.bots.kick(created.game_id)
+        if kick:
+            view = await self.service.public_view(created.game_id)
+            if self.bots is not None and bot_to_act(view):
+                self.bots.kick(created.game_id)
         return created.game_id
 
     async def seat(self, game_id: str, accounts: dict[int, str]) -> int | None:

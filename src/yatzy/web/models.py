@@ -262,6 +262,9 @@ class GameView(TypedDict):
     rated: NotRequired[bool]
     """A rated game (issue 27): no hints, undo, analysis or chances while it runs."""
     clock: NotRequired[ClockView | None]
+    waiting_for: NotRequired[list[str]]
+    """The invited friends (their seats' names) the game waits for before its
+    computers move: :mod:`yatzy.web.awaiting`."""
     ui: NotRequired[dict[str, str]]
     you: NotRequired[YouView]
 

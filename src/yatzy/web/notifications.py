@@ -4,8 +4,9 @@ What is sent (each kind on or off per account, :data:`KINDS`):
 
 * ``turn``: a move makes it an account's turn in a game, moved by someone else (a
   person of another account, or a computer after such a person), and the account has
-  no socket open on the game in this process (the service worker also shows nothing
-  when a window of the game is in view, for a socket held by another process);
+  no socket open on the game (in this process, or in any other where a shared store
+  counts them: :meth:`yatzy.web.hub.Hub.publish_watching`; the service worker also
+  shows nothing when a window of the game is in view);
 * ``friend``: another account asks to be friends (not when the asker is blocked);
 * ``ended``: a game of the account ends by another's move (or a computer's after it);
 * ``invite``: another account invites this one to a game (:func:`notify`, called by
@@ -200,7 +201,8 @@ class Notifier:
 
     ``contact`` is the VAPID ``sub`` claim (a ``mailto:`` or ``https:`` URL by which a
     push service may reach the operator); ``watching(game_id, owner_hash)`` says
-    whether the owner has a socket open on the game in this process.
+    whether the owner has a socket open on the game (asked in the sending thread, so
+    it may ask a shared store, briefly: see :func:`watching_anywhere`).
     """
 
     def __init__(
@@ -291,12 +293,14 @@ class Notifier:
         kind: str,
         payload: dict[str, Any],
         turn_of: tuple[str, int] | None = None,
+        watched: str | None = None,
     ) -> bool:
         """:meth:`notify` to the accounts whose owner hashes (a seat's) are ``owners``;
         ``turn_of`` (game, seat): the turn it tells of, not told while a computer
-        stands in for that seat (:attr:`stood_in`)."""
+        stands in for that seat (:attr:`stood_in`); ``watched``: a game whose
+        viewers are told nothing (:attr:`watching`, asked in the sending thread)."""
         found = tuple(owners)
-        return bool(found) and self._put(None, found, kind, payload, turn_of)
+        return bool(found) and self._put(None, found, kind, payload, turn_of, watched)
 
     def _put(
         self,
@@ -305,13 +309,14 @@ class Notifier:
         kind: str,
         payload: dict[str, Any],
         turn_of: tuple[str, int] | None = None,
+        watched: str | None = None,
     ) -> bool:
         if kind not in KINDS:
             raise ValueError(f"no such notification kind: {kind!r}")
         if self._thread is None:
             return False
         try:
-            self.queue.put_nowait((account_id, owners, kind, payload, turn_of))
+            self.queue.put_nowait((account_id, owners, kind, payload, turn_of, watched))
         except queue.Full:
             self.failures.warn("queue full, %s dropped", kind)
             return False
@@ -349,10 +354,10 @@ class Notifier:
                 return  # back to whoever just played (a computer between): no news
             owners, kind = {target}, "turn"
         known = self.owners
-        owners = {o for o in owners if o in known and not self.watching(stored.id, o)}
-        if owners:
+        owners = {o for o in owners if o in known}
+        if owners:  # those watching the game are left out in the sending thread
             turn_of = (stored.id, state.current_player()) if kind == "turn" else None
-            self.notify_owners(sorted(owners), kind, payload, turn_of)
+            self.notify_owners(sorted(owners), kind, payload, turn_of, watched=stored.id)
 
     # -- sending -------------------------------------------------------------------------
 
@@ -367,9 +372,13 @@ class Notifier:
             try:
                 if item is None:
                     return
-                account_id, owners, kind, payload, turn_of = item
+                account_id, owners, kind, payload, turn_of, watched = item
                 if turn_of is not None and self.stood_in(*turn_of):
                     continue  # the computer plays for them meanwhile: not their turn
+                if watched is not None:  # nothing to whoever looks at the game now
+                    owners = tuple(o for o in owners if not self.watching(watched, o))
+                    if not owners:
+                        continue
                 devices = self.store.devices(kind, account_id=account_id, owners=owners)
                 for device in devices:
                     self._send(device, message(kind, device.lang, payload))
@@ -421,8 +430,26 @@ class Notifier:
             self.failures.warn("%s not sent: %s", body["kind"], type(exc).__name__)
 
 
-_Event = tuple[str | None, tuple[str, ...], str, dict[str, Any], tuple[str, int] | None]
-"""A queued notification: account id, owner hashes, kind, payload, the turn it tells of."""
+_Event = tuple[str | None, tuple[str, ...], str, dict[str, Any], tuple[str, int] | None, str | None]
+"""A queued notification: account id, owner hashes, kind, payload, the turn it tells
+of, and the game whose watchers are left out (None: nobody is)."""
+
+
+def watching_anywhere(
+    here: Callable[[str, str], bool],
+    elsewhere: Callable[[str, str], int | None] | None,
+) -> Callable[[str, str], bool]:
+    """The :attr:`Notifier.watching` of a process: ``here(game, owner)`` (its own
+    sockets), else, with a shared store, ``elsewhere(game, owner)`` (the other
+    processes' sockets, asked of the store in the sending thread; a store that does
+    not answer counts as nobody watching, so the push goes out)."""
+    if elsewhere is None:
+        return here
+
+    def watching(game_id: str, owner: str) -> bool:
+        return here(game_id, owner) or bool(elsewhere(game_id, owner))
+
+    return watching
 
 
 def push_export(notifier: Notifier, account_id: str) -> PushExport:
@@ -480,4 +507,5 @@ __all__ = [
     "notify",
     "push_contact_of",
     "push_export",
+    "watching_anywhere",
 ]

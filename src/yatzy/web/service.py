@@ -99,6 +99,7 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         if stored.finished and not state.is_terminal():  # ended for a time-out
             view["finished"], view["turn"] = True, None
         view["clock"] = None  # filled in where the clock is read (see _clocked)
+        view["waiting_for"] = []  # and the invited friends awaited (see _awaited)
         view["dice"] = self._dice_view(stored, state)
         view["talk"] = self.talk.lines(stored.id)
         # whether the players may switch hints on during the game (see set_hints)
@@ -127,7 +128,8 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         timed game's clock is acted on first if it is due."""
         row = await self._settled(game_id)
         stored, state = await self.load(game_id)
-        return self._clocked(await self._view_for(stored, state, tokens or {}, owner), row)
+        view = self._clocked(await self._view_for(stored, state, tokens or {}, owner), row)
+        return await self._awaited(view, game_id)
 
     async def created_view(self, created: Created) -> GameView:
         """:meth:`view` for the creator of a game this process has just made: its
@@ -136,7 +138,8 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         if cached is None or cached[0].version != 0:  # gone from the cache or moved on
             return await self.view(created.game_id, created.tokens, created.owner)
         view = await self._view_for(*cached, created.tokens, created.owner)
-        return self._clocked(view, await self.clocks.row(created.game_id))
+        view = self._clocked(view, await self.clocks.row(created.game_id))
+        return await self._awaited(view, created.game_id)
 
     async def _view_for(
         self, stored: StoredGame, state: State, tokens: Mapping[int, str], owner: str | None
@@ -148,7 +151,15 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
     async def public_view(self, game_id: str) -> GameView:
         """The game as every spectator sees it (what WebSocket clients receive)."""
         row = await self._settled(game_id)
-        return self._clocked(self.game_view(*await self.load(game_id)), row)
+        view = self._clocked(self.game_view(*await self.load(game_id)), row)
+        return await self._awaited(view, game_id)
+
+    async def _awaited(self, view: GameView, game_id: str) -> GameView:
+        """``view`` with the names of the invited friends the game waits for (no query
+        once it waits for nobody: :class:`yatzy.web.awaiting.InvitedSeats`)."""
+        if not view["finished"]:
+            view["waiting_for"] = list((await self.invited.of(game_id)).names)
+        return view
 
     # -- creating and joining ------------------------------------------------------------------
 
@@ -436,6 +447,7 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         public = self.game_view(stored, state)
         row = await self.clocks.row(game_id)
         self._clocked(public, row)
+        await self._awaited(public, game_id)
         you = await self.you(stored, state, tokens, owner)
         computer = row is not None and state.current_player() in row.stand_ins
         return public, you, bot_is_next(stored, state) or computer

@@ -37,6 +37,7 @@ from yatzy.store import GameRepository, StoredGame
 from yatzy.store.clocks import ClockStore
 from yatzy.store.daily import write_revealed_record
 from yatzy.web.ahead import Ahead, earlier_games, enabled_by_env
+from yatzy.web.awaiting import InvitedSeats
 from yatzy.web.chances import LiveChances
 from yatzy.web.clocks import STAND_IN, Clock, GameClocks
 from yatzy.web.models import DiceView
@@ -160,6 +161,9 @@ class GameBase:
         computer standing in for its absent person made it (the notifications:
         :meth:`yatzy.web.notifications.Notifier.after_move`); it must not block."""
         self.rated = RatedGames(repo)
+        self.invited = InvitedSeats(repo)
+        """The invited friends each game waits for: its computers move only once
+        nobody is awaited (:mod:`yatzy.web.awaiting`)."""
         """The rated games: who may play them, what they refuse, their ratings."""
         self.clocks = GameClocks(
             ClockStore(repo), self.load, self.ahead.levels_of, clock, stand_in=stand_in

@@ -25,8 +25,11 @@ class BotSide(GameBase):
     async def bot_step(self, game_id: str) -> int | None:
         """Let the bot to act make one action; the new version, or None if no bot is to act.
 
-        A race lost to another server process raises :class:`ConflictError`.
+        A race lost to another server process raises :class:`ConflictError`.  No
+        bot moves while the game waits for invited friends (:attr:`invited`).
         """
+        if await self.invited.of(game_id):
+            return None
         stored, state = await self.load(game_id)
         seat = state.current_player()
         if seat in (CHANCE, TERMINAL) or stored.finished:

@@ -60,6 +60,11 @@ class CapStore(Protocol):
         return what the other live processes hold, for the same clients."""
         ...
 
+    def elsewhere(self, kind: str, proc: str, client: str) -> int:
+        """What the live processes other than ``proc`` hold of ``kind`` for
+        ``client``, publishing nothing (a question asked from a thread)."""
+        ...
+
     def add_game(self, client: str, game_id: str) -> None:
         """Count a game ``client`` created."""
         ...
@@ -112,6 +117,23 @@ end
 return out
 """
 
+# KEYS[1]: the live processes; KEYS[2]: a client's hash.  ARGV: the asking process, the TTL.
+_ELSEWHERE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local sum = 0
+local fields = redis.call('HGETALL', KEYS[2])
+for j = 1, #fields, 2 do
+  if fields[j] ~= ARGV[1] then
+    local seen = tonumber(redis.call('ZSCORE', KEYS[1], fields[j]))
+    if seen and seen >= now - tonumber(ARGV[2]) then
+      sum = sum + tonumber(fields[j + 1])
+    end
+  end
+end
+return sum
+"""
+
 
 class RedisCaps:
     """The counts in the Redis at ``url`` (``prefix`` starts their keys)."""
@@ -125,6 +147,7 @@ class RedisCaps:
             url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
         )
         self.script: Any = self.client.register_script(_SYNC)
+        self.read: Any = self.client.register_script(_ELSEWHERE)
 
     def sync(self, kind: str, proc: str, counts: dict[str, int]) -> dict[str, int]:
         """See :meth:`CapStore.sync` (one Lua script, on Redis's clock)."""
@@ -134,6 +157,11 @@ class RedisCaps:
         keys = [f"{self.prefix}alive", *(f"{self.prefix}{kind}:{c}" for c in clients)]
         sums = self.script(keys=keys, args=[proc, self.ttl, *(counts[c] for c in clients)])
         return {c: int(n) for c, n in zip(clients, sums, strict=True)}
+
+    def elsewhere(self, kind: str, proc: str, client: str) -> int:
+        """See :meth:`CapStore.elsewhere` (one Lua script, on Redis's clock)."""
+        keys = [f"{self.prefix}alive", f"{self.prefix}{kind}:{client}"]
+        return int(self.read(keys=keys, args=[proc, self.ttl]))
 
     def _games_key(self, client: str) -> str:
         return f"{self.prefix}games:{client}"
@@ -195,10 +223,11 @@ class PgCaps:
         held = [c for c in clients if counts[c] > 0]
 
         def work(conn: Any) -> dict[str, int]:
+            # only the clients asked about (a socket's own round names one), as in Redis
             conn.execute(
                 "DELETE FROM yatzy_cap_counts WHERE kind = %s AND proc = %s "
-                "AND NOT (client = ANY(%s))",
-                (kind, proc, held),
+                "AND client = ANY(%s) AND NOT (client = ANY(%s))",
+                (kind, proc, clients, held),
             )
             conn.execute(
                 "INSERT INTO yatzy_cap_counts (kind, client, proc, n, seen) "
@@ -218,6 +247,17 @@ class PgCaps:
 
         result: dict[str, int] = self._run(work)
         return result
+
+    def elsewhere(self, kind: str, proc: str, client: str) -> int:
+        """See :meth:`CapStore.elsewhere` (on the database's clock)."""
+        row = self._run(
+            lambda conn: conn.execute(
+                "SELECT coalesce(sum(n), 0) FROM yatzy_cap_counts WHERE kind = %s "
+                f"AND client = %s AND proc <> %s AND seen >= {_NOW} - %s",
+                (kind, client, proc, self.ttl),
+            ).fetchone()
+        )
+        return int(row[0])
 
     def add_game(self, client: str, game_id: str) -> None:
         """See :meth:`CapStore.add_game`."""
@@ -301,9 +341,26 @@ class SharedCounts:
             else:
                 others.pop(client, None)
 
+    def elsewhere(self, kind: str, client: str) -> int | None:
+        """What the other processes hold of ``kind`` for ``client``, asked of the
+        store now, publishing nothing; None when the store fails (logged).
+        Blocking, at most the store's timeout: for a thread (the push sender's),
+        never the event loop."""
+        try:
+            return self.store.elsewhere(kind, self.proc, client)
+        except Exception as exc:  # the store away: the caller decides alone
+            self._complain(exc)
+            return None
+
+    def _complain(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        if now - self._complained > 60:
+            self._complained = now
+            log.warning("caps counted per process: %s", exc or type(exc).__name__)
+
     async def sync(self) -> None:
         """One round: publish every kind's counts, learn the others'."""
-        for kind, source in self.sources.items():
+        for kind, source in list(self.sources.items()):
             counts = {c: n for c, n in source().items() if n > 0}
             wanted = self._wanted.pop(kind, set())
             asked = {c: counts.get(c, 0) for c in counts.keys() | self._sent.get(kind, set())}
@@ -328,10 +385,7 @@ class SharedCounts:
         try:
             return await asyncio.wait_for(asyncio.to_thread(fn, *args), TIMEOUT * 4)
         except Exception as exc:  # the store away: this process counts alone meanwhile
-            now = time.monotonic()
-            if now - self._complained > 60:
-                self._complained = now
-                log.warning("caps counted per process: %s", exc or type(exc).__name__)
+            self._complain(exc)
             return None
 
 

@@ -483,7 +483,8 @@ async def answer_invitation(
         game_id, version = await invites.accept(mine, invitation_id)
         await hub.announce(game_id, version)
         return _link(request, game_id)
-    await invites.decline(mine, invitation_id)
+    game_id = await invites.decline(mine, invitation_id)
+    await hub.refresh(game_id)  # its viewers no longer read that the game waits for them
     standing = await invites.pending(mine)
     return {"invitations": [_invitation_view(i, lang) for i in standing]}
 

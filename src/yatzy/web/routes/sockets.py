@@ -72,6 +72,7 @@ async def game_socket(
     )
     try:
         await hub.learn(client)  # the other processes count this socket from now on
+        await hub.publish_watching(box)  # and push nothing of the game to its viewer
         box.put(orjson.dumps({"type": "state", "game": view}).decode())
         if bot_to_act(view):
             bots.kick(game_id)

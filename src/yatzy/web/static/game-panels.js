@@ -62,14 +62,24 @@ export function renderLinks() {
   else if (wasInviting) details.open = false;
 }
 
+// Names as a list in the page's language: "Anna and Bo", "Anna och Bo", "Anna ja Bo".
+function nameList(names) {
+  try {
+    return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names);
+  } catch (e) { return names.join(", "); }
+}
+
 // Whom the game waits for; not said to a guest who is one of them (the join card
-// asks them to take their seat instead).
+// asks them to take their seat instead).  Invited friends it still waits for
+// (waiting_for: the server's) hold its computers back until they join.
 export function renderWaitingJoin() {
   const free = state.view.players.filter((p) => !p.claimed);
+  const awaited = state.view.waiting_for || [];
   const line = $("waiting-join");
   const guest = params.get("invite") && !state.you.seats.length;
   line.hidden = !free.length || state.view.finished || Boolean(guest);
-  line.textContent = free.length ? t("still_to_join", { players: free.map((p) => p.name).join(", ") }) : "";
+  if (awaited.length) line.textContent = t("awaiting_join", { players: nameList(awaited) });
+  else line.textContent = free.length ? t("still_to_join", { players: nameList(free.map((p) => p.name)) }) : "";
 }
 
 export function renderJoin() {
