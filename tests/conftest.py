@@ -190,6 +190,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+# -- migrated databases ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at the store's newest revision, made once per process: the
+    databases of the web and store tests that run on the schema are copies of it
+    (:func:`sqlite_copy`) instead of running every migration again (an app's or a
+    repository's migration on opening then finds nothing to do).  The migrations
+    themselves, from an empty database, are tested where a database starts empty:
+    tests/store's ``url``, the live servers (``yatzy serve`` on a new file) and the
+    tests that make their own file."""
+    from yatzy.store.db import make_engine, migrate
+
+    path = tmp_path_factory.mktemp("migrated") / "yatzy.db"
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()  # the last connection's close folds the WAL into the file
+    return path
+
+
+def sqlite_copy(template: Path, folder: Path) -> str:
+    """The URL of a copy of the database file ``template`` in ``folder``."""
+    path = folder / "yatzy.db"
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
 # -- rule sets ------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.conftest import sqlite_copy
 from tests.e2e.support import Server
 from tests.helpers import scaled
 from tests.postgres import pg_or_skip, postgres_database
@@ -64,21 +66,24 @@ _bound_test_client_receives()
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def db_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_sqlite: Path,
 ) -> Iterator[str]:
-    """A fresh database per module and backend."""
+    """A fresh database per module and backend, already migrated (a copy of one
+    migrated database per process and backend)."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'yatzy.db'}"
+        yield sqlite_copy(migrated_sqlite, tmp_path_factory.mktemp("web"))
         return
     pg_or_skip()
-    with postgres_database() as url:
+    with postgres_database(migrated=True) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
-def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A fresh SQLite database per module."""
-    return f"sqlite:///{tmp_path_factory.mktemp('web') / 'yatzy.db'}"
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> str:
+    """A fresh SQLite database per module, already migrated."""
+    return sqlite_copy(migrated_sqlite, tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.conftest import sqlite_copy
 from tests.helpers import eventually
 from tests.web.test_web_insight import act, create, next_action, wait_for_person
 from tests.web.test_web_win_analysis import ready
@@ -38,7 +39,7 @@ def _strategy_ready(spec: str) -> None:
 
 @pytest.mark.slow
 def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(AHEAD_ENV, "1")  # off in the other tests (tests/conftest.py)
     _strategy_ready("yatzy")
@@ -46,7 +47,7 @@ def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
     rate = win_analysis._rate
     monkeypatch.setattr(win_analysis, "_rate", lambda *a: (rated.append(a[3]), rate(*a))[1])
     win_analysis.forget_analysed()
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
         ahead: Ahead = client.app.state.service.ahead  # type: ignore[attr-defined]
         gid = create(client, [{"name": "Ann", "here": True}, {"name": "Bo", "here": True}])
@@ -82,7 +83,7 @@ def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
 
 
 def test_a_restarted_server_counts_the_people_at_their_measured_level(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The win analysis of a game finished before a restart counts its people at the
     # level their play measures (as the server that saw the game would have), not as
@@ -98,7 +99,7 @@ def test_a_restarted_server_counts_the_people_at_their_measured_level(
         levels.append(kwargs.get("levels"))
         return real(*args, **kwargs)
 
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
         ahead: Ahead = client.app.state.service.ahead  # type: ignore[attr-defined]
         seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
@@ -318,7 +319,7 @@ def test_the_people_are_measured_with_their_earlier_games() -> None:
 
 
 def test_the_win_analysis_counts_people_at_their_measured_level(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 24: the analysis at the end counts a person at the level the analysis
     # ahead measured (not as a perfect player), and says so in the game's language.
@@ -334,7 +335,7 @@ def test_the_win_analysis_counts_people_at_their_measured_level(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(win_analysis, "analyze_wins", analyze_wins)
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         monkeypatch.setattr(
@@ -356,7 +357,7 @@ def test_the_win_analysis_counts_people_at_their_measured_level(
 
 
 def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 24: with the analyses on worker processes (--jobs workers) a worker would
     # rate every turn again (its memo is empty); a game this process analysed ahead is
@@ -370,7 +371,7 @@ def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
         def submit(self, spec: Any, client: Any = None, then: Any = None) -> None:
             submitted.append(spec.kind)
 
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         service.win_analyses.queue = Workers()

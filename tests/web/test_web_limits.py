@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import WebSocketDenialResponse
     from starlette.websockets import WebSocketDisconnect
 
+from tests.conftest import sqlite_copy
 from tests.e2e.support import next_action
 from yatzy.web.app import create_app
 from yatzy.web.limits import Limits, Rate, client_key, parse_networks, resolve_client
@@ -29,12 +30,15 @@ SOLO = {"rules": "yatzy", "seats": [{"name": "Ann", "here": True}]}
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Any]:
-    """Start an app with the given limits (a fresh SQLite database each)."""
+def make(tmp_path: Path, migrated_sqlite: Path) -> Iterator[Any]:
+    """Start an app with the given limits (a fresh SQLite database each, a copy of a
+    migrated one)."""
     clients: list[TestClient] = []
 
     def start(limits: Limits, client: tuple[str, int] = ("203.0.113.7", 5000)) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / f'{len(clients)}.db'}", limits=limits)
+        folder = tmp_path / str(len(clients))
+        folder.mkdir()
+        app = create_app(sqlite_copy(migrated_sqlite, folder), limits=limits)
         c = TestClient(app, client=client)
         c.__enter__()
         clients.append(c)

@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.conftest import sqlite_copy
 from tests.web.test_web_insight import create, play_out
 from yatzy.rules import RuleSet
 from yatzy.web import prepare
@@ -58,11 +59,11 @@ def test_the_target_table_is_queued_once_and_said_pending(
 
 
 def test_a_solo_game_says_its_record_chance_is_being_worked_out(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from yatzy.strategy import target_play
 
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     tables = Tables()
     with TestClient(create_app(url, bot_delay=0.0)) as client:
         seats = [{"name": "Ann", "here": True}]
@@ -80,13 +81,13 @@ def test_a_solo_game_says_its_record_chance_is_being_worked_out(
 
 
 def test_an_approximate_record_chance_is_shown_while_the_table_builds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 24: while the target table builds, an approximate figure (the chance with
     # the best-points strategy), marked as approximate, rather than words alone.
     from yatzy.strategy import target_play
 
-    url = f"sqlite:///{tmp_path / 'yatzy.db'}"
+    url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0)) as client:
         seats = [{"name": "Ann", "here": True}]
         play_out(client, create(client, seats, rules="yatzy+forced"))
