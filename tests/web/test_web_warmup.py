@@ -119,3 +119,76 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     prepare._strategy({"spec": "yatzy+forced"})
     assert advised == [0]  # advised only once the child had ended
     assert not warm_children.wait_for_warming("yatzy+forced")  # ended: nothing to wait for
+
+
+def test_the_table_job_waits_for_the_childs_first_stage_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: a short first game's analysis waited for the whole warm-up (the win
+    # chances' kernels too); the table job now goes on once the child says the table
+    # and the analysis' kernels are cached, and the win analysis waits for the rest.
+    import subprocess
+    import sys
+    import threading
+
+    from yatzy.web import warm_children
+
+    script = (
+        "import sys; print('noise', flush=True);"
+        f" print({warm_children.ANALYSIS_READY!r}, flush=True); sys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert child.stdin is not None
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy+forced", child)
+    waited: list[bool] = []
+    waiter = threading.Thread(
+        target=lambda: waited.append(warm_children.wait_for_warming("yatzy+forced", 120))
+    )
+    waiter.start()
+    waiter.join(60)
+    try:
+        assert waited == [True]  # it went on while the child still ran
+        assert child.poll() is None and warm_children.still_warming("yatzy+forced")
+        assert not warm_children.wait_for_warming("yatzy+forced")  # past its first stage
+    finally:
+        child.stdin.write(b"\n")
+        child.stdin.close()
+        child.wait(60)
+        waiter.join(60)
+    assert not warm_children.still_warming("yatzy+forced")
+
+
+def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.web import hints
+    from yatzy.web.ahead import Ahead
+    from yatzy.web.win_jobs import WinAnalyses
+
+    class Jobs(WinAnalyses):
+        def get(self, *args: Any, **kw: Any) -> dict[str, Any]:
+            raise AssertionError("queued beside the warm-up child")
+
+    import random
+
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: spec == "yatzy+forced")
+    assert hints.win_analysis(Jobs(), state, "en", key="g") == {"pending": True}
+    # Nor does the analysis ahead rate turns then (the end does, after the child).
+    from yatzy.web import ahead as ahead_module
+
+    monkeypatch.setattr(ahead_module, "strategy_status", lambda rules: None)
+    monkeypatch.setattr(ahead_module, "still_warming", lambda spec: True)
+    rated: list[object] = []
+    monkeypatch.setattr("yatzy.strategy.win_analysis.analyze_wins", lambda *a, **k: rated.append(a))
+    Ahead(WinAnalyses())._rate("g", state, None)
+    assert rated == []

@@ -34,6 +34,7 @@ from yatzy.web.models import (
     WinUnavailableView,
 )
 from yatzy.web.prepare import busy_words, not_prepared_words, strategy_status
+from yatzy.web.warm_children import still_warming
 from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
@@ -324,6 +325,8 @@ def win_analysis(
         if "busy" in waiting:
             raise Busy(busy_words(lang))
         return PENDING
+    if still_warming(state.rules.spec):
+        return PENDING  # a warm-up child compiles the win chances' kernels: after it
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
     counted = ",".join(lv or "-" for lv in levels) if levels is not None else ""
