@@ -335,7 +335,12 @@ def win_analysis(
         from yatzy.strategy.win_analysis import analyze_wins
 
         result = analyze_wins(
-            frozen, record=record, levels=levels, budget=jobs.budget, lang=lang, progress=jobs.pace
+            frozen,
+            record=record,
+            levels=levels,
+            budget=jobs.budget,
+            lang=lang,
+            progress=jobs.pace_waited,  # a person waits for it (issue 24)
         )
         return cast("dict[str, Any]", win_view(result, frozen, lang, seats, measured))
 
