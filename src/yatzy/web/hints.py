@@ -99,6 +99,8 @@ def _option(state: State, option: Any, lang: Language) -> HintOption:
 
 
 PENDING: PendingView = {"pending": True}
+PREPARING: PendingView = {"pending": True, "preparing": True}
+"""Pending while the tables and kernels are prepared first (the page says so)."""
 """The answer while the strategy or the analysis is being prepared."""
 
 HINT_OPTIONS = 4
@@ -229,7 +231,7 @@ def analysis(
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
         if "busy" in waiting:
             raise Busy(busy_words(lang))
-        return PENDING
+        return PREPARING
     if key:  # a job: of `yatzy worker` processes, or of this process's bounded pool
         return _analysis_by_worker(
             active_queue("analyses") or ANALYSIS_JOBS, state, lang, seats, key
@@ -324,9 +326,9 @@ def win_analysis(
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
         if "busy" in waiting:
             raise Busy(busy_words(lang))
-        return PENDING
+        return PREPARING
     if still_warming(state.rules.spec):
-        return PENDING  # a warm-up child compiles the win chances' kernels: after it
+        return PREPARING  # a warm-up child compiles the win chances' kernels: after it
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
     counted = ",".join(lv or "-" for lv in levels) if levels is not None else ""
