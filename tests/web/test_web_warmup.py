@@ -192,3 +192,25 @@ def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
     monkeypatch.setattr("yatzy.strategy.win_analysis.analyze_wins", lambda *a, **k: rated.append(a))
     Ahead(WinAnalyses())._rate("g", state, None)
     assert rated == []
+
+
+def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the analysis comes first; the win chances' kernels after it, including
+    # the sampling of a greedy computer (compiled apart from the optimal table's).
+    from yatzy.strategy import advisor, analyze, win_analysis, win_chance
+    from yatzy.web.warm_children import ANALYSIS_READY
+
+    done: list[object] = []
+    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(analyze, "analyze", lambda state, *a, **k: done.append("analysis"))
+    monkeypatch.setattr(
+        win_chance,
+        "win_chances",
+        lambda state, levels=None, **k: done.append(("chances", tuple(levels or ()))),
+    )
+    monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: done.append("wins"))
+    warmup.warm("yatzy+forced", done.append)
+    assert done[:3] == ["table", "analysis", ANALYSIS_READY]
+    assert ("chances", (None, "greedy")) in done[3:] and done[-1] == "wins"

@@ -99,8 +99,8 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     """The child's work: the advisor's table of ``spec`` (built once, to the disk
     cache) and the kernels of the points' analysis, compiled on a short game played
     greedily; then ``say(ANALYSIS_READY)`` (the server's table job waits for that
-    much, :mod:`yatzy.web.warm_children`), then the kernels of the win chances and of
-    the win analysis, on the same game."""
+    much, :mod:`yatzy.web.warm_children`), then the kernels of the win chances (with a
+    person and with a greedy computer as the opponent) and of the win analysis."""
     import random
 
     from yatzy.bots import GreedyBot, play_turn
@@ -124,6 +124,9 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     if say is not None:
         say(ANALYSIS_READY)
     win_chances(first, budget=0.05, build=False)
+    # A greedy (or random) computer's sampling reads a writable array, not the
+    # read-only table: numba compiles the sampler once more for it.
+    win_chances(first, [None, "greedy"], budget=0.05, build=False)
     analyze_wins(state, budget=0.05, start=start)
 
 
