@@ -214,3 +214,29 @@ def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
     warmup.warm("yatzy+forced", done.append)
     assert done[:3] == ["table", "analysis", ANALYSIS_READY]
     assert ("chances", (None, "greedy")) in done[3:] and done[-1] == "wins"
+
+
+@pytest.mark.parametrize("job", ["win_chances", "target", "winner"])
+def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
+    job: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The strategy job now goes on after the child's first stage; the jobs that use the
+    # win chances' kernels (compiled by the child last) still wait for its end rather
+    # than compile them beside it, holding the server's interpreter.
+    import subprocess
+    import sys
+
+    from yatzy.strategy import target_play, win_chance, winbot
+    from yatzy.web import chances, prepare, warm_children
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy", child)
+    built: list[int | None] = []
+    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    run = {"win_chances": chances._build_win_tables, "target": prepare._target}
+    run.get(job, prepare._winner)({"spec": "yatzy"})
+    assert built == [0]  # built only once the child had ended

@@ -89,6 +89,20 @@ def _first_stage(child: subprocess.Popen[bytes], deadline: float) -> bool:
     return True
 
 
+def wait_until_warmed(spec: str, limit: float = WAIT_LIMIT) -> bool:
+    """Wait while this process's warm-up child of ``spec`` runs at all (at most
+    ``limit`` seconds); whether one was waited for.  The table jobs of the win chances
+    call it: they use the kernels the child compiles last."""
+    with _lock:
+        running = [c for c in _children.get(spec, []) if c.poll() is None]
+    for child in running:
+        try:
+            child.wait(limit)
+        except subprocess.TimeoutExpired:
+            log.info("the warm-up of %s is still running after %.0f s", spec, limit)
+    return bool(running)
+
+
 def still_warming(spec: str) -> bool:
     """Whether a warm-up child of ``spec`` still runs in this process (it compiles the
     win chances' kernels after the analysis'): the win analysis waits for it rather
