@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 
 from tests.web.test_web_insight import create
 from yatzy.rules import RuleSet
-from yatzy.web import warmup
+from yatzy.web import warm_children, warmup
 from yatzy.web.app import create_app
 
 
@@ -45,6 +45,7 @@ def spawned(monkeypatch: pytest.MonkeyPatch) -> Spawned:
     monkeypatch.setenv(warmup.WARM_ENV, "1")
     monkeypatch.setattr(warmup, "_started", set())
     monkeypatch.setattr(warmup, "_children", [])
+    monkeypatch.setattr(warm_children, "_children", {})  # its stand-ins stay in the test
     found = Spawned()
     monkeypatch.setattr(warmup.subprocess, "Popen", found)
     return found
@@ -107,7 +108,7 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     import sys
 
     from yatzy.strategy import advisor
-    from yatzy.web import prepare, warm_children
+    from yatzy.web import prepare
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
     monkeypatch.setattr(warm_children, "_children", {})
@@ -130,8 +131,6 @@ def test_the_table_job_waits_for_the_childs_first_stage_only(
     import subprocess
     import sys
     import threading
-
-    from yatzy.web import warm_children
 
     script = (
         "import sys; print('noise', flush=True);"
@@ -182,7 +181,8 @@ def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
         play_turn(state, GreedyBot(), rng)
     monkeypatch.setattr(hints, "_status", lambda rules: None)
     monkeypatch.setattr(hints, "still_warming", lambda spec: spec == "yatzy+forced")
-    assert hints.win_analysis(Jobs(), state, "en", key="g") == {"pending": True}
+    preparing = {"pending": True, "preparing": True}
+    assert hints.win_analysis(Jobs(), state, "en", key="g") == preparing
     # Nor does the analysis ahead rate turns then (the end does, after the child).
     from yatzy.web import ahead as ahead_module
 
@@ -227,7 +227,7 @@ def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
     import sys
 
     from yatzy.strategy import target_play, win_chance, winbot
-    from yatzy.web import chances, prepare, warm_children
+    from yatzy.web import chances, prepare
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
     monkeypatch.setattr(warm_children, "_children", {})
