@@ -13,6 +13,7 @@ Its own module so that the two import it without importing each other."""
 from __future__ import annotations
 
 import logging
+import os
 import select
 import subprocess
 import threading
@@ -68,22 +69,27 @@ def _first_stage(child: subprocess.Popen[bytes], deadline: float) -> bool:
         except subprocess.TimeoutExpired:
             return False
         return True
+    fd = out.fileno()  # read unbuffered: a buffered line would hide from select
     with _read_lock:
+        said = b""
         while id(child) not in _said_ready:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            readable, _, _ = select.select([out], [], [], left)
+            readable, _, _ = select.select([fd], [], [], left)
             if not readable:
                 continue
-            line = out.readline()
-            if not line:  # it ended (or closed its output) without the word
+            chunk = os.read(fd, 4096)
+            if not chunk:  # it ended (or closed its output) without the word
                 try:
                     child.wait(max(0.0, deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:
                     return False
                 return True
-            if line.decode(errors="replace").strip() == ANALYSIS_READY:
+            said += chunk
+            lines = said.split(b"\n")
+            said = lines.pop()  # an unfinished line waits for its end
+            if any(ln.decode(errors="replace").strip() == ANALYSIS_READY for ln in lines):
                 with _lock:
                     _said_ready.add(id(child))
     return True
