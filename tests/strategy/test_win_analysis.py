@@ -254,3 +254,70 @@ def _replayed(start: State, end: State, turns: int) -> State:
             s.apply_roll([d for i, d in enumerate(roll["dice"]) if i not in keep])
         s.apply(Scratch(turn["box"]) if turn.get("scratch") else Score(turn["box"]))
     return s
+
+
+def test_a_position_computed_by_one_thread_is_waited_for_not_computed_again() -> None:
+    """Issue 24: the analysis at a game's end takes over the positions the background
+    analysis is computing (one computation per position), and computes one itself
+    where that computation failed."""
+    import threading
+
+    from yatzy.strategy import win_analysis
+
+    started, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def slow() -> str:
+        calls.append("background")
+        started.set()
+        release.wait(30)
+        return "rated"
+
+    def again() -> str:
+        calls.append("end")
+        return "rated again"
+
+    got: list[str] = []
+    background = threading.Thread(
+        target=lambda: got.append(win_analysis._remembered(("decide", "k", 0), slow))
+    )
+    background.start()
+    assert started.wait(30)
+    end = threading.Thread(
+        target=lambda: got.append(win_analysis._remembered(("decide", "k", 0), again))
+    )
+    end.start()
+    release.set()
+    background.join(30)
+    end.join(30)
+    assert calls == ["background"]
+    assert got == ["rated", "rated"]
+
+    # A failed computation is not handed on as the answer: the waiting thread computes.
+    started.clear()
+    release.clear()
+
+    def failing() -> str:
+        started.set()
+        release.wait(30)
+        raise YatzyError("stopped")
+
+    errors: list[Exception] = []
+
+    def fail_in_background() -> None:
+        try:
+            win_analysis._remembered(("decide", "f", 0), failing)
+        except YatzyError as exc:
+            errors.append(exc)
+
+    background = threading.Thread(target=fail_in_background)
+    background.start()
+    assert started.wait(30)
+    end = threading.Thread(
+        target=lambda: got.append(win_analysis._remembered(("decide", "f", 0), again))
+    )
+    end.start()
+    release.set()
+    background.join(30)
+    end.join(30)
+    assert len(errors) == 1 and got[-1] == "rated again"

@@ -325,7 +325,8 @@ def test_a_game_without_turns_has_no_analysis_whether_the_strategy_is_ready_or_n
         assert r.json()["error"] == "RecordError" and "no turns" in r.json()["detail"]
     act(client, gid, {"roll": []})  # one turn begun: an answer, pending or not
     monkeypatch.setattr(hints, "_status", lambda rules: {"pending": True})
-    assert client.get(f"/api/games/{gid}/analysis").json() == {"pending": True}
+    preparing = {"pending": True, "preparing": True}  # said in words on the page
+    assert client.get(f"/api/games/{gid}/analysis").json() == preparing
 
 
 # -- history and statistics ----------------------------------------------------------------

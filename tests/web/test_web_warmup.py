@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 
 from tests.web.test_web_insight import create
 from yatzy.rules import RuleSet
-from yatzy.web import warmup
+from yatzy.web import warm_children, warmup
 from yatzy.web.app import create_app
 
 
@@ -45,6 +45,7 @@ def spawned(monkeypatch: pytest.MonkeyPatch) -> Spawned:
     monkeypatch.setenv(warmup.WARM_ENV, "1")
     monkeypatch.setattr(warmup, "_started", set())
     monkeypatch.setattr(warmup, "_children", [])
+    monkeypatch.setattr(warm_children, "_children", {})  # its stand-ins stay in the test
     found = Spawned()
     monkeypatch.setattr(warmup.subprocess, "Popen", found)
     return found
@@ -107,7 +108,7 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     import sys
 
     from yatzy.strategy import advisor
-    from yatzy.web import prepare, warm_children
+    from yatzy.web import prepare
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
     monkeypatch.setattr(warm_children, "_children", {})
@@ -119,3 +120,123 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     prepare._strategy({"spec": "yatzy+forced"})
     assert advised == [0]  # advised only once the child had ended
     assert not warm_children.wait_for_warming("yatzy+forced")  # ended: nothing to wait for
+
+
+def test_the_table_job_waits_for_the_childs_first_stage_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: a short first game's analysis waited for the whole warm-up (the win
+    # chances' kernels too); the table job now goes on once the child says the table
+    # and the analysis' kernels are cached, and the win analysis waits for the rest.
+    import subprocess
+    import sys
+    import threading
+
+    script = (
+        "import sys; print('noise', flush=True);"
+        f" print({warm_children.ANALYSIS_READY!r}, flush=True); sys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert child.stdin is not None
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy+forced", child)
+    waited: list[bool] = []
+    waiter = threading.Thread(
+        target=lambda: waited.append(warm_children.wait_for_warming("yatzy+forced", 120))
+    )
+    waiter.start()
+    waiter.join(60)
+    try:
+        assert waited == [True]  # it went on while the child still ran
+        assert child.poll() is None and warm_children.still_warming("yatzy+forced")
+        assert not warm_children.wait_for_warming("yatzy+forced")  # past its first stage
+    finally:
+        child.stdin.write(b"\n")
+        child.stdin.close()
+        child.wait(60)
+        waiter.join(60)
+    assert not warm_children.still_warming("yatzy+forced")
+
+
+def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.web import hints
+    from yatzy.web.ahead import Ahead
+    from yatzy.web.win_jobs import WinAnalyses
+
+    class Jobs(WinAnalyses):
+        def get(self, *args: Any, **kw: Any) -> dict[str, Any]:
+            raise AssertionError("queued beside the warm-up child")
+
+    import random
+
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: spec == "yatzy+forced")
+    preparing = {"pending": True, "preparing": True}
+    assert hints.win_analysis(Jobs(), state, "en", key="g") == preparing
+    # Nor does the analysis ahead rate turns then (the end does, after the child).
+    from yatzy.web import ahead as ahead_module
+
+    monkeypatch.setattr(ahead_module, "strategy_status", lambda rules: None)
+    monkeypatch.setattr(ahead_module, "still_warming", lambda spec: True)
+    rated: list[object] = []
+    monkeypatch.setattr("yatzy.strategy.win_analysis.analyze_wins", lambda *a, **k: rated.append(a))
+    Ahead(WinAnalyses())._rate("g", state, None)
+    assert rated == []
+
+
+def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the analysis comes first; the win chances' kernels after it, including
+    # the sampling of a greedy computer (compiled apart from the optimal table's).
+    from yatzy.strategy import advisor, analyze, win_analysis, win_chance
+    from yatzy.web.warm_children import ANALYSIS_READY
+
+    done: list[object] = []
+    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(analyze, "analyze", lambda state, *a, **k: done.append("analysis"))
+    monkeypatch.setattr(
+        win_chance,
+        "win_chances",
+        lambda state, levels=None, **k: done.append(("chances", tuple(levels or ()))),
+    )
+    monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: done.append("wins"))
+    warmup.warm("yatzy+forced", done.append)
+    assert done[:3] == ["table", "analysis", ANALYSIS_READY]
+    assert ("chances", (None, "greedy")) in done[3:] and done[-1] == "wins"
+
+
+@pytest.mark.parametrize("job", ["win_chances", "target", "winner"])
+def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
+    job: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The strategy job now goes on after the child's first stage; the jobs that use the
+    # win chances' kernels (compiled by the child last) still wait for its end rather
+    # than compile them beside it, holding the server's interpreter.
+    import subprocess
+    import sys
+
+    from yatzy.strategy import target_play, win_chance, winbot
+    from yatzy.web import chances, prepare
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy", child)
+    built: list[int | None] = []
+    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    run = {"win_chances": chances._build_win_tables, "target": prepare._target}
+    run.get(job, prepare._winner)({"spec": "yatzy"})
+    assert built == [0]  # built only once the child had ended

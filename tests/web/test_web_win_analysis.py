@@ -152,3 +152,82 @@ def test_the_background_jobs_remember_answers_and_failures() -> None:
     wall = time.perf_counter()
     jobs.pace(1, 3)
     assert time.perf_counter() - wall >= 0.045
+
+
+def test_the_analysis_a_person_waits_for_is_not_rested_like_the_background_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: a finished game's win analysis rested as long as it worked (half a
+    # core), doubling a player's wait; the background analyses still rest.
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.errors import YatzyError
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.web import hints, win_jobs
+    from yatzy.web.win_jobs import WinAnalyses
+
+    rests: list[float] = []
+    monkeypatch.setattr(win_jobs.time, "sleep", rests.append)
+    ticks = iter(range(1000))
+    monkeypatch.setattr(win_jobs.time, "thread_time", lambda: float(next(ticks)))
+    jobs = WinAnalyses(share=0.5)
+    for done in range(3):
+        jobs.pace_waited(done, 3)
+    assert rests == []
+    for done in range(3):
+        jobs.pace(done, 3)
+    assert rests and all(r > 0 for r in rests)
+
+    # The page's analysis at the end is paced as one a person waits for.
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    paced: list[object] = []
+
+    def analyze_wins(*args: object, progress: object = None, **kw: object) -> object:
+        paced.append(progress)
+        raise YatzyError("recorded")
+
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: False)
+    monkeypatch.setattr("yatzy.strategy.win_analysis.analyze_wins", analyze_wins)
+    assert hints.win_analysis(jobs, state, "en", key="g") == {"pending": True}
+    assert jobs.wait_idle(30)
+    assert paced == [jobs.pace_waited]
+
+
+def test_while_the_tables_are_prepared_the_analyses_say_so_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: anything longer than a second says in words what is happening; on a
+    # fresh install the analyses wait a minute or more for the tables and kernels,
+    # which "Computing the analysis…" did not say.
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.web import hints
+    from yatzy.web.i18n import ui_strings
+    from yatzy.web.win_jobs import WinAnalyses
+
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    preparing = {"pending": True, "preparing": True}
+    monkeypatch.setattr(hints, "_status", lambda rules: {"pending": True})
+    assert hints.analysis(state, "en", key="g") == preparing
+    assert hints.win_analysis(WinAnalyses(), state, "en", key="g") == preparing
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: True)
+    assert hints.win_analysis(WinAnalyses(), state, "en", key="g") == preparing
+    conforms(PendingView, preparing)
+    for lang in ("en", "sv", "fi"):
+        words = ui_strings(lang)
+        for key in ("analysis_preparing", "wa_preparing"):
+            assert words[key] and words[key] != words["analysis_pending"]
+    assert "first time" in ui_strings("en")["analysis_preparing"]

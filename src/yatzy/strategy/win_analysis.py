@@ -39,6 +39,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -466,25 +467,58 @@ leaves only its last turn to analyse when it ends."""
 
 _memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _memo_lock = threading.Lock()
+_computing: dict[tuple[Any, ...], Future[Any]] = {}
+"""The keys being computed now, each with the future its answer goes to: a second
+thread asking for one of them waits for that answer instead of computing it again."""
 
 
 def _remembered(
     key: tuple[Any, ...], compute: Callable[[], Any], into: list[Any] | None = None
 ) -> Any:
     """The value of ``key`` (computed by ``compute`` the first time), appended to ``into``
-    where given.  Two threads asking at once may both compute it: the same answer."""
-    with _memo_lock:
-        found = _memo.get(key)
-        if found is not None:
-            _memo.move_to_end(key)
-    if found is None:
-        found = compute()
+    where given.  A thread asking for a key that another thread is computing waits for
+    that answer (the analysis at a game's end takes over the background analysis's
+    positions under way, issue 24, rather than compute the same positions beside it);
+    where that computation fails, the asking thread computes the key itself."""
+    while True:
         with _memo_lock:
-            _memo[key] = found
-            while len(_memo) > MEMO_KEPT:
-                _memo.popitem(last=False)
+            found = _memo.get(key)
+            if found is not None:
+                _memo.move_to_end(key)
+                break
+            other = _computing.get(key)
+            if other is None:
+                mine: Future[Any] = Future()
+                _computing[key] = mine
+        if other is None:
+            found = _computed(key, compute, mine)
+            break
+        try:
+            found = other.result()
+            break
+        except Exception:  # its computation failed (or stopped): try it here
+            continue
     if into is not None:
         into.append(found)
+    return found
+
+
+def _computed(key: tuple[Any, ...], compute: Callable[[], Any], mine: Future[Any]) -> Any:
+    """``compute()``, remembered under ``key`` and handed to the threads waiting on
+    ``mine`` (its failure too, after which they try themselves)."""
+    try:
+        found = compute()
+    except BaseException as exc:
+        with _memo_lock:
+            _computing.pop(key, None)
+        mine.set_exception(exc)
+        raise
+    with _memo_lock:
+        _memo[key] = found
+        while len(_memo) > MEMO_KEPT:
+            _memo.popitem(last=False)
+        _computing.pop(key, None)
+    mine.set_result(found)
     return found
 
 

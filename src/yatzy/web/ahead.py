@@ -41,6 +41,7 @@ from yatzy.errors import YatzyError
 from yatzy.game import State, from_record
 from yatzy.store import GameRepository, StoredGame
 from yatzy.web.prepare import strategy_status
+from yatzy.web.warm_children import still_warming
 from yatzy.web.win_jobs import WinAnalyses
 
 if TYPE_CHECKING:  # the strategy package loads numpy: only where a game is analysed
@@ -300,6 +301,8 @@ class Ahead:
         """The game's turns so far in win chance (remembered for the end)."""
         if not self.analyses.enabled or strategy_status(state.rules) is not None:
             return  # off, or tables being prepared (or none here): the end does the work
+        if still_warming(state.rules.spec):
+            return  # a warm-up child compiles the win chances' kernels: not beside it
         from yatzy.strategy.win_analysis import analyze_wins
 
         record = None

@@ -334,7 +334,9 @@ def _build_win_tables(args: dict[str, Any]) -> None:
     """The job that builds what the live chances of a whole game of ``args["spec"]``
     need."""
     from yatzy.strategy.win_chance import win_chances
+    from yatzy.web.warm_children import wait_until_warmed
 
+    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     start = Game(RuleSet.parse(args["spec"]), ["a", "b"]).new_initial_state(starter=0)
     win_chances(start, budget=0.0, build=True)
 

@@ -34,6 +34,7 @@ from yatzy.web.models import (
     WinUnavailableView,
 )
 from yatzy.web.prepare import busy_words, not_prepared_words, strategy_status
+from yatzy.web.warm_children import still_warming
 from yatzy.web.win_jobs import WinAnalyses
 
 log = logging.getLogger("yatzy.web")
@@ -98,6 +99,8 @@ def _option(state: State, option: Any, lang: Language) -> HintOption:
 
 
 PENDING: PendingView = {"pending": True}
+PREPARING: PendingView = {"pending": True, "preparing": True}
+"""Pending while the tables and kernels are prepared first (the page says so)."""
 """The answer while the strategy or the analysis is being prepared."""
 
 HINT_OPTIONS = 4
@@ -228,7 +231,7 @@ def analysis(
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
         if "busy" in waiting:
             raise Busy(busy_words(lang))
-        return PENDING
+        return PREPARING
     if key:  # a job: of `yatzy worker` processes, or of this process's bounded pool
         return _analysis_by_worker(
             active_queue("analyses") or ANALYSIS_JOBS, state, lang, seats, key
@@ -323,7 +326,9 @@ def win_analysis(
             raise YatzyError(f"no analysis for {state.rules.spec}: {waiting['unavailable']}")
         if "busy" in waiting:
             raise Busy(busy_words(lang))
-        return PENDING
+        return PREPARING
+    if still_warming(state.rules.spec):
+        return PREPARING  # a warm-up child compiles the win chances' kernels: after it
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
     counted = ",".join(lv or "-" for lv in levels) if levels is not None else ""
@@ -332,7 +337,12 @@ def win_analysis(
         from yatzy.strategy.win_analysis import analyze_wins
 
         result = analyze_wins(
-            frozen, record=record, levels=levels, budget=jobs.budget, lang=lang, progress=jobs.pace
+            frozen,
+            record=record,
+            levels=levels,
+            budget=jobs.budget,
+            lang=lang,
+            progress=jobs.pace_waited,  # a person waits for it (issue 24)
         )
         return cast("dict[str, Any]", win_view(result, frozen, lang, seats, measured))
 

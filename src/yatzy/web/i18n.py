@@ -298,6 +298,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.best_choice", "best"),
     N_("web.best_value", "expected final score with best play"),
     N_("web.analysis_pending", "Computing the analysis…"),
+    N_(
+        "web.analysis_preparing",
+        "Preparing the strategy tables – the first time on this computer this takes a "
+        "minute or two; the analysis follows…",
+    ),
     N_("web.analysis_failed", "The analysis could not be made"),
     N_("web.costliest", "Costliest choices"),
     N_("web.no_mistakes", "No costly choices – well played!"),
@@ -477,6 +482,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.wa_analysis", "Chance of winning"),
     N_("web.wa_analysis_record", "Chance of beating the record"),
     N_("web.wa_pending", "Computing the chances…"),
+    N_(
+        "web.wa_preparing",
+        "Preparing the win chances – the first time on this computer this takes a minute "
+        "or two; the chances follow…",
+    ),
     N_("web.wa_failed", "The chances could not be computed"),
     N_("web.wa_costliest", "Costliest choices for the chance"),
     N_("web.wa_all", "Every decision: points and chance"),

@@ -396,9 +396,12 @@ class StatsView(TypedDict):
 
 
 class PendingView(TypedDict):
-    """The answer while an analysis is being prepared: ask again shortly."""
+    """The answer while an analysis is being prepared: ask again shortly.
+    ``preparing``: its tables and kernels are being prepared first (a fresh install's
+    first games: a minute or more, said so in words), not the analysis itself."""
 
     pending: Literal[True]
+    preparing: NotRequired[bool]
 
 
 class CostlyChoice(TypedDict):

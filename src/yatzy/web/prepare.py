@@ -161,7 +161,9 @@ def _strategy(args: dict[str, Any]) -> None:
 def _winner(args: dict[str, Any]) -> None:
     """Load or build the winner bot's target tables of ``args["spec"]``."""
     from yatzy.strategy.winbot import win_tables, winner_supported
+    from yatzy.web.warm_children import wait_until_warmed
 
+    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     rules = RuleSet.parse(args["spec"])
     if winner_supported(rules):
         win_tables(rules, build=True)
@@ -173,7 +175,9 @@ def _target(args: dict[str, Any]) -> None:
     """Load or build the target table of ``args["spec"]`` (a solo game's live chance
     of beating the record)."""
     from yatzy.strategy.target_play import target_table_for
+    from yatzy.web.warm_children import wait_until_warmed
 
+    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     target_table_for(RuleSet.parse(args["spec"]), build=True)
 
 

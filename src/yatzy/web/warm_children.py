@@ -2,13 +2,22 @@
 per table per machine"): :mod:`yatzy.web.warmup` registers each child it starts, and the
 server's table job (:mod:`yatzy.web.prepare`) waits for the child of its rules before
 loading the table and kernels the child caches, rather than compile them beside it.
+
+The child works in two stages: first the table and the kernels of the analysis in
+points, then it says :data:`ANALYSIS_READY` on its standard output and goes on with
+the kernels of the win chances.  The table job waits for the first stage only (a short
+first game's analysis, hints and exact computer are there that much sooner); what
+needs the win chances' kernels waits while the child runs (:func:`still_warming`).
 Its own module so that the two import it without importing each other."""
 
 from __future__ import annotations
 
 import logging
+import os
+import select
 import subprocess
 import threading
+import time
 
 log = logging.getLogger("yatzy.web")
 
@@ -16,8 +25,13 @@ WAIT_LIMIT = 900.0
 """Seconds a table job waits for a warm-up child at most (a stuck child is not
 waited for longer: the job then builds what it needs itself)."""
 
+ANALYSIS_READY = "analysis-ready"
+"""The line a warm-up child writes once the table and the analysis' kernels are cached."""
+
 _lock = threading.Lock()
+_read_lock = threading.Lock()  # one reader of the children's output at a time
 _children: dict[str, list[subprocess.Popen[bytes]]] = {}
+_said_ready: set[int] = set()  # the children (by id) that said ANALYSIS_READY
 
 
 def warming(spec: str, child: subprocess.Popen[bytes]) -> None:
@@ -27,12 +41,64 @@ def warming(spec: str, child: subprocess.Popen[bytes]) -> None:
 
 
 def wait_for_warming(spec: str, limit: float = WAIT_LIMIT) -> bool:
-    """Wait while this process's warm-up child of ``spec`` runs (at most ``limit``
-    seconds); whether one was waited for.  The server's table job calls it before
-    loading the tables: the child builds the table and compiles the kernels into the
-    disk caches, so the job then loads both rather than compile the same kernels again
-    beside it (twice the CPU on a fresh install, and numba's compile holds this
+    """Wait while this process's warm-up child of ``spec`` builds the table and compiles
+    the analysis' kernels (until it says :data:`ANALYSIS_READY` or ends; at most
+    ``limit`` seconds); whether one was waited for.  The server's table job calls it
+    before loading the tables: the child builds the table and compiles the kernels into
+    the disk caches, so the job then loads both rather than compile the same kernels
+    again beside it (twice the CPU on a fresh install, and numba's compile holds this
     process's interpreter lock, stalling its requests)."""
+    with _lock:
+        running = [
+            c for c in _children.get(spec, []) if c.poll() is None and id(c) not in _said_ready
+        ]
+    deadline = time.monotonic() + limit
+    for child in running:
+        if not _first_stage(child, deadline):
+            log.info("the warm-up of %s is still running after %.0f s", spec, limit)
+    return bool(running)
+
+
+def _first_stage(child: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Wait until ``child`` says :data:`ANALYSIS_READY` or ends (False: ``deadline``
+    passed first)."""
+    out = getattr(child, "stdout", None)
+    if out is None:  # no word from it: its end
+        try:
+            child.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+    fd = out.fileno()  # read unbuffered: a buffered line would hide from select
+    with _read_lock:
+        said = b""
+        while id(child) not in _said_ready:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([fd], [], [], left)
+            if not readable:
+                continue
+            chunk = os.read(fd, 4096)
+            if not chunk:  # it ended (or closed its output) without the word
+                try:
+                    child.wait(max(0.0, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    return False
+                return True
+            said += chunk
+            lines = said.split(b"\n")
+            said = lines.pop()  # an unfinished line waits for its end
+            if any(ln.decode(errors="replace").strip() == ANALYSIS_READY for ln in lines):
+                with _lock:
+                    _said_ready.add(id(child))
+    return True
+
+
+def wait_until_warmed(spec: str, limit: float = WAIT_LIMIT) -> bool:
+    """Wait while this process's warm-up child of ``spec`` runs at all (at most
+    ``limit`` seconds); whether one was waited for.  The table jobs of the win chances
+    call it: they use the kernels the child compiles last."""
     with _lock:
         running = [c for c in _children.get(spec, []) if c.poll() is None]
     for child in running:
@@ -41,3 +107,11 @@ def wait_for_warming(spec: str, limit: float = WAIT_LIMIT) -> bool:
         except subprocess.TimeoutExpired:
             log.info("the warm-up of %s is still running after %.0f s", spec, limit)
     return bool(running)
+
+
+def still_warming(spec: str) -> bool:
+    """Whether a warm-up child of ``spec`` still runs in this process (it compiles the
+    win chances' kernels after the analysis'): the win analysis waits for it rather
+    than compile them here, beside it, holding this process's interpreter lock."""
+    with _lock:
+        return any(c.poll() is None for c in _children.get(spec, []))

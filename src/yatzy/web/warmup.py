@@ -8,8 +8,10 @@ starts one child process (``python -m yatzy.web.warmup SPEC``) that builds that
 table and compiles the kernels the analysis and the win analysis use, into the same
 disk caches the server reads (the solver's table cache, ``YATZY_KERNEL_CACHE``).  A
 child, not a thread: numba's compilation holds the interpreter's lock, and would
-stall the server's event loop.  The server's own table job, if it starts meanwhile,
-waits for the child's table on the cache's lock and then loads it.
+stall the server's event loop.  The analysis in points comes first: the child says
+so once the table and its kernels are cached, and the server's table job, waiting
+for that word (:mod:`yatzy.web.warm_children`), then loads them, while the child goes
+on with the win chances' kernels (the win analysis waits for the child's end).
 
 Once per rule set per server process, at most :data:`MAX_CHILDREN` at a time; never
 for a score pad, rules the server prepares no tables for, or where the table is
@@ -23,9 +25,10 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 
 from yatzy.rules import RuleSet
-from yatzy.web.warm_children import warming
+from yatzy.web.warm_children import ANALYSIS_READY, warming
 
 log = logging.getLogger("yatzy.web")
 
@@ -78,7 +81,7 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
         child = subprocess.Popen(
             [sys.executable, "-m", "yatzy.web.warmup", rules.spec],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,  # it says when the analysis' kernels are cached
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # a terminal's Ctrl-C goes to the server alone
         )
@@ -92,10 +95,12 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
     return child
 
 
-def warm(spec: str) -> None:
+def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     """The child's work: the advisor's table of ``spec`` (built once, to the disk
-    cache), then the kernels of the points' analysis and of the win chances and the
-    win analysis, compiled on a short game played greedily."""
+    cache) and the kernels of the points' analysis, compiled on a short game played
+    greedily; then ``say(ANALYSIS_READY)`` (the server's table job waits for that
+    much, :mod:`yatzy.web.warm_children`), then the kernels of the win chances (with a
+    person and with a greedy computer as the opponent) and of the win analysis."""
     import random
 
     from yatzy.bots import GreedyBot, play_turn
@@ -109,15 +114,27 @@ def warm(spec: str) -> None:
     advise(Game(rules, ["warm-up"]).new_initial_state())  # as the table job does
     game = Game(rules, ["A", "B"])
     state, rng = game.new_initial_state(starter=0), random.Random(1)
-    win_chances(state, budget=0.05, build=False)
+    first = state.clone()
     while len(state.sheets[-1].open_boxes) > 2:
         play_turn(state, GreedyBot(), rng)
     start = state.clone()
     while not state.is_terminal():
         play_turn(state, GreedyBot(), rng)
     analyze(state)
+    if say is not None:
+        say(ANALYSIS_READY)
+    win_chances(first, budget=0.05, build=False)
+    # A greedy (or random) computer's sampling reads a writable array, not the
+    # read-only table: numba compiles the sampler once more for it.
+    win_chances(first, [None, "greedy"], budget=0.05, build=False)
     analyze_wins(state, budget=0.05, start=start)
 
 
+def _say(line: str) -> None:
+    """Write ``line`` to the server reading this child's output."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 if __name__ == "__main__":  # the child: python -m yatzy.web.warmup SPEC
-    warm(sys.argv[1])
+    warm(sys.argv[1], _say)

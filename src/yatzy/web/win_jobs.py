@@ -7,7 +7,10 @@ position), so a request never waits for it: :meth:`WinAnalyses.get` answers
 again until the answer is there.  Answers are remembered per key (game, version,
 language, record).  A failure is remembered as ``{"error": reason}``.  Like the live
 chances, the thread rests between the game's turns so that it takes at most ``share``
-of a core from a busy server's actions (:meth:`WinAnalyses.pace`).  The queue is
+of a core from a busy server's actions (:meth:`WinAnalyses.pace`) — except the
+analysis a person waits for at a game's end, which takes ``waited_share`` of its one
+thread's core (the whole core by default: issue 24's 10 s wait from the last box;
+the other core stays with the server's actions).  The queue is
 bounded (``queue_limit`` analyses under way, ``per_client`` per client): past it the
 answer is "busy" (:class:`yatzy.web.jobs.Busy`, a 503 with the reason in words).
 """
@@ -34,7 +37,9 @@ class WinAnalyses:
     """The queue and the answers of the analyses in win chance.
 
     ``budget`` is the CPU time per position (seconds); ``enabled`` False: none are
-    made (the page says so); ``share`` the most of a core the thread takes.
+    made (the page says so); ``share`` the most of a core the thread takes;
+    ``waited_share`` the same for the analysis a person waits for
+    (:meth:`pace_waited`).
     """
 
     def __init__(
@@ -43,6 +48,7 @@ class WinAnalyses:
         budget: float = 0.2,
         enabled: bool = True,
         share: float = 0.5,
+        waited_share: float = 1.0,
         queue_limit: int = 16,
         per_client: int = 2,
         queue: JobQueue | None = None,
@@ -55,6 +61,7 @@ class WinAnalyses:
         self.per_client = per_client
         self._clients: dict[Hashable, str | None] = {}
         self.share = min(1.0, max(0.05, share))
+        self.waited_share = min(1.0, max(0.05, waited_share))
         self.enabled = enabled and budget > 0
         self._cpu = threading.local()
         self._done: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
@@ -121,10 +128,18 @@ class WinAnalyses:
     def pace(self, done: int, total: int) -> None:
         """Called after each turn of a game analysed (``analyze_wins``' ``progress``):
         rest ``c * (1 / share - 1)`` seconds after ``c`` CPU seconds of work."""
+        self._rest(done, self.share)
+
+    def pace_waited(self, done: int, total: int) -> None:
+        """:meth:`pace` for the analysis a person is waiting for (a finished game's,
+        asked for by its page), at ``waited_share`` of a core."""
+        self._rest(done, self.waited_share)
+
+    def _rest(self, done: int, share: float) -> None:
         now = time.thread_time()
         last = getattr(self._cpu, "mark", None)
-        if last is not None and done > 0 and self.share < 1.0:
-            time.sleep(min(5.0, (now - last) * (1.0 / self.share - 1.0)))
+        if last is not None and done > 0 and share < 1.0:
+            time.sleep(min(5.0, (now - last) * (1.0 / share - 1.0)))
         self._cpu.mark = time.thread_time()
 
     def wait_idle(self, timeout: float = 60.0) -> bool:

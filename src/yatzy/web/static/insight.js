@@ -151,7 +151,7 @@ export function renderAnalysis(container, analysis, view, strings, mine = []) {
   container.classList.add("insight-analysis");
   if (!analysis || analysis.pending) {
     container.setAttribute("aria-busy", "true");
-    container.append(el("p", { role: "status", class: "analysis-pending" }, strings.analysis_pending));
+    container.append(el("p", { role: "status", class: "analysis-pending" }, analysis && analysis.preparing ? strings.analysis_preparing : strings.analysis_pending));
     return;
   }
   container.removeAttribute("aria-busy");
@@ -267,7 +267,7 @@ export function renderWinAnalysis(container, data, strings, mine = []) {
   container.classList.add("insight-analysis", "win-analysis");
   if (!data || data.pending) {
     container.setAttribute("aria-busy", "true");
-    container.append(el("p", { role: "status", class: "analysis-pending" }, strings.wa_pending));
+    container.append(el("p", { role: "status", class: "analysis-pending" }, data && data.preparing ? strings.wa_preparing : strings.wa_pending));
     return;
   }
   container.removeAttribute("aria-busy");
