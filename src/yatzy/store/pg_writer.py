@@ -396,6 +396,14 @@ class PgActionWriter:
         on; another event loop gets connections of its own again."""
         self.size = 0
         self.closed = True
+        # The connections may belong to another event loop than this one (a caller
+        # that ran several, e.g. two test clients of one app): those are dropped, as
+        # their loop may be closed already.
+        ours = asyncio.get_running_loop() is self._loop
+        if self._notifier is not None and not ours:
+            with contextlib.suppress(Exception):
+                self._notifier.cancel()
+            self._notifier = None
         if self._notifier is not None:
             for _ in range(100):  # at most a second for the last notes
                 if not self.notes and not self._wake.is_set():
@@ -408,4 +416,8 @@ class PgActionWriter:
         while not self.idle.empty():
             conn, _ = self.idle.get_nowait()
             self.opened -= 1
-            await conn.close()
+            if ours:
+                await conn.close()
+            else:
+                with contextlib.suppress(Exception):
+                    conn.terminate()
