@@ -5,17 +5,12 @@ while a finished game keeps its own."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from sqlalchemy import update
 
-from tests.postgres import pg_or_skip, postgres_database
-from tests.store.test_tournament_store import alembic
+from tests.store.support import alembic
 from yatzy.store import GameRepository
 from yatzy.store.accounts import AccountStore
 from yatzy.store.db import make_engine
@@ -23,18 +18,6 @@ from yatzy.store.messages import MessageStore
 from yatzy.store.models import Base
 from yatzy.store.retention import GAMES, prune
 from yatzy.web.service import GameService, SeatRequest
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each backend."""
-    if request.param == "postgres":
-        pg_or_skip()
-        ctx: contextlib.AbstractContextManager[str] = postgres_database()
-    else:
-        ctx = contextlib.nullcontext(f"sqlite:///{tmp_path / 'messages.db'}")
-    with ctx as u:
-        yield u
 
 
 def test_migration_0014_matches_the_models_and_goes_down(url: str) -> None:
