@@ -43,6 +43,30 @@ NO_WORDS = ("n", "no", "nej", "e", "ei")
 """Answers that mean no in English, Swedish and Finnish."""
 
 
+def random_draws(state: State) -> int:
+    """How many ``randint`` draws :meth:`State.roll` has made to reach ``state``.
+
+    Used to continue a seeded game after ``--resume`` with the very dice it would
+    have had without the break: the roll-off draws one face per die, a turn's roll
+    one per rolled die (two per DubbelYatzy double die).
+    """
+    draws = sum(len(rnd) for rnd in state.rolloff)
+    per_die = 2 if state.rules.double else 1
+    n = state.rules.num_dice
+    for turn in state.log:
+        for roll in turn.get("rolls", []):
+            draws += per_die * (n - len(roll.get("keep", [])))
+    return draws - per_die * len(state.pending)
+
+
+def seeded_rng(seed: int, state: State) -> random.Random:
+    """``random.Random(seed)`` advanced past the dice already rolled in ``state``."""
+    rng = random.Random(seed)
+    for _ in range(random_draws(state)):
+        rng.randint(1, 6)
+    return rng
+
+
 def strategy_pending(state: State, seat: int) -> bool:
     """Whether the bot in ``seat`` must first build its strategy tables
     (:func:`yatzy.bots.preparing`; a person never does)."""

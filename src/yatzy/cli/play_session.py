@@ -14,7 +14,6 @@ import contextlib
 import logging
 import os
 import random
-import re
 import shutil
 import sys
 import time
@@ -22,7 +21,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from yatzy.cli.i18n import join_names, tr
+from yatzy.cli.i18n import tr
+from yatzy.cli.play_commands import (
+    ALL_WORDS,
+    WORD_TO_COMMAND,
+    BoxResolver,
+    PromptError,
+    die_matcher,
+    enable_line_editing,
+    parse_two,
+    split_numbers,
+)
 from yatzy.cli.play_common import (
     NO_WORDS,
     YES_WORDS,
@@ -35,9 +44,11 @@ from yatzy.cli.play_common import (
     hint_lines,
     live_chances,
     plays_stand_in,
+    random_draws,
     record_line,
     rescue_dir,
     rescue_path,
+    seeded_rng,
     settle_finished_file,
     wastes_dice,
     write_record,
@@ -54,14 +65,9 @@ from yatzy.cli.terminal import (
     result_lines,
     show_dice,
 )
-from yatzy.errors import (
-    AmbiguousBoxError,
-    UnknownBoxError,
-    YatzyError,
-)
-from yatzy.game import Action, Dealer, Die, Fill2, Roll, Score, Scratch, State, Undo, save
-from yatzy.game.actions import Entry
-from yatzy.rules import Language, RuleSet, match_box
+from yatzy.errors import YatzyError
+from yatzy.game import Action, Dealer, Fill2, Roll, Score, Scratch, State, Undo, save
+from yatzy.rules import Language
 
 if TYPE_CHECKING:  # the bots module is imported only when a bot is seated
     from yatzy.bots import Bot
@@ -73,85 +79,23 @@ EXIT_UNFINISHED = 1
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (the conventional 128 + SIGINT)."""
 
-# Command words: English ones work in every language.
-_COMMANDS: dict[str, tuple[str, ...]] = {
-    "roll": ("r", "roll", "slå", "sla", "heitä", "heita"),
-    "keep": ("k", "keep", "behåll", "behall", "pidä", "pida"),
-    "value": ("v", "value", "värde", "varde", "arvo"),
-    "score": ("s", "score", "skriv", "kirjaa"),
-    "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
-    "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
-    "hint": ("hint", "tips", "ledtråd", "ledtrad", "vihje"),
-    "save": ("save", "spara", "tallenna"),
-    "undo": ("u", "undo", "ångra", "angra", "kumoa"),
-    "quit": ("q", "quit", "exit", "avsluta", "lopeta"),
-}
-_WORD_TO_COMMAND = {w: cmd for cmd, words in _COMMANDS.items() for w in words}
-_ALL_WORDS = ("all", "a", "alla", "kaikki")
-_YES_WORDS = YES_WORDS
+__all__ = [  # the commands' parsing and the seeded dice moved out; imported from here too
+    "EXIT_FINISHED",
+    "EXIT_INTERRUPTED",
+    "EXIT_UNFINISHED",
+    "BoxResolver",
+    "PlaySession",
+    "PromptError",
+    "random_draws",
+    "seeded_rng",
+]
 
 _log = logging.getLogger(__name__)
-
-
-class PromptError(YatzyError):
-    """A command at the prompt that cannot be carried out (shown, then asked again)."""
 
 
 @dataclass(frozen=True)
 class _Quit:
     """The player asked to stop."""
-
-
-class BoxResolver:
-    """Finds a box from what a player types, through the library's one matcher
-    (:func:`yatzy.rules.match_box`: number, id, full name in any language, or an
-    unambiguous start of a name in the game's language; never a guess), with its
-    refusals told in the game's language."""
-
-    def __init__(self, rules: RuleSet, lang: Language) -> None:
-        self.rules = rules
-        self.lang = lang
-
-    def resolve(self, text: str) -> str:
-        """The box id ``text`` names (raises :class:`PromptError`)."""
-        rules, lang = self.rules, self.lang
-        try:
-            return match_box(rules, text, lang)
-        except AmbiguousBoxError as exc:
-            names = ", ".join(rules.box_name(b, lang) for b in exc.candidates)
-            raise PromptError(tr("ambiguous_box", lang, text=text.strip(), choices=names)) from None
-        except UnknownBoxError as exc:
-            message = tr("unknown_box", lang, text=text.strip(), n=len(rules.boxes))
-            if exc.candidates and len(exc.candidates) < len(rules.boxes):
-                close = [
-                    f"{rules.box_name(b, lang)} ({rules.box_index[b] + 1})" for b in exc.candidates
-                ]
-                message += tr("did_you_mean", lang, choices=join_names(close, lang))
-            raise PromptError(message) from None
-
-
-def random_draws(state: State) -> int:
-    """How many ``randint`` draws :meth:`State.roll` has made to reach ``state``.
-
-    Used to continue a seeded game after ``--resume`` with the very dice it would
-    have had without the break: the roll-off draws one face per die, a turn's roll
-    one per rolled die (two per DubbelYatzy double die).
-    """
-    draws = sum(len(rnd) for rnd in state.rolloff)
-    per_die = 2 if state.rules.double else 1
-    n = state.rules.num_dice
-    for turn in state.log:
-        for roll in turn.get("rolls", []):
-            draws += per_die * (n - len(roll.get("keep", [])))
-    return draws - per_die * len(state.pending)
-
-
-def seeded_rng(seed: int, state: State) -> random.Random:
-    """``random.Random(seed)`` advanced past the dice already rolled in ``state``."""
-    rng = random.Random(seed)
-    for _ in range(random_draws(state)):
-        rng.randint(1, 6)
-    return rng
 
 
 class PlaySession:
@@ -306,7 +250,7 @@ class PlaySession:
     def _read_line(self, prompt: str) -> str | None:
         interactive = self.stdin.isatty()
         if interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
-            _enable_line_editing()
+            enable_line_editing()
             try:
                 return input(prompt)
             except EOFError:
@@ -461,7 +405,7 @@ class PlaySession:
         except KeyboardInterrupt:
             self._print()
             return False
-        if line is not None and _WORD_TO_COMMAND.get(line.strip().casefold()) == "undo":
+        if line is not None and WORD_TO_COMMAND.get(line.strip().casefold()) == "undo":
             self._undo()
             return True
         return False
@@ -569,7 +513,7 @@ class PlaySession:
         except KeyboardInterrupt:  # Ctrl-C at a question cancels the question, not the game
             self._print()
             return False
-        return answer is not None and answer.strip().casefold() in _YES_WORDS
+        return answer is not None and answer.strip().casefold() in YES_WORDS
 
     def _may_write(self, path: str, *, force: bool) -> bool:
         """Whether ``path`` may be written: new, forced, or replacing it was confirmed."""
@@ -623,8 +567,8 @@ class PlaySession:
             raise PromptError(tr("enter_never_rolls", self.lang))
         word = words[0].casefold()
         rest = words[1:]
-        force = word.endswith("!") and _WORD_TO_COMMAND.get(word[:-1]) == "save"
-        command = "save" if force else _WORD_TO_COMMAND.get(word)
+        force = word.endswith("!") and WORD_TO_COMMAND.get(word[:-1]) == "save"
+        command = "save" if force else WORD_TO_COMMAND.get(word)
         if command is None:
             raise PromptError(tr("unknown_command", self.lang, word=words[0]))
         if command == "help":
@@ -649,7 +593,7 @@ class PlaySession:
             self._undo()
             return None
         if command == "roll":
-            if rest and rest[0].casefold() in _ALL_WORDS and len(rest) == 1:
+            if rest and rest[0].casefold() in ALL_WORDS and len(rest) == 1:
                 self._player_act(Roll())
                 return None
             if rest:
@@ -733,7 +677,7 @@ class PlaySession:
     def _positions(self, words: Sequence[str]) -> tuple[int, ...]:
         n = self.state.rules.num_dice
         out: list[int] = []
-        for token in _split_numbers(words):
+        for token in split_numbers(words):
             if not token.isdigit() or not 1 <= int(token) <= n:
                 raise PromptError(tr("bad_position", self.lang, text=token, n=n))
             if int(token) - 1 in out:
@@ -748,8 +692,8 @@ class PlaySession:
         assert state.dice is not None
         dice = list(state.dice)
         taken: list[int] = []
-        for token in _split_numbers(words):
-            shows = _die_matcher(token, state.rules.double)
+        for token in split_numbers(words):
+            shows = die_matcher(token, state.rules.double)
             if shows is None:
                 key = "bad_double_value" if state.rules.double else "bad_value"
                 raise PromptError(tr(key, self.lang, text=token))
@@ -765,7 +709,7 @@ class PlaySession:
         return tuple(sorted(taken))
 
     def _fill2(self, command: str, words: Sequence[str]) -> Fill2:
-        entries = _parse_two(self.resolver, command, list(words), self.lang)
+        entries = parse_two(self.resolver, command, list(words), self.lang)
         return Fill2(entries[0], entries[1])
 
     def _player_act(self, action: Action) -> None:
@@ -815,95 +759,3 @@ class PlaySession:
     def _explain(self, exc: YatzyError, action: Action) -> str:
         """A one-line, localized reason why the state refused ``action``."""
         return explain_refusal(self.state, self.lang, exc, action)
-
-
-def _enable_line_editing() -> None:
-    """Arrow keys and history at a terminal prompt: ``input`` uses readline once loaded."""
-    # readline is not on every platform; the prompt works without it.
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401
-
-
-def _split_numbers(words: Sequence[str]) -> list[str]:
-    """``["1,3", "45"]`` -> ``["1", "3", "4", "5"]`` (runs of digits are single dice)."""
-    out: list[str] = []
-    for word in words:
-        for part in word.replace(",", " ").split():
-            if part.isdigit() and len(part) > 1:
-                out.extend(part)
-            else:
-                out.append(part)
-    return out
-
-
-def _die_matcher(token: str, double: bool) -> Callable[[Die], bool] | None:
-    """A test for dice showing ``token`` (``5``; double dice ``3/6`` or inner ``3``)."""
-    if double:
-        m = re.fullmatch(r"([1-6])(?:/([1-6]))?", token)
-        if not m:
-            return None
-        # Written inner first, as the board shows them; a die is (outer, inner).
-        inner = int(m.group(1))
-        outer = None if m.group(2) is None else int(m.group(2))
-        return lambda d: isinstance(d, tuple) and d[1] == inner and outer in (None, d[0])
-    if not re.fullmatch(r"[1-6]", token):
-        return None
-    face = int(token)
-    return lambda d: d == face
-
-
-def _parse_entry(resolver: BoxResolver, mode: str, words: list[str], lang: Language) -> Entry:
-    text = " ".join(words)
-    drop: int | None = None
-    m = re.fullmatch(r"(.*?)\s*/\s*(\S*)", text)
-    if m:
-        text, drop_text = m.group(1), m.group(2)
-        if not re.fullmatch(r"[1-6]", drop_text):
-            raise PromptError(tr("bad_drop", lang, text=drop_text))
-        drop = int(drop_text)
-    box = resolver.resolve(text)
-    if mode == "scratch":
-        return Scratch(box)
-    return Score(box, drop)
-
-
-def _parse_two(
-    resolver: BoxResolver, command: str, words: list[str], lang: Language
-) -> tuple[Entry, Entry]:
-    """DubbelYatzy: ``s INNER OUTER``, ``x INNER OUTER``, ``s INNER x OUTER`` ...
-
-    Names may be several words: every split of the words into two boxes is tried,
-    and exactly one must name two boxes.
-    """
-    segments: list[tuple[str, list[str]]] = [(command, [])]
-    for word in words:
-        switch = _WORD_TO_COMMAND.get(word.casefold())
-        if switch in ("score", "scratch") and segments[-1][1]:
-            segments.append((switch, []))
-        else:
-            segments[-1][1].append(word)
-    if any(not seg for _, seg in segments) or len(segments) > 2:
-        raise PromptError(tr("two_boxes", lang))
-    if len(segments) == 2:
-        (m1, w1), (m2, w2) = segments
-        return _parse_entry(resolver, m1, w1, lang), _parse_entry(resolver, m2, w2, lang)
-    mode, seg = segments[0]
-    if len(seg) < 2:
-        raise PromptError(tr("two_boxes", lang))
-    found: list[tuple[Entry, Entry]] = []
-    first_error: PromptError | None = None
-    for cut in range(1, len(seg)):
-        try:
-            pair = (
-                _parse_entry(resolver, mode, seg[:cut], lang),
-                _parse_entry(resolver, mode, seg[cut:], lang),
-            )
-        except PromptError as exc:
-            first_error = first_error or exc
-            continue
-        found.append(pair)
-    if len(found) == 1:
-        return found[0]
-    if not found and first_error is not None and len(seg) == 2:
-        raise first_error
-    raise PromptError(tr("two_boxes_unclear", lang, text=" ".join(seg)))

@@ -1,0 +1,348 @@
+"""What the full-screen game shows: the sheet, the dice, the status line, the chances.
+
+:class:`SheetDrawing` is the part of :class:`yatzy.cli.tui.app.YatzyApp` that draws
+the state: the sheet in one table or, on a short screen, in two side by side, the
+dice bar, the status and message lines, the cursor on the sheet, and the players'
+live chances to win, computed off the screen's thread (:meth:`SheetDrawing._in_background`)
+and never shown as current once the position has moved on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from yatzy.cli.i18n import tr
+from yatzy.cli.play_common import record_line
+from yatzy.cli.terminal import headline, player_label, ready
+from yatzy.cli.tui.saving import SavingApp
+from yatzy.cli.tui.sheetview import (
+    YATZY,
+    SheetRow,
+    best_boxes,
+    current_seat,
+    failed_cells,
+    final_cells,
+    is_yatzy,
+    player_heads,
+    sheet_rows,
+    split_rows,
+)
+from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
+from yatzy.game.actions import Entry
+from yatzy.rules import format_die
+
+if TYPE_CHECKING:
+    from yatzy.bots import Bot
+
+MESSAGES_KEPT = 3
+"""Lines of the message area (it must fit 80x24 with the sheet)."""
+_CHROME = 8  # lines around the sheet: headline, dice (2), status, messages (3), keys
+
+_log = logging.getLogger(__name__)
+
+
+class _Failed:
+    """What a chance computation that raised hands back (its exception, for the log)."""
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
+
+class SheetDrawing(SavingApp):
+    """The game's drawing (see the module docstring); the app around it holds the
+    state of play and the keys."""
+
+    chances_of: Callable[[Any], Any] | None
+    _chances: Any
+    _chances_for: tuple[Any, ...] | None
+    _chances_busy: bool
+    _chances_failed: tuple[Any, ...] | None
+    in_grace: bool
+    split: bool
+    record: int | None
+    bots: dict[int, Bot]
+    keep: set[int]
+    armed: bool
+    scratching: bool
+    pick: dict[str, Entry]
+    cursor_box: str | None
+    messages: list[str]
+    bot_busy: bool
+    preparing: bool
+    stand_in_seats: set[int]
+    _heads: list[str]
+    _background: int
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _wants_split(self, height: int) -> bool:
+        """Two columns when the whole sheet in one does not fit the screen's ``height``
+        (80×24: the upper section with Sum, Bonus and Total beside the lower one)."""
+        rows = len(self._rows())
+        return rows + 1 + _CHROME > height
+
+    def _rows(self) -> list[SheetRow]:
+        picked = {entry.box: layer for layer, entry in self.pick.items()}
+        return sheet_rows(self.state, self.lang, picked, chances=self._chance_cells())
+
+    def _layout_sheet(self, width: int, height: int) -> None:
+        """Build the sheet in one table, or in two side by side on a short screen."""
+        state = self.state
+        self.split = split = self._wants_split(height)
+        if split:
+            head = 6 if len(state.players) <= 6 else 4
+        else:
+            head = 12 if len(state.players) <= 6 else 6
+        self._heads = player_heads(state, head)
+        now_head = tr("now", self.lang)
+        now_width = max(4 if split else 5, len(now_head))  # "(30)"
+        if state.rules.double:
+            now_head = "◦ ●"
+            now_width = 7  # "◦12 -30"
+        rows = self._rows()
+        first, second = self._tables()
+        box = self.query_one("#sheets", Horizontal)
+        box.set_class(split, "split")
+        if not split:
+            first.build(self._heads, now_head, now_width, rows)
+            first.styles.width = "1fr"
+            second.clear(columns=True)
+            return
+        left, right = split_rows(rows)
+        need = first.build(self._heads, now_head, now_width, left, compact=True)
+        second.build(self._heads, now_head, now_width, right, compact=True)
+        # The left column as wide as it needs (up to half the screen); the right the rest.
+        first.styles.width = min(need, max(width // 2 - 1, 1))
+
+    def _tables(self) -> tuple[SheetTable, SheetTable]:
+        return self.query_one("#sheet", SheetTable), self.query_one("#sheet2", SheetTable)
+
+    def _record_found(self, record: int | None) -> None:
+        self._background -= 1
+        if self.record is None:
+            self.record = record
+            self._redraw()
+
+    @property
+    def sheet(self) -> SheetTable:
+        """The sheet widget (on a short screen: its left column, the upper section)."""
+        return self.query_one("#sheet", SheetTable)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self.messages.append(text)
+        del self.messages[:-MESSAGES_KEPT]
+
+    def _redraw(self) -> None:
+        state = self.state
+        lang = self.lang
+        self._update_chances()
+        rows = self._rows()
+        seat = current_seat(state)
+        first, second = self._tables()
+        if self.split:
+            left, right = split_rows(rows)
+            first.show(left)
+            second.show(right)
+            second.mark_player(self._heads, seat)
+        else:
+            first.show(rows)
+        first.mark_player(self._heads, seat)
+        self._place_cursor()
+        self.query_one("#headline", Static).update(headline(state, lang))
+        dice = self.query_one(DiceBar)
+        faces: list[str] = []
+        rolls = ""
+        if ready(state):
+            assert state.dice is not None
+            faces = [format_die(d) for d in state.dice]
+            rolls = tr("rolls_left", lang, n=state.rolls_left(), max=state.max_rolls())
+            if state.rules.saves_rolls and state.sheet.saved_rolls:
+                rolls += tr("saved_rolls", lang, n=state.sheet.saved_rolls)
+            # On the rolls line: the status line below is full with the keys to use.
+            rolls += self._record_text(short=True)
+        dice.show_dice(
+            faces,
+            self.keep,
+            yatzy=is_yatzy(state),
+            rolls=rolls,
+            label=tr("dice", lang) + (" ◦/●" if state.rules.double else ""),
+        )
+        self.query_one("#status", Static).update(self._status())
+        self.query_one(MessageLines).show_lines(self.messages, self.error)
+        keys = tr("tui_keys_over" if state.is_terminal() else "tui_keys", lang)
+        self.query_one("#keys", Static).update(keys)
+
+    # -- live chances to win ---------------------------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        """What the chances depend on: the turn, the rolls and the dice, the totals."""
+        state = self.state
+        dice = tuple(state.dice) if state.dice is not None else None
+        return (state.turn_number, state.rolls_used, dice, tuple(state.totals()))
+
+    def _chance_cells(self) -> tuple[Any, ...] | bool | None:
+        if self.chances_of is None:
+            return False
+        if self.state.is_terminal():
+            return final_cells(self.state)  # the result itself, never a figure from before
+        here = self._position()
+        if self._chances_failed == here:
+            return failed_cells(self.state)
+        if self._chances is None:
+            return None
+        from yatzy.cli.tui.sheetview import chance_cells
+
+        return chance_cells(self._chances, self._chances_for != here)
+
+    def _update_chances(self) -> None:
+        """Start computing the chances of the position on the table, one at a time."""
+        state = self.state
+        compute = self.chances_of
+        if compute is None or self._chances_busy or state.is_chance_node():
+            return
+        if state.is_terminal():
+            return
+        here = self._position()
+        if here in (self._chances_for, self._chances_failed):
+            return
+        self._chances_busy = True
+        position = state.clone()
+
+        def task() -> Any:
+            try:
+                return compute(position)
+            except Exception as exc:  # no chances is no reason to stop the game
+                return _Failed(exc)
+
+        def done(result: Any) -> None:
+            self._background -= 1
+            self._chances_busy = False
+            if isinstance(result, _Failed):
+                # Never the last figure as if it were current: "?" and the reason, logged.
+                exc = result.exc
+                _log.warning("live chances to win failed at %s", here, exc_info=exc)
+                if self._chances_failed is None:
+                    reason = f"{type(exc).__name__}: {exc}"
+                    self._say(tr("tui_chances_failed", self.lang, reason=reason[:100]))
+                self._chances_failed = here
+            elif result is not None:
+                self._chances = result
+                self._chances_for = here
+            else:  # not available (a table not built): "…" rather than an old figure
+                self._chances = None
+                self._chances_for = here
+            self._redraw()
+
+        self._in_background(task, done)
+
+    def _status(self) -> Text:
+        status = self._status_text()
+        state = self.state
+        if not ready(state):
+            status = status + Text(self._record_text(short=True))
+        if not state.is_terminal() and is_yatzy(state):
+            # The moment of a Yatzy: named on the status line, in the dice's colour.
+            box = "maxi_yatzy" if "maxi_yatzy" in state.rules.boxes else "yatzy"
+            shout = Text(f"{state.rules.box_name(box, self.lang)}! ", style=YATZY)
+            return shout + status
+        return status
+
+    def _record_text(self, *, short: bool = False) -> str:
+        """Solo with a record: "  ·  " and the live chance of beating it (else "");
+        ``short`` for the rolls line, which must fit 80 columns in every language."""
+        state = self.state
+        if self.record is None or state.is_terminal() or state.is_chance_node():
+            return ""
+        return "  ·  " + record_line(state, self.record, self.lang, short=short)
+
+    def _status_text(self) -> Text:
+        state = self.state
+        lang = self.lang
+        if state.is_terminal():
+            return Text("")
+        name = player_label(state, state.player, lang)
+        if self.in_grace:
+            return Text(tr("tui_grace", lang, name=name), style="bold")
+        if self.preparing and state.player in self.stand_in_seats:
+            return Text(tr("bot_stand_in", lang, name=name), style="italic")
+        if self.bot_busy or state.player in self.bots:
+            return Text(tr("tui_bot_thinking", lang, name=name), style="italic")
+        if state.dice is None:
+            return Text(tr("tui_first_roll", lang, name=name), style="bold")
+        if self.scratching:
+            return Text(tr("tui_scratch_mode", lang), style="bold red")
+        if "inner" in self.pick:
+            box = state.rules.box_name(self.pick["inner"].box, lang)
+            return Text(tr("tui_pick_outer", lang, box=box), style="bold yellow")
+        if state.rules.double:
+            return Text(tr("tui_pick_inner", lang))
+        if state.rolls_left():
+            return Text(tr("tui_choose", lang, n=state.rules.num_dice))
+        return Text(tr("tui_choose_last", lang))
+
+    def _candidates(self) -> list[str]:
+        """Boxes the cursor steps between: the allowed ones once the dice are out."""
+        state = self.state
+        if state.is_terminal() or state.starter is None:
+            return list(state.rules.boxes)
+        if ready(state):
+            allowed = state.allowed_boxes()
+            if allowed:
+                return [b for b in state.rules.boxes if b in allowed]
+        return state.sheet.open_boxes or list(state.rules.boxes)
+
+    def _place_cursor(self) -> None:
+        state = self.state
+        candidates = self._candidates()
+        if self.cursor_box not in state.rules.boxes or (
+            not self.armed and self.cursor_box not in candidates
+        ):
+            best = [b for b in candidates if b in best_boxes(state)]
+            self.cursor_box = (best or candidates)[0]
+        seat = current_seat(state)
+        column = FIXED + (seat if seat is not None else 0)
+        for table in self._tables():
+            # The cursor shows in the column (of two on a short screen) that holds the box.
+            has_box = bool(table.columns) and self.cursor_box in table.rows
+            table.show_cursor = has_box
+            if has_box:
+                table.move_cursor(row=table.get_row_index(self.cursor_box), column=column)
+
+    # -- background work -------------------------------------------------------------------
+
+    def _in_background(self, task: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``task`` in a daemon thread and hand its result to ``done`` on the screen's
+        thread.  Daemon, so quitting never waits for a long solve (a hint, a strong bot)."""
+
+        def run() -> None:
+            try:
+                result = task()
+            except Exception as exc:  # a bug in a bot: say it rather than hang the game
+                with contextlib.suppress(RuntimeError):
+                    self.call_from_thread(self._thread_failed, exc)
+                return
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(done, result)
+
+        self._background += 1
+        threading.Thread(target=run, daemon=True, name="yatzy-think").start()
+
+    def _thread_failed(self, exc: Exception) -> None:
+        self._background -= 1
+        self.error = f"{type(exc).__name__}: {exc}"
+        self._redraw()
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot or the advisor is still working in the background."""
+        return self._background > 0
