@@ -28,7 +28,7 @@ from tests.tui.helpers import (
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.cli.tui.keymap import box_letter
 from yatzy.game import Roll, State
-from yatzy.rules import Language
+from yatzy.rules import Language, RuleSet
 
 Body = Callable[[Pilot[Any], YatzyApp], Awaitable[None]]
 
@@ -329,5 +329,36 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
         line = next(ln for ln in screen_text(app).splitlines() if "250" in ln)
         assert line.endswith(record_line(state, 250, lang, short=True)), line
         assert len(line) <= 78
+
+    drive(app, body)
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "said"),
+    [("sv", "lagom", "Lagom (dator)"), ("fi", "TAVALLINEN", "Tavallinen (tietokone)")],
+)
+def test_the_computer_is_named_in_the_game_s_language(
+    lang: Language, word: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: a Swedish game's computer was "Casual" where the web says "Lagom".
+    import argparse
+
+    from yatzy.cli.cmd_play import _new_game
+    from yatzy.cli.terminal import player_label
+    from yatzy.game import Game
+
+    args = argparse.Namespace(rules=None, names=["Anna"], bot=[word], lang=lang)
+    players = _new_game(args).players
+    assert [(p.name, p.bot) for p in players] == [("Anna", None), (said.split()[0], "casual")]
+    state = Game(RuleSet.parse("yatzy"), players).new_initial_state(0)  # Anna starts
+    app = make_app(state, lang=lang)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        text = screen_text(app)
+        # The sheet's head (6 columns a name beside the other half of the sheet).
+        assert said[:5] in text.splitlines()[1]
+        assert "Casual" not in text
+        # The label the status line and the messages write for the computer's moves.
+        assert player_label(app.state, 1, lang) == said
 
     drive(app, body)

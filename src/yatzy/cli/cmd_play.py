@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.common import add_lang
+from yatzy.cli.i18n import level_from_word, level_name, unknown_level
 from yatzy.errors import YatzyError
 from yatzy.game import FairDice
 
@@ -69,7 +70,9 @@ def add_parser(sub: Any) -> None:
         action="append",
         default=[],
         metavar="LEVEL[:NAME]",
-        help="seat a bot after the people (repeatable), e.g. greedy or greedy:Hal",
+        help="seat a bot after the people (repeatable), e.g. greedy or greedy:Hal; a "
+        "level's name in Swedish or Finnish works too (lagom, tavallinen), in any case, and "
+        "names the bot in the game's language",
     )
     p.add_argument(
         "--seed",
@@ -324,11 +327,11 @@ def _new_game(args: argparse.Namespace) -> State:
         names = [os.environ.get("USER", "").strip() or "Player"]
     players: list[Player] = [Player(n) for n in names]
     taken = {n.strip().casefold() for n in names}
+    lang: Language = args.lang or "en"
     for spec in args.bot:
-        level, _, name = spec.partition(":")
-        level = level.strip()
-        _check_bot_level(level)
-        name = name.strip() or _free_name(level.capitalize(), taken)
+        word, _, name = spec.partition(":")
+        level = _bot_level(word.strip(), lang)
+        name = name.strip() or _free_name(level_name(level, lang), taken)
         taken.add(name.casefold())
         players.append(Player(name, level))
     return Game(rules, players).new_initial_state()
@@ -394,6 +397,16 @@ def _record_dice(text: str, path: str) -> FairDice | None:
         return FairDice.from_proof(data["dice"])
     except YatzyError as exc:
         raise PlayError(f"{path}: {exc}") from None
+
+
+def _bot_level(word: str, lang: Language) -> str:
+    """The level ``--bot WORD`` names: an English id or a level's name in Swedish,
+    Finnish or English, in any case ("lagom", "Tavallinen"); refused in ``lang``."""
+    level = level_from_word(word)
+    if level is None:
+        raise PlayError(unknown_level(word, lang))
+    _check_bot_level(level)
+    return level
 
 
 def _check_bot_level(level: str) -> None:

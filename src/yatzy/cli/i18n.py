@@ -325,10 +325,62 @@ _FULL_SCREEN = messages(
         "minute): ask again in a moment.",
     ),
     N_("cli.bot_own_strategy", "{name}'s strategy table is ready: it plays its own strategy."),
+    N_("cli.unknown_level", "unknown bot level {text!r}; valid: {levels}"),
+    N_(
+        "cli.unknown_level_ids",
+        "unknown bot level {text!r}; valid: {levels} (or in English: {ids})",
+    ),
 )
 
 MESSAGES: dict[str, Message] = {**_LINE_MODE, **_FULL_SCREEN}
 """Message key to its text (``MESSAGES[key][lang]``; ``str.format`` fields)."""
+
+
+LEVEL_WORDS: dict[str, Message] = {
+    # The same words as the web's start page (web/catalog.py BOT_WORDS), weakest first.
+    "random": N_("bot.random", "Random"),
+    "greedy": N_("bot.greedy", "Greedy"),
+    "beginner": N_("bot.beginner", "Beginner"),
+    "casual": N_("bot.casual", "Casual"),
+    "strong": N_("bot.strong", "Strong"),
+    "optimal": N_("bot.optimal", "Perfect"),
+    "winner": N_("bot.winner", "Winner"),
+}
+"""Each bot level's name as the players read it (``perfect`` is ``optimal``'s other id)."""
+
+
+def level_name(level: str, lang: Language) -> str:
+    """Bot ``level``'s name in ``lang`` ("Lagom" for ``casual`` in Swedish; an unknown
+    level as it is)."""
+    words = LEVEL_WORDS.get("optimal" if level == "perfect" else level)
+    return words[lang] if words is not None else level
+
+
+def level_from_word(text: str) -> str | None:
+    """The bot level ``text`` names: an English id (``casual``) or a level's name in any
+    language ("lagom", "Tavallinen"), in any case; ``None`` when it names none."""
+    word = text.strip().casefold()
+    if word in LEVEL_IDS:
+        return word
+    for level, words in LEVEL_WORDS.items():
+        if any(words[lang].casefold() == word for lang in words):
+            return level
+    return None
+
+
+LEVEL_IDS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "perfect", "winner")
+"""The bot levels' ids as the command line and the records write them
+(:data:`yatzy.bots.BOT_LEVELS`, whose tests keep the two alike)."""
+
+
+def unknown_level(text: str, lang: Language) -> str:
+    """The one line refusing ``--bot TEXT``: the levels by their names in ``lang`` (in
+    Swedish and Finnish the English ids too, which work in every language)."""
+    ids = ", ".join(LEVEL_IDS)
+    if lang == "en":
+        return tr("unknown_level", lang, text=text, levels=ids)
+    names = ", ".join(level_name(level, lang).casefold() for level in LEVEL_WORDS)
+    return tr("unknown_level_ids", lang, text=text, levels=names, ids=ids)
 
 
 def tr(key: str, lang: Language, **fields: object) -> str:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from yatzy.cli.i18n import join_names, tr
+from yatzy.cli.i18n import join_names, level_name, tr
 from yatzy.game import Dealer, Die, Sheet, State
 from yatzy.rules import CATEGORIES, Language, RuleSet, format_die
 
@@ -47,12 +47,13 @@ def _short(name: str) -> str:
 
 
 def player_label(state: State, seat: int, lang: Language) -> str:
-    """A seat's name, with the bot level for a computer player."""
+    """A seat's name, with the bot level (in ``lang``) for a computer player."""
     player = state.players[seat]
     if player.bot:
-        if player.name.casefold() == player.bot.casefold():
+        level = level_name(player.bot, lang)
+        if player.name.casefold() in (player.bot.casefold(), level.casefold()):
             return f"{player.name} ({tr('bot', lang)})"
-        return f"{player.name} ({tr('bot', lang)} {player.bot})"
+        return f"{player.name} ({tr('bot', lang)} {level.casefold()})"
     return player.name
 
 
