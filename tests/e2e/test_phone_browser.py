@@ -127,6 +127,48 @@ def test_every_box_reachable_on_a_phone_with_hints(
     context.close()
 
 
+NOTE_COVERED = """(scroll) => {
+  const note = document.getElementById('chances-note');
+  if (scroll) note.scrollIntoView({block: 'nearest'});
+  const r = note.getBoundingClientRect();
+  const hidden = [];
+  for (const [x, y] of [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2],
+                        [r.left + r.width / 2, r.top + r.height / 2],
+                        [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]]) {
+    const top = document.elementFromPoint(x, y);
+    if (!(top === note || note.contains(top))) {
+      hidden.push(`${Math.round(x)},${Math.round(y)}: ${top ? top.id || top.className : 'off'}`);
+    }
+  }
+  return {hidden, top: Math.round(r.top), bottom: Math.round(r.bottom), scrollY};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("preset", "hints", "lang"),
+    [("yatzy", True, "sv"), ("maxi", False, "fi"), ("maxi", True, "en")],
+)
+def test_the_chances_note_is_not_under_the_tray_on_a_phone(
+    browser: Any, server: Server, preset: str, hints: bool, lang: str
+) -> None:
+    # Issue 24: the live chances' footnote lay under the sheet, behind the dice tray on a
+    # phone (with hints on, or in Maxi) until the page was scrolled: it is seen whole as
+    # the game opens after the first roll, and whole again when scrolled into view.
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _play_bot(page, server, preset, hints=hints)
+    page.wait_for_selector("#chances-note:not([hidden])")
+    assert page.locator("#chances-note").inner_text().strip()
+    at_once = page.evaluate(NOTE_COVERED, False)
+    assert at_once["hidden"] == [], f"the chances' note under the tray: {at_once}"
+    scrolled = page.evaluate(NOTE_COVERED, True)
+    assert scrolled["hidden"] == [], f"the chances' note under the tray: {scrolled}"
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
 @pytest.mark.parametrize("lang", ["sv", "fi", "en"])
 def test_every_box_of_the_score_pad_reachable_on_a_phone(
     browser: Any, server: Server, lang: str
