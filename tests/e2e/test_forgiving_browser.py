@@ -255,3 +255,28 @@ def test_bonus_par_and_scratches_explained(
     )
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+def test_scratch_says_what_it_does(browser: Any, server: Server, lang: str, size: str) -> None:
+    # Issue 24: "Stryk …" did not say what it does: pressed, a line under the controls
+    # says it (the box chosen next gets 0 and stays closed), the button is described by
+    # it, and cancelling takes the line away.
+    context, w = _page(browser, lang, size)
+    page = w.page
+    _against_the_computer(page, server)
+    page.locator("#roll").click()
+    page.wait_for_selector(".die")
+    explain = page.locator("#scratch-explain")
+    assert not explain.is_visible()
+    button = page.locator("#scratch-mode")
+    assert button.get_attribute("title") == words(lang, "scratch_explain")
+    button.click()
+    assert explain.is_visible()
+    assert explain.inner_text() == words(lang, "scratch_explain")
+    assert button.get_attribute("aria-describedby") == "scratch-explain"
+    assert_accessible(page)
+    button.click()  # cancel
+    assert not explain.is_visible()
+    w.assert_clean()
+    context.close()

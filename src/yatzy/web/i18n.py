@@ -250,6 +250,11 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.saved_rolls", "Saved rolls"),
     N_("web.scratch_mode", "Scratch …"),
     N_("web.scratch_cancel", "Cancel scratch"),
+    N_(
+        "web.scratch_explain",
+        "Scratch: the box you choose next gets 0 points (✕) and stays closed for the rest of "
+        "the game.",
+    ),
     N_("web.scratched", "scratched"),
     N_("web.scratch", "Scratch"),
     N_("web.score_box", "Score {points} in {box}"),

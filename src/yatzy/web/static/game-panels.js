@@ -229,6 +229,7 @@ export function renderPlay() {
   $("scratch-mode").hidden = !canScratch;
   $("scratch-mode").setAttribute("aria-pressed", String(state.scratching));
   $("scratch-mode").textContent = state.scratching ? t("scratch_cancel") : t("scratch_mode");
+  $("scratch-explain").hidden = !(canScratch && state.scratching); // what "Scratch …" does
   const undo = myUndo();
   $("undo").hidden = !undo;
   if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
