@@ -325,6 +325,11 @@ _FULL_SCREEN = messages(
         "minute): ask again in a moment.",
     ),
     N_("cli.bot_own_strategy", "{name}'s strategy table is ready: it plays its own strategy."),
+    N_(
+        "cli.win_measured",
+        "{name} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far.",
+    ),
     N_("cli.unknown_level", "unknown bot level {text!r}; valid: {levels}"),
     N_(
         "cli.unknown_level_ids",

@@ -414,20 +414,90 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
     return tr(prefix, lang, record=record, percent=percent)
 
 
+MEASURED_AFTER = 3
+"""A person's own turns seen before their play is mapped to a level (as on the web;
+before that they count as playing their best)."""
+
+MEASURED_LEVELS = ("strong", "casual", "beginner")
+"""The calibrated levels a person's play can be mapped to (else: their best)."""
+
+
+def measured_levels(state: State) -> dict[int, str]:
+    """Each person's calibrated level from their decisions so far in this game, as the
+    web's live chances count them: the points lost per turn (the analysis of the game
+    so far), scaled to a whole game, mapped to the nearest level
+    (:func:`yatzy.analysis.rating.level_of`).  Left out, counted as playing their
+    best: bots, people with fewer than :data:`MEASURED_AFTER` turns, people who play
+    near the best, and every person while the strategy table is not built."""
+    from yatzy.bots import preparing
+
+    people = [i for i, p in enumerate(state.players) if p.bot is None]
+    if not people or state.starter is None or preparing("optimal", state.rules):
+        return {}
+    if max(_own_turns(state, seat) for seat in people) < MEASURED_AFTER:
+        return {}  # nothing to measure yet: the analysis is not even run
+    from yatzy.analysis.rating import level_of
+    from yatzy.strategy.analyze import analyze
+
+    try:
+        analysis = analyze(state)
+    except YatzyError:
+        return {}
+    found: dict[int, str] = {}
+    for summary in analysis.players:
+        seat, turns = summary.player, len(summary.expected)
+        if seat not in people or turns < MEASURED_AFTER:
+            continue
+        level = level_of(max(summary.total_loss / turns * state.rules.turns, 1e-9))
+        if level in MEASURED_LEVELS:
+            found[seat] = level
+    return found
+
+
+def _own_turns(state: State, seat: int) -> int:
+    """The turns ``seat`` has finished in ``state``."""
+    return sum(1 for turn in state.log if turn.get("player") == seat)
+
+
 def live_chances(state: State, budget: float = 0.2) -> Any:
     """The live win chances of a game of two or more players
     (:class:`~yatzy.strategy.win_chance.WinChances`), or ``None`` for a solo game or
     when a table it needs is not built: a 5-dice rule set's table is built here
     (seconds), Maxi's (minutes) only by ``yatzy solve``, the bots or a hint.  A
-    sub-game's table that solves within a second is solved (once per sheet)."""
+    sub-game's table that solves within a second is solved (once per sheet).  People
+    count at the level their play has shown (:func:`measured_levels`): a seat's
+    ``level`` says which (:func:`measured_line` puts it in words)."""
     if len(state.players) < 2:
         return None
     from yatzy.strategy.win_chance import TablesNotReady, win_chances
 
+    measured = measured_levels(state)
+    levels = [measured.get(i, p.bot) for i, p in enumerate(state.players)] if measured else None
     try:
-        return win_chances(state, budget=budget, build=state.rules.num_dice == 5, solve_seconds=1.0)
+        return win_chances(
+            state,
+            levels=levels,
+            budget=budget,
+            build=state.rules.num_dice == 5,
+            solve_seconds=1.0,
+        )
     except TablesNotReady:
         return None
+
+
+def measured_line(state: State, result: Any, lang: Language) -> str:
+    """Who of the people counts at a measured level in ``result`` (of
+    :func:`live_chances`), in words, as the web page says it: "Anna counts as playing
+    like the computer level “Beginner”, as measured from this game so far."; "" when
+    none does."""
+    from yatzy.cli.i18n import level_name
+
+    said = [
+        tr("win_measured", lang, name=state.players[s.seat].name, level=level_name(s.level, lang))
+        for s in result.seats
+        if state.players[s.seat].bot is None and s.level in MEASURED_LEVELS
+    ]
+    return " ".join(said)
 
 
 def chance_text(chance: float, margin: float, lang: Language) -> str:

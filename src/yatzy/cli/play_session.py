@@ -43,6 +43,7 @@ from yatzy.cli.play_common import (
     has_progress,
     hint_lines,
     live_chances,
+    measured_line,
     plays_stand_in,
     random_draws,
     record_line,
@@ -234,7 +235,9 @@ class PlaySession:
         if result is None:
             reason = f"yatzy solve {self.state.rules.spec}"
             return tr("win_line_pending", self.lang, reason=reason)
-        return chances_line(self.state, result, self.lang)
+        line = chances_line(self.state, result, self.lang)
+        measured = measured_line(self.state, result, self.lang)
+        return f"{line}\n{measured}" if measured else line
 
     def _record_line(self, record: int) -> str:
         """Solo: the live chance of beating ``record`` (target play from here on)."""

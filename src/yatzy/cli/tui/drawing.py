@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import record_line
+from yatzy.cli.play_common import measured_line, record_line
 from yatzy.cli.terminal import headline, player_label, ready
 from yatzy.cli.tui.saving import SavingApp
 from yatzy.cli.tui.sheetview import (
@@ -65,6 +65,7 @@ class SheetDrawing(SavingApp):
     _chances_for: tuple[Any, ...] | None
     _chances_busy: bool
     _chances_failed: tuple[Any, ...] | None
+    _measured_said: str = ""
     in_grace: bool
     split: bool
     record: int | None
@@ -238,6 +239,11 @@ class SheetDrawing(SavingApp):
             elif result is not None:
                 self._chances = result
                 self._chances_for = here
+                # Who counts at the level their play has shown: said once, when it changes.
+                measured = measured_line(self.state, result, self.lang)
+                if measured and measured != self._measured_said:
+                    self._say(measured)
+                self._measured_said = measured
             else:  # not available (a table not built): "…" rather than an old figure
                 self._chances = None
                 self._chances_for = here
