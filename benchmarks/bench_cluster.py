@@ -502,7 +502,9 @@ async def run(
         cluster.kill_one()
         stats.killed_at = time.monotonic()
         print(f"killed a worker and a web process at {args.kill_at} s", flush=True)
-    await asyncio.gather(*players, return_exceptions=True)
+    failed = [r for r in await asyncio.gather(*players, return_exceptions=True) if r is not None]
+    if failed:
+        print(f"{len(failed)} of {len(players)} players failed, first: {failed[0]!r}", flush=True)
     stats.spectators = await watchers
     sampler.cancel()
     marker.cancel()
