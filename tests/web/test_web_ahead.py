@@ -204,7 +204,7 @@ def test_the_live_chances_count_people_at_their_measured_level(
 
     from yatzy.web.ahead import Measured
 
-    def chances(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+    def chances(state: Any, levels: Any = None, *, budget: float, build: bool, **_: Any) -> Any:
         asked.append(list(levels))
         return SimpleNamespace(to_json=lambda: {"seats": [{"seat": 0}, {"seat": 1}]})
 
