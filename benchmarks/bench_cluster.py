@@ -24,8 +24,12 @@ nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
 connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
-        [--seconds 60] [--think 2] [--bot-delay 1] [--kill-at 30]
+        [--seconds 60] [--warm-up 20] [--think 2] [--bot-delay 1] [--kill-at 30]
         [--pg postgresql://postgres@127.0.0.1:5432/test] [--nginx /usr/sbin/nginx]
+
+Nothing is counted in the first ``--warm-up`` seconds (``--kill-at`` counts from the
+start).  ``--think 20 --bot-delay 11`` is the rate people play (a game acts about 0.075
+times a second with its bots).  nginx is Debian's: ``apt-get install nginx-light``.
 
 The tables the chances need come from the usual cache (built once, by a worker, if
 missing: the first run takes a minute longer).
