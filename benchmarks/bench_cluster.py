@@ -24,8 +24,12 @@ nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
 connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
-        [--seconds 60] [--think 2] [--bot-delay 1] [--kill-at 30]
+        [--seconds 60] [--warm-up 20] [--think 2] [--bot-delay 1] [--kill-at 30]
         [--pg postgresql://postgres@127.0.0.1:5432/test] [--nginx /usr/sbin/nginx]
+
+Nothing is counted in the first ``--warm-up`` seconds (``--kill-at`` counts from the
+start).  ``--think 20 --bot-delay 11`` is the rate people play (a game acts about 0.075
+times a second with its bots).  nginx is Debian's: ``apt-get install nginx-light``.
 
 The tables the chances need come from the usual cache (built once, by a worker, if
 missing: the first run takes a minute longer).
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import os
 import random
@@ -47,6 +52,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -292,6 +298,15 @@ class Stats:
         self.lost = 0
         self.peak_rss = 0.0  # MiB, the web processes together, sampled while running
         self.kib_per_socket = float("nan")  # their growth per spectator socket opened
+        self.unavailable: collections.Counter[str] = collections.Counter()
+        """Why versions' chances were unavailable (the answers' words), by reason."""
+
+    def restart(self) -> None:
+        """Forget what was counted so far (the warm-up's actions and chances)."""
+        self.latencies.clear()
+        self.chance_latencies.clear()
+        self.versions_seen = self.versions_with_chances = self.errors = 0
+        self.unavailable.clear()
 
 
 class Game:
@@ -385,6 +400,8 @@ class Game:
         elif message["type"] == "chances":
             chances = message["win_chances"] or {}
             version = message["version"]
+            if "unavailable" in chances:
+                self.stats.unavailable[str(chances["unavailable"])[:80]] += 1
             if chances.get("pending") or "unavailable" in chances or version in self.chanced:
                 return
             self.chanced.add(version)
@@ -446,11 +463,14 @@ OPENING = 200
 """Spectator sockets being opened at once."""
 
 
-async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
+async def run(
+    args: argparse.Namespace, cluster: Cluster, mark: Callable[[], None] | None = None
+) -> Stats:
+    """Play the games; ``mark`` is called ``--warm-up`` seconds in, as the counts start."""
     stats = Stats()
     base = f"http://127.0.0.1:{cluster.port}"
     start = time.monotonic()
-    deadline = start + args.seconds
+    deadline = start + args.warm_up + args.seconds
     games = [Game(base, stats, args.think, deadline) for _ in range(args.games)]
     players = []
     for game in games:  # a crowd arrives over a few seconds, not at once
@@ -473,14 +493,25 @@ async def run(args: argparse.Namespace, cluster: Cluster) -> Stats:
             await asyncio.sleep(2.0)
 
     sampler = asyncio.create_task(sample())
+
+    async def warmed() -> None:  # the counts start once the processes are warm
+        await asyncio.sleep(max(0.0, start + args.warm_up - time.monotonic()))
+        stats.restart()
+        if mark is not None:
+            mark()
+
+    marker = asyncio.create_task(warmed())
     if args.kill_at:
         await asyncio.sleep(max(0.0, start + args.kill_at - time.monotonic()))
         cluster.kill_one()
         stats.killed_at = time.monotonic()
         print(f"killed a worker and a web process at {args.kill_at} s", flush=True)
-    await asyncio.gather(*players, return_exceptions=True)
+    failed = [r for r in await asyncio.gather(*players, return_exceptions=True) if r is not None]
+    if failed:
+        print(f"{len(failed)} of {len(players)} players failed, first: {failed[0]!r}", flush=True)
     stats.spectators = await watchers
     sampler.cancel()
+    marker.cancel()
     # Every acknowledged move stored?
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         lost = 0
@@ -506,6 +537,13 @@ def main() -> int:
     p.add_argument("--think", type=float, default=2.0)
     p.add_argument("--bot-delay", type=float, default=1.0)
     p.add_argument("--kill-at", type=float, default=0.0)
+    p.add_argument(
+        "--warm-up",
+        type=float,
+        default=20.0,
+        help="seconds played before anything is counted (the processes load their "
+        "tables and kernels, the sockets open; default 20)",
+    )
     p.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
     p.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     args = p.parse_args()
@@ -535,11 +573,20 @@ def main() -> int:
 def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     pids = cluster.pids()
     rss0 = rss_mib(pids["web"])
-    cpu0 = {pid: cpu_seconds([pid]) for ps in pids.values() for pid in ps}
-    db0 = database_cpu_seconds()
-    t0 = time.monotonic()
-    stats = asyncio.run(run(args, cluster))
+    cpu0: dict[int, float] = {}
+    db0 = t0 = 0.0
+    load0 = os.getloadavg()[0]
+
+    def mark() -> None:  # the warm-up is over: CPU and time count from here
+        nonlocal db0, t0
+        cpu0.update({pid: cpu_seconds([pid]) for ps in cluster.pids().values() for pid in ps})
+        db0 = database_cpu_seconds()
+        t0 = time.monotonic()
+
+    mark()
+    stats = asyncio.run(run(args, cluster, mark if args.warm_up > 0 else None))
     elapsed = time.monotonic() - t0
+    load = os.getloadavg()
     after = cluster.pids()
     # per role, the processes alive at the end (a killed one's CPU is gone with it)
     cpu = {
@@ -551,7 +598,13 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     print(
         f"{args.games} games x 4 seats (1 person, 3 greedy bots), {stats.spectators} of "
         f"{args.sockets} spectator sockets, {elapsed:.0f} s, think {args.think} s, "
-        f"bot delay {args.bot_delay} s" + (f", kill at {args.kill_at:g} s" if args.kill_at else "")
+        f"bot delay {args.bot_delay} s"
+        + (f", kill at {args.kill_at:g} s" if args.kill_at else "")
+        + f", counted after {args.warm_up:g} s of warm-up"
+    )
+    print(
+        f"  load average {load0:.1f} at the start, {load[0]:.1f} / {load[1]:.1f} "
+        "(1 / 5 min) at the end"
     )
     print(
         f"  actions: {actions / elapsed:.1f}/s stored ({len(stats.latencies)} by people, "
@@ -563,6 +616,8 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
         f"latency p50 {pct(stats.chance_latencies, 0.5):.0f} ms, "
         f"p99 {pct(stats.chance_latencies, 0.99):.0f} ms"
     )
+    for why, n in stats.unavailable.most_common(3):
+        print(f"  chances unavailable for {n} versions: {why}")
     per = max(actions, 1)
     print(
         "  CPU per action: "

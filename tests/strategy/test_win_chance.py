@@ -327,3 +327,19 @@ def test_bad_arguments_are_refused() -> None:
         win_chances(state, budget=-1)
     with pytest.raises(YatzyError, match="expected a game State"):
         win_chances("yatzy")  # type: ignore[arg-type]
+
+
+def test_a_margin_stops_the_simulation_once_every_chance_is_that_precise() -> None:
+    # Issue 25: the live chances stop simulating at their margin rather than spend
+    # their whole budget; a position met before may need no game more at all.
+    game = Game("yatzy", [Player("Ann"), Player("Bot", "greedy")])
+    state = game.new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 2, 3, 4, 6])
+    loose = win_chances(state, budget=5.0, exact=False, margin=0.2)
+    assert not loose.exact and 0 < loose.margin <= 0.2
+    again = win_chances(state, budget=5.0, exact=False, margin=0.2)
+    assert [s.games for s in again.seats] == [s.games for s in loose.seats]  # none more
+    tight = win_chances(state, budget=5.0, exact=False, margin=0.05)
+    assert tight.margin <= 0.05 < loose.margin
+    assert all(t.games > s.games for t, s in zip(tight.seats, loose.seats, strict=True))

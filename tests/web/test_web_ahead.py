@@ -204,7 +204,7 @@ def test_the_live_chances_count_people_at_their_measured_level(
 
     from yatzy.web.ahead import Measured
 
-    def chances(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+    def chances(state: Any, levels: Any = None, *, budget: float, build: bool, **_: Any) -> Any:
         asked.append(list(levels))
         return SimpleNamespace(to_json=lambda: {"seats": [{"seat": 0}, {"seat": 1}]})
 
@@ -356,21 +356,28 @@ def test_the_win_analysis_counts_people_at_their_measured_level(
     assert not ENGLISH.search(swedish["people_note"]), swedish["people_note"]
 
 
-def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
+def test_with_workers_a_web_process_rates_no_turn_ahead(
     tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Issue 24: with the analyses on worker processes (--jobs workers) a worker would
-    # rate every turn again (its memo is empty); a game this process analysed ahead is
-    # finished here, where only its last turn is left to rate.
+    # Issue 25: with the analyses on worker processes (--jobs workers) the web process
+    # rates no turn in win chance while a game is played (that was most of its CPU per
+    # action in bench_cluster); it still measures the people, and the win analysis at
+    # the end is a worker's job.
     from tests.web.test_web_insight import play_out
 
+    monkeypatch.setenv(AHEAD_ENV, "1")  # off in the other tests (tests/conftest.py)
     _strategy_ready("yatzy+forced")
     submitted: list[str] = []
+    rated: list[int] = []
 
     class Workers:
         def submit(self, spec: Any, client: Any = None, then: Any = None) -> None:
             submitted.append(spec.kind)
 
+    real = win_analysis.analyze_wins
+    monkeypatch.setattr(
+        win_analysis, "analyze_wins", lambda *a, **k: rated.append(1) or real(*a, **k)
+    )
     url = sqlite_copy(migrated_sqlite, tmp_path)
     with TestClient(create_app(url, bot_delay=0.0, win_budget=0.02)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
@@ -378,13 +385,11 @@ def test_a_win_analysis_rated_ahead_is_made_here_not_by_a_worker(
         seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}]
         gid = create(client, seats, rules="yatzy+forced")
         play_out(client, gid)
-        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: False)
+        assert service.ahead.wait_idle(60)
+        assert not rated and not service.ahead.rated_here(gid)
+        assert service.ahead.measured_of(gid)  # the people measured all the same
         first = client.get(f"/api/games/{gid}/win-analysis").json()
         assert first == {"pending": True} and submitted == ["win_analysis"]
-        monkeypatch.setattr(service.ahead, "rated_here", lambda game_id: game_id == gid)
-        report, _ = ready(client, gid, lang="en")
-    assert "error" not in report and report["lines"], report
-    assert submitted == ["win_analysis"]  # made here, not asked of a worker again
 
 
 def test_the_games_rated_ahead_are_known(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -430,3 +435,43 @@ def test_a_persons_earlier_games_are_read_from_the_store(db_url: str) -> None:
         assert other_rules not in {g for g, _, _ in found[0]}  # unfinished, other rules
         # Two seats of one browser: no earlier games for either.
         assert earlier_games(repo, repo.get(create(client, shared, rules="yatzy+forced"))) is None
+
+
+def test_measuring_a_game_turn_by_turn_advises_each_persons_decision_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the live chances on, the measure runs after every box written: analysing
+    # the whole game so far for every seat each time was most of a web process's CPU
+    # per action (bench_cluster).  Each of the person's decisions is advised once, the
+    # bots' never, and the levels are those of one analysis of the whole game.
+    import random
+
+    import yatzy.strategy.analyze as analyze_module
+    from yatzy.bots import RandomBot, play_turn
+    from yatzy.game import Game, Player
+    from yatzy.web.ahead import measured_people
+
+    _strategy_ready("yatzy+forced")
+    game = Game("yatzy+forced", [Player("Ann"), Player("Bot", "greedy")])
+    state = game.new_initial_state(starter=0)
+    calls: list[int] = []
+    advise = analyze_module.advise
+
+    def counted(position: State) -> Any:
+        calls.append(position.player)
+        return advise(position)
+
+    monkeypatch.setattr(analyze_module, "advise", counted)
+    ahead = Ahead(WinAnalyses(enabled=False), measure=True)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        play_turn(state, RandomBot(), rng)
+        ahead._measure("g", state.clone())
+    assert set(calls) == {0}  # the person's positions only
+    decisions = sum(
+        1 + max(0, len(turn.get("rolls", [])) - 1) for turn in state.log if turn["player"] == 0
+    )
+    assert len(calls) == decisions + state.rules.turns  # each decision and turn once
+    calls.clear()
+    whole = measured_people(state, analyze_module.analyze(state))
+    assert ahead.measured_of("g") == whole

@@ -154,7 +154,7 @@ def test_a_failed_table_build_answers_unavailable_once(monkeypatch: pytest.Monke
 
     builds: list[bool] = []
 
-    def broken(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+    def broken(state: Any, levels: Any = None, *, budget: float, build: bool, **_: Any) -> Any:
         builds.append(build)
         if build:
             raise RuntimeError("no kernels today")
@@ -192,7 +192,7 @@ def test_maxi_early_on_says_why_it_has_no_chances(monkeypatch: pytest.MonkeyPatc
     from yatzy.web.chances import LiveChances
     from yatzy.web.i18n import ui_strings
 
-    def not_ready(state: Any, levels: Any = None, *, budget: float, build: bool) -> Any:
+    def not_ready(state: Any, levels: Any = None, *, budget: float, build: bool, **_: Any) -> Any:
         raise wc.TablesNotReady("the table of maxi is not built yet")
 
     monkeypatch.setattr(wc, "win_chances", not_ready)

@@ -361,3 +361,23 @@ def test_analyses_of_a_finished_game_come_from_a_worker(
             "SELECT kind, state FROM yatzy_jobs WHERE key LIKE %s", (f"%analysis:{gid}:%",)
         ).fetchall()
     assert sorted(kinds) == [("analysis", "done"), ("win_analysis", "done")]  # run once each
+
+
+def test_the_live_chances_job_stops_at_the_live_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 25: a worker's live chances stop simulating once every seat's chance is
+    # within LIVE_MARGIN, rather than spend the whole budget on every version.
+    from yatzy.game import Game, Player, to_record
+    from yatzy.strategy import win_chance
+    from yatzy.web.chances import LIVE_MARGIN, _chances
+
+    asked: dict[str, Any] = {}
+
+    def fake(state: Any, levels: Any, **kwargs: Any) -> Any:
+        asked.update(kwargs)
+        raise win_chance.TablesNotReady("not here")
+
+    monkeypatch.setattr(win_chance, "win_chances", fake)
+    state = Game("yatzy", [Player("Ann"), Player("Bot", "greedy")]).new_initial_state(starter=0)
+    args = {"record": to_record(state), "levels": [None, "greedy"], "version": 1, "budget": 0.2}
+    assert _chances(args) == {"version": 1, "unavailable": "not here"}
+    assert asked["margin"] == LIVE_MARGIN and 0 < LIVE_MARGIN <= 0.02

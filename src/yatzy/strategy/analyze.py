@@ -16,7 +16,7 @@ turn cannot be rated at all (``PlayerSummary.complete`` is False).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -193,12 +193,21 @@ class _Replay:
         )
 
 
-def analyze(state: State, lang: Language | None = None, *, start: State | None = None) -> Analysis:
+def analyze(
+    state: State,
+    lang: Language | None = None,
+    *,
+    start: State | None = None,
+    seats: Collection[int] | None = None,
+) -> Analysis:
     """Analyse the game that led to ``state`` (replayed from its log).
 
     ``lang`` words the choices for players ("Behåll de två femmorna"); without it
     they are the advisor's short English descriptions.  ``start`` is the position
-    the log's turns start from (default: a new game; a sub-game's record in tests).
+    the log's turns start from (default: a new game; a sub-game's record in tests;
+    the position after the turns analysed before, to analyse only the turns since).
+    ``seats`` limits the advice to those players' decisions and turns (the others'
+    summaries then count none: a server measuring its people skips its bots).
     """
     if state.starter is None:
         raise YatzyError("the game has not started: the roll-off is not decided")
@@ -208,6 +217,8 @@ def analyze(state: State, lang: Language | None = None, *, start: State | None =
     replay = game.new_initial_state(starter=state.starter) if start is None else start.clone()
     run = _Replay(state, describer(lang))
     for n, seat, action in replay_decisions(state, replay):
+        if seats is not None and seat not in seats:
+            continue
         if action is None:
             run.start_turn(replay, seat)
         else:

@@ -38,7 +38,7 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,6 +320,7 @@ def win_chances(
     max_samples: int = MAX_SAMPLES,
     exact: bool = True,
     solve_seconds: float | None = None,
+    margin: float = 0.0,
 ) -> WinChances:
     """Every seat's chance of finishing first from ``state`` (see the module docstring).
 
@@ -335,6 +336,9 @@ def win_chances(
     check one against the other); ``max_samples`` caps the games per position.
     ``solve_seconds`` is the most CPU time a table solved for one seat may be expected
     to take (default: half the budget left); each is solved once per sheet and kept.
+    ``margin`` > 0 stops the simulation before the budget is spent once every seat's
+    margin is at most that (the positions met before often give it at once: a live
+    game's waiting seats keep their samples from one version to the next).
     """
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
@@ -353,6 +357,7 @@ def win_chances(
         max_samples=max_samples,
         exact=exact,
         solve_seconds=solve_seconds,
+        margin=margin,
     )
     chances = combine(found.dists)
     margins = found.margins()
@@ -417,10 +422,12 @@ def seat_distributions(
     max_samples: int = MAX_SAMPLES,
     exact: bool = True,
     solve_seconds: float | None = None,
+    margin: float = 0.0,
 ) -> Distributions:
     """Every seat's distribution of final scores from ``state`` (a game not over), as
     :func:`win_chances` finds them (its arguments mean the same): exact where a table
-    covers the position, else sampled within ``budget`` CPU seconds."""
+    covers the position, else sampled within ``budget`` CPU seconds (or until every
+    seat's margin is at most ``margin``, when that is > 0)."""
     if not isinstance(state, State):
         raise YatzyError(f"expected a game State, not {state!r}")
     _check_budget(budget)
@@ -460,12 +467,23 @@ def seat_distributions(
         allow = left if solve_seconds is None else solve_seconds
         samplers[g] = sampler_for(state, seat, policies[seat], build, allow)
         outcomes[g] = found or Outcome(0, np.zeros(1), 0, samplers[g].method)
-    _simulate(samplers, outcomes, budget, start, rng, max_samples, timed=seed is None)
+    finals = tuple(s.final for s in state.sheets)
+
+    def close_enough() -> bool:  # every seat's margin at most ``margin``
+        dists = [
+            (finals[i] + outcomes[group_of[k]].lo, outcomes[group_of[k]].pmf())
+            for i, k in enumerate(keys)
+        ]
+        return max(_margins(dists, groups, outcomes, finals)) <= margin
+
+    enough = close_enough if margin > 0 and seed is None else None
+    _simulate(
+        samplers, outcomes, budget, start, rng, max_samples, timed=seed is None, enough=enough
+    )
     if seed is None:
         for key, g in group_of.items():
             if g in samplers:
                 _remember(key, outcomes[g])
-    finals = tuple(s.final for s in state.sheets)
     dists: list[tuple[int, FloatArray]] = []
     for i, k in enumerate(keys):
         o = outcomes[group_of[k]]
@@ -488,12 +506,15 @@ def _simulate(
     rng: random.Random,
     max_samples: int,
     timed: bool = True,
+    enough: Callable[[], bool] | None = None,
 ) -> None:
-    """Add games to the sampled outcomes until the budget is spent; every one gets at
-    least one game.  The next games go to the outcome with the least ``n^2 * cost``
-    (``n`` its games, ``cost`` the CPU time of one): that spreads the budget so as to
-    minimise the sum of the ``1/n`` (games in proportion to ``1/sqrt(cost)``), so a
-    slow sampler (DubbelYatzy's greedy bot in Python) does not starve the fast ones.
+    """Add games to the sampled outcomes until the budget is spent, or ``enough()``
+    says the outcomes are precise enough (asked before each further game once every
+    outcome has one); every one gets at least one game.  The next games go to the
+    outcome with the least ``n^2 * cost`` (``n`` its games, ``cost`` the CPU time of
+    one): that spreads the budget so as to minimise the sum of the ``1/n`` (games in
+    proportion to ``1/sqrt(cost)``), so a slow sampler (DubbelYatzy's greedy bot in
+    Python) does not starve the fast ones.
 
     Every outcome draws its chunks' seeds from a stream of its own.  Without ``timed``
     (a seeded call) each outcome's chunks also grow by a fixed schedule (its first
@@ -511,7 +532,8 @@ def _simulate(
             return
         g = min(active, key=lambda k: (outcomes[k].samples + 1) ** 2 * cost[k])
         left = budget - (time.thread_time() - start)
-        if left <= 0 and all(outcomes[k].samples > 0 for k in samplers):
+        sampled = all(outcomes[k].samples > 0 for k in samplers)
+        if sampled and (left <= 0 or (enough is not None and enough())):
             return
         games = chunk[g]
         if not timed:

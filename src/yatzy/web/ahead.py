@@ -23,17 +23,24 @@ The thread takes at most the win analyses' ``share`` of a core (their
 (their tables are being prepared), score pads and games without a person; with the
 win analyses off it only measures the people (when the live chances are on).  A
 failure is logged and forgotten: the analysis at the end does the work then.
+
+With the win analyses on worker processes (``--jobs workers``, the scaled-out set-up of
+issue 25) the thread only measures the people, a few of the advisor's look-ups per
+decision, each decision once: a web process rates no turn in win chance, and the
+analysis at the end is a worker's job from the game's start (a finished game's win
+analysis then takes the worker's seconds to a minute rather than its last turn's).
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -105,16 +112,26 @@ def measured_people(
     and the earlier ones together, scaled to a whole game, mapped to the nearest
     calibrated level (:func:`yatzy.analysis.rating.level_of`).  Left out: bots, and
     people with fewer than :data:`MEASURED_AFTER` turns here and no earlier game."""
+    seen = {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
+    return measured_from(state, seen, earlier)
+
+
+def measured_from(
+    state: State,
+    seen: dict[int, tuple[int, float]],
+    earlier: dict[int, list[GameLoss]] | None = None,
+) -> dict[int, Measured]:
+    """:func:`measured_people` from each seat's turns and points lost so far (seat to
+    ``(turns, loss)``): what an analysis sums up, or the sums of the analyses of a
+    game's turns taken a few at a time (:meth:`Ahead._measure`)."""
     from yatzy.analysis.rating import level_of  # openskill: only where people are measured
 
     found: dict[int, Measured] = {}
-    for summary in analysis.players:
-        seat = summary.player
-        turns = len(summary.expected)
+    for seat, (turns, total_loss) in seen.items():
         before = [g for g in (earlier or {}).get(seat, []) if g.decisions > 0]
         if state.players[seat].bot is not None or (turns < MEASURED_AFTER and not before):
             continue
-        loss = summary.total_loss + sum(g.total_loss for g in before)
+        loss = total_loss + sum(g.total_loss for g in before)
         played = turns + len(before) * state.rules.turns
         per_game = loss / played * state.rules.turns
         found[seat] = Measured(level_of(max(per_game, 1e-9)), turns, len(before))
@@ -146,6 +163,16 @@ def turn_written(state: State) -> bool:
     return "box" in last or "inner" in last
 
 
+@dataclass(frozen=True)
+class _Tally:
+    """What the measure of one game has analysed: copies of its first ``len(turns)``
+    log turns, the position after them, and per person seat ``(turns, points lost)``."""
+
+    turns: list[dict[str, Any]]
+    replay: State
+    seen: dict[int, tuple[int, float]]
+
+
 class Ahead:
     """The background analysis of games in play (see the module docstring)."""
 
@@ -157,6 +184,8 @@ class Ahead:
         self.enabled = enabled
         # game id -> (turns seen, {seat: measured}): each person's play so far as a level
         self._levels: OrderedDict[str, tuple[int, dict[int, Measured]]] = OrderedDict()
+        self._tallies: OrderedDict[str, _Tally] = OrderedDict()
+        """Per game measured, what :meth:`_tally` has analysed of it so far."""
         # game id -> {seat: losses of their earlier games}: read once per game
         self._earlier: OrderedDict[str, dict[int, list[GameLoss]]] = OrderedDict()
         # (earlier game id, seat) -> its loss: each earlier game analysed once
@@ -253,14 +282,52 @@ class Ahead:
             return
         if strategy_status(state.rules) is not None:
             return  # tables being prepared (or none here)
-        from yatzy.strategy.analyze import analyze
-
-        levels = measured_people(state, analyze(state), self._earlier_losses(game_id, earlier))
+        so_far = self._tally(game_id, state)
+        levels = measured_from(state, so_far, self._earlier_losses(game_id, earlier))
         with self._lock:
             self._levels[game_id] = (len(state.log), levels)
             self._levels.move_to_end(game_id)
             while len(self._levels) > GAMES_KEPT:
                 self._levels.popitem(last=False)
+
+    def _tally(self, game_id: str, state: State) -> dict[int, tuple[int, float]]:
+        """The people's turns and points lost in ``state`` (seat to ``(turns, loss)``),
+        analysing only the turns since the game was last measured and only the people's
+        decisions: measuring a game turn by turn costs each decision once, not the
+        whole game so far for every seat each time (most of a server's CPU per action
+        with the live chances on).  A game whose earlier turns changed (an undo and
+        another box) is analysed again from its start."""
+        from yatzy.strategy.analyze import analyze, replay_decisions
+
+        with self._lock:
+            tally = self._tallies.get(game_id)
+        done = 0 if tally is None else len(tally.turns)
+        if tally is None or done > len(state.log) or state.log[:done] != tally.turns:
+            assert state.starter is not None  # a game played has its starter
+            tally = _Tally([], state.game.new_initial_state(starter=state.starter), {})
+            done = 0
+        if done < len(state.log):
+            people = {i for i, p in enumerate(state.players) if p.bot is None}
+            part = analyze(state, start=tally.replay, seats=people)
+            seen = dict(tally.seen)
+            for summary in part.players:
+                if summary.player in people:
+                    turns, loss = seen.get(summary.player, (0, 0.0))
+                    seen[summary.player] = (
+                        turns + len(summary.expected),
+                        loss + summary.total_loss,
+                    )
+            replay = tally.replay.clone()
+            for _ in replay_decisions(state, replay):
+                pass  # the position after the turns analysed: the next measure's start
+            tally = _Tally(copy.deepcopy(state.log), replay, seen)
+            if len(replay.log) == len(state.log) and replay.dice is None:
+                with self._lock:
+                    self._tallies[game_id] = tally
+                    self._tallies.move_to_end(game_id)
+                    while len(self._tallies) > GAMES_KEPT:
+                        self._tallies.popitem(last=False)
+        return dict(tally.seen)
 
     def _earlier_losses(self, game_id: str, earlier: Earlier | None) -> dict[int, list[GameLoss]]:
         """The losses of the people's earlier games (read and analysed on the game's
@@ -301,6 +368,10 @@ class Ahead:
         """The game's turns so far in win chance (remembered for the end)."""
         if not self.analyses.enabled or strategy_status(state.rules) is not None:
             return  # off, or tables being prepared (or none here): the end does the work
+        if self.analyses.queue is not None:
+            # Worker processes make the win analyses (--jobs workers, issue 25): rating
+            # every turn here was most of a web process's CPU per action (bench_cluster).
+            return
         if still_warming(state.rules.spec):
             return  # a warm-up child compiles the win chances' kernels: not beside it
         from yatzy.strategy.win_analysis import analyze_wins

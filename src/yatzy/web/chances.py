@@ -42,6 +42,13 @@ Notify = Callable[[str, int, dict[str, Any]], None]
 
 _KEPT = 2048  # answers remembered (game, version)
 
+LIVE_MARGIN = 0.02
+"""The live chances' precision: a computation stops simulating once every seat's chance
+is within this of its true value (95 % interval), before its budget is spent.  A live
+game's waiting seats keep their samples from one version to the next in a process, so
+most versions need only the moving seat's games: about a third of the budget's CPU
+(bench_cluster, docs/performance.md), with a median margin of 0.019 rather than 0.010."""
+
 RETRY_FAILED_BUILD = 300.0
 """Seconds before the tables of a rule set whose build failed are tried again."""
 
@@ -269,7 +276,7 @@ class LiveChances:
                 "why": "not_prepared",
             }
         try:
-            result = win_chances(state, levels, budget=self.budget, build=False)
+            result = win_chances(state, levels, budget=self.budget, build=False, margin=LIVE_MARGIN)
         except TablesNotReady as exc:
             if state.rules.num_dice > 5:
                 # Maxi's whole table takes minutes: never built here (``yatzy solve``
@@ -362,7 +369,11 @@ def _chances(args: dict[str, Any]) -> dict[str, Any]:
     version = int(args["version"])
     try:
         result = win_chances(
-            state, args["levels"], budget=float(args["budget"]), build=state.rules.num_dice <= 5
+            state,
+            args["levels"],
+            budget=float(args["budget"]),
+            build=state.rules.num_dice <= 5,
+            margin=LIVE_MARGIN,
         )
     except TablesNotReady as exc:
         return {"version": version, "unavailable": str(exc)}
