@@ -234,3 +234,31 @@ def test_while_the_tables_are_prepared_the_analyses_say_so_in_words(
         for key in ("analysis_preparing", "wa_preparing"):
             assert words[key] and words[key] != words["analysis_pending"]
     assert "first time" in ui_strings("en")["analysis_preparing"]
+
+
+def test_an_estimate_that_cannot_be_made_leaves_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The estimate is a courtesy while the exact analysis is computed: where it fails
+    # (rules whose analysis it cannot follow), the answer stays "being prepared".
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.errors import YatzyError
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.strategy import win_estimate
+    from yatzy.web import hints
+    from yatzy.web.win_jobs import WinAnalyses
+
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+
+    def fails(*args: object, **kw: object) -> object:
+        raise YatzyError("no estimate")
+
+    monkeypatch.setattr(win_estimate, "estimate_wins", fails)
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: True)
+    preparing = {"pending": True, "preparing": True}
+    assert hints.win_analysis(WinAnalyses(), state, "en", key="fails") == preparing
