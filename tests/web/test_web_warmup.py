@@ -285,3 +285,20 @@ def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
     run = {"win_chances": chances._build_win_tables, "target": prepare._target}
     run.get(job, prepare._winner)({"spec": "yatzy"})
     assert built == [0]  # built only once the child had ended
+
+
+def test_a_failure_loading_the_kernels_does_not_fail_the_table_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The table is ready once advised: the kernels' loading is a head start only.
+    from yatzy.errors import YatzyError
+    from yatzy.strategy import advisor
+    from yatzy.web import prepare
+
+    def fails(rules: RuleSet) -> None:
+        raise YatzyError("no bot move here")
+
+    monkeypatch.setattr(warm_children, "_children", {})
+    monkeypatch.setattr(advisor, "advise", lambda state: None)
+    monkeypatch.setattr(prepare, "load_kernels", fails)
+    prepare._strategy({"spec": "yatzy+forced"})  # no error: the job is done

@@ -156,7 +156,10 @@ def _strategy(args: dict[str, Any]) -> None:
     wait_for_warming(args["spec"])  # its child compiles the kernels: load them after it
     rules = RuleSet.parse(args["spec"])
     advisor.advise(Game(rules, ["warm-up"]).new_initial_state())
-    load_kernels(rules)
+    try:
+        load_kernels(rules)
+    except Exception as exc:  # the table is ready: the first move loads them instead
+        log.info("the kernels of %s are loaded on first use: %s", rules.spec, exc)
 
 
 def load_kernels(rules: RuleSet) -> None:
