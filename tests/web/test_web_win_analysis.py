@@ -52,7 +52,7 @@ def ready(client: TestClient, gid: str, **params: str) -> tuple[dict[str, Any], 
 
     data = eventually(
         answer,
-        lambda d: not d.get("pending"),
+        lambda d: not d.get("pending"),  # an estimate meanwhile is pending too
         timeout=300,
         interval=0.2,
         what="the analysis in win chance",
@@ -72,6 +72,7 @@ def test_two_players_chart_and_decisions_in_swedish(client: TestClient) -> None:
     report, was_pending = ready(client, gid)
     assert was_pending, "the first answer comes before the computation ends"
     assert "error" not in report, report
+    assert report["estimated"] is False  # the exact analysis took the estimate's place
     assert report["goal"] == "win" and report["lang"] == "sv"
     assert report["turns"] == list(range(31))
     ann, bot = report["lines"]
@@ -194,6 +195,7 @@ def test_the_analysis_a_person_waits_for_is_not_rested_like_the_background_ones(
     monkeypatch.setattr(hints, "_status", lambda rules: None)
     monkeypatch.setattr(hints, "still_warming", lambda spec: False)
     monkeypatch.setattr("yatzy.strategy.win_analysis.analyze_wins", analyze_wins)
+    monkeypatch.setattr(hints, "_estimate", lambda *a: None)
     assert hints.win_analysis(jobs, state, "en", key="g") == {"pending": True}
     assert jobs.wait_idle(30)
     assert paced == [jobs.pace_waited]
@@ -224,6 +226,7 @@ def test_while_the_tables_are_prepared_the_analyses_say_so_in_words(
     assert hints.win_analysis(WinAnalyses(), state, "en", key="g") == preparing
     monkeypatch.setattr(hints, "_status", lambda rules: None)
     monkeypatch.setattr(hints, "still_warming", lambda spec: True)
+    monkeypatch.setattr(hints, "_estimate", lambda *a: None)  # none: words meanwhile
     assert hints.win_analysis(WinAnalyses(), state, "en", key="g") == preparing
     conforms(PendingView, preparing)
     for lang in ("en", "sv", "fi"):
@@ -231,3 +234,31 @@ def test_while_the_tables_are_prepared_the_analyses_say_so_in_words(
         for key in ("analysis_preparing", "wa_preparing"):
             assert words[key] and words[key] != words["analysis_pending"]
     assert "first time" in ui_strings("en")["analysis_preparing"]
+
+
+def test_an_estimate_that_cannot_be_made_leaves_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The estimate is a courtesy while the exact analysis is computed: where it fails
+    # (rules whose analysis it cannot follow), the answer stays "being prepared".
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.errors import YatzyError
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.strategy import win_estimate
+    from yatzy.web import hints
+    from yatzy.web.win_jobs import WinAnalyses
+
+    state = Game(RuleSet.parse("yatzy+forced"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+
+    def fails(*args: object, **kw: object) -> object:
+        raise YatzyError("no estimate")
+
+    monkeypatch.setattr(win_estimate, "estimate_wins", fails)
+    monkeypatch.setattr(hints, "_status", lambda rules: None)
+    monkeypatch.setattr(hints, "still_warming", lambda spec: True)
+    preparing = {"pending": True, "preparing": True}
+    assert hints.win_analysis(WinAnalyses(), state, "en", key="fails") == preparing

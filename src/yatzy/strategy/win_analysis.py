@@ -194,7 +194,9 @@ class WinAnalysis:
     ``goal`` is ``"win"`` or ``"record"`` (solo: beating ``record``); ``points`` the
     chart; ``exact`` whether every chance is exact; ``margin`` the largest 95 %
     half-width; ``seconds`` the CPU time it took and ``wall`` the wall-clock time;
-    ``budget`` the CPU seconds each position was allowed.
+    ``budget`` the CPU seconds each position was allowed; ``estimated``: an
+    estimate from the analysis in points (:mod:`yatzy.strategy.win_estimate`), given
+    while the exact analysis is not done.
     """
 
     rules: str
@@ -210,6 +212,7 @@ class WinAnalysis:
     seconds: float
     wall: float
     budget: float
+    estimated: bool = False
 
     @property
     def simulated(self) -> int:
@@ -229,6 +232,7 @@ class WinAnalysis:
             "seconds": round(self.seconds, 3),
             "wall": round(self.wall, 3),
             "budget": self.budget,
+            "estimated": self.estimated,
             "chart": [p.to_json() for p in self.points],
             "players": [p.to_json() for p in self.players],
             "decisions": [d.to_json() for d in self.decisions],
@@ -304,7 +308,9 @@ def _chances(found: Distributions, record: int | None) -> tuple[float, ...]:
     )
 
 
-def _final_point(state: State, turn: int, record: int | None) -> WinPoint:
+def final_point(state: State, turn: int, record: int | None) -> WinPoint:
+    """The chart's last point: the result (1 for the winner, ties shared; solo: 1 if
+    the record was beaten), exact."""
     if record is not None:
         return WinPoint(turn, (float(state.sheets[0].final > record),), 0.0, True)
     winners = state.winners()
@@ -630,7 +636,7 @@ def _analyze(
 
     def point(turn: int) -> WinPoint:
         if replay.is_terminal():
-            return _final_point(replay, turn, record)
+            return final_point(replay, turn, record)
         found = seat_distributions(replay, names, budget=budget, build=False)
         return WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
 

@@ -327,11 +327,20 @@ def win_analysis(
         if "busy" in waiting:
             raise Busy(busy_words(lang))
         return PREPARING
-    if still_warming(state.rules.spec):
-        return PREPARING  # a warm-up child compiles the win chances' kernels: after it
     seats = set(range(len(state.players))) if people is None else people
     frozen = state.clone()
     counted = ",".join(lv or "-" for lv in levels) if levels is not None else ""
+    estimate_key = (key or str(id(frozen)), lang, record, counted)
+
+    def meanwhile(waiting: PendingView) -> WinAnalysisView | PendingView:
+        # The exact analysis is not done: an estimate from the points meanwhile,
+        # said to be one, which the page replaces with the exact one (issue 24).
+        found = _estimate(estimate_key, frozen, lang, seats, record, levels, measured)
+        return waiting if found is None else found
+
+    if still_warming(state.rules.spec):
+        # a warm-up child compiles the win chances' kernels: the exact analysis after it
+        return meanwhile(PREPARING)
 
     def compute() -> dict[str, Any]:
         from yatzy.strategy.win_analysis import analyze_wins
@@ -370,7 +379,49 @@ def win_analysis(
         )
     except Busy:
         raise Busy(busy_words(lang)) from None
+    if found.get("pending"):
+        return meanwhile(cast("PendingView", found))
     return cast("WinAnalysisView | PendingView", found)
+
+
+_ESTIMATES: OrderedDict[tuple[Any, ...], WinAnalysisView] = OrderedDict()
+_KEPT_ESTIMATES = 64
+
+
+def _estimate(
+    key: tuple[Any, ...],
+    state: State,
+    lang: Language,
+    seats: set[int],
+    record: int | None,
+    levels: list[str | None] | None,
+    measured: dict[int, dict[str, Any]] | None,
+) -> WinAnalysisView | None:
+    """The estimated analysis in win chance of the finished ``state``
+    (:func:`yatzy.strategy.win_estimate.estimate_wins`, from the analysis in points:
+    under a second), marked ``estimated`` and still ``pending`` (the exact one
+    follows); once per ``key``.  ``None`` where it fails
+    (the answer stays "being computed")."""
+    from yatzy.web.win_view import win_view
+
+    with _lock:
+        cached = _ESTIMATES.get(key)
+    if cached is not None:
+        return cached
+    try:
+        from yatzy.strategy.win_estimate import estimate_wins
+
+        result = estimate_wins(state, record=record, levels=levels, lang=lang)
+    except Exception as exc:  # the exact analysis still comes: nothing lost
+        log.info("no estimated win analysis of %s: %s", state.rules.spec, exc)
+        return None
+    view = win_view(result, state, lang, seats, measured)
+    view["pending"] = True  # the exact analysis follows: the page asks again
+    with _lock:
+        _ESTIMATES[key] = view
+        while len(_ESTIMATES) > _KEPT_ESTIMATES:
+            _ESTIMATES.popitem(last=False)
+    return view
 
 
 def _win_analysis_job(args: dict[str, Any]) -> dict[str, Any]:

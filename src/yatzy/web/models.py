@@ -506,13 +506,16 @@ class WinAnalysisView(TypedDict):
     chart (``turns``, one line per seat, ``label`` for screen readers) and the
     people's decisions; ``goal`` ``"record"`` rates a solo game by the chance of
     beating ``record``.  ``margin`` (percentage points) and ``note`` where partly
-    simulated; ``seconds`` the time it took."""
+    simulated; ``estimated`` (``pending`` too, and ``note`` says so) while the exact
+    analysis is being computed: an estimate from the points, replaced once it is done;
+    ``seconds`` the time it took."""
 
     pending: bool
     lang: str
     goal: str
     record: int | None
     exact: bool
+    estimated: bool
     margin: float
     note: str | None
     people_note: str | None

@@ -154,8 +154,29 @@ def _strategy(args: dict[str, Any]) -> None:
     from yatzy.web.warm_children import wait_for_warming
 
     wait_for_warming(args["spec"])  # its child compiles the kernels: load them after it
-    state = Game(RuleSet.parse(args["spec"]), ["warm-up"]).new_initial_state()
-    advisor.advise(state)
+    rules = RuleSet.parse(args["spec"])
+    advisor.advise(Game(rules, ["warm-up"]).new_initial_state())
+    try:
+        load_kernels(rules)
+    except Exception as exc:  # the table is ready: the first move loads them instead
+        log.info("the kernels of %s are loaded on first use: %s", rules.spec, exc)
+
+
+def load_kernels(rules: RuleSet) -> None:
+    """One turn of the optimal bot and its analysis in points: loads (or compiles)
+    every kernel a bot's move and the analysis use — a keep after a roll reads other
+    kernels than the turn's start that :func:`yatzy.strategy.advisor.advise` loads —
+    here, in the table job, while the greedy strategy still stands in.  Else the
+    first exact move after the job loaded them in the game's own turn (issue 24: one
+    computer turn took 4.3 s when the exact computer took over mid-game)."""
+    import random
+
+    from yatzy.bots import play_turn
+    from yatzy.strategy.analyze import analyze
+
+    state = Game(rules, ["warm-up", "other"]).new_initial_state(starter=0)
+    play_turn(state, make_bot("optimal"), random.Random(0))  # the first seat's turn
+    analyze(state)
 
 
 def _winner(args: dict[str, Any]) -> None:

@@ -53,6 +53,11 @@ _WORDS: dict[str, Message] = messages(
         "percentage points (95 %).",
     ),
     N_(
+        "winview.estimated",
+        "An estimate from the points each choice cost: the exact chances are still being "
+        "computed and take its place when they are done.",
+    ),
+    N_(
         "winview.no_record",
         "No record to beat yet: the chance of beating a record needs an earlier finished solo "
         "game of these rules.",
@@ -201,17 +206,19 @@ def win_view(
                 "decisions": [_decision(w, lang) for w in mine],
             }
         )
-    note = (
-        None
-        if result.exact
-        else win_word("simulated", lang, margin=number(100 * result.margin, lang))
-    )
+    if result.estimated:
+        note: str | None = win_word("estimated", lang)
+    elif result.exact:
+        note = None
+    else:
+        note = win_word("simulated", lang, margin=number(100 * result.margin, lang))
     return {
         "pending": False,
         "lang": lang,
         "goal": result.goal,
         "record": result.record,
         "exact": result.exact,
+        "estimated": result.estimated,
         "margin": round(100 * result.margin, 1),
         "note": note,
         "people_note": counted_words(

@@ -318,15 +318,17 @@ export async function fetchAnalysis() {
 }
 
 // The analysis in win chance: asked for once the points' analysis is there (both take
-// the server's CPU), then again every two seconds while it is computed.
+// the server's CPU), then again every two seconds while it is computed; an estimate
+// shown meanwhile (said to be one) is drawn once and replaced by the exact analysis.
 export async function fetchWinAnalysis() {
   const box = $("win-analysis");
   if (!state.winAnalysis) renderWinAnalysis(box, { pending: true }, words);
   try {
     let data = await api("GET", `api/games/${gameId}/win-analysis?lang=${root.dataset.lang}`);
     if (data.error) data = Object.assign({}, data, { error: true }); // the server's English
+    const shown = state.winAnalysis;
     state.winAnalysis = data;
-    renderWinAnalysis(box, data, words, state.you.seats);
+    if (!(data.estimated && shown && shown.estimated)) renderWinAnalysis(box, data, words, state.you.seats);
     if (data.pending) setTimeout(fetchWinAnalysis, 2000);
   } catch (e) {
     renderWinAnalysis(box, { error: failure(e) }, words);

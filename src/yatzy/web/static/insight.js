@@ -259,13 +259,13 @@ function winPlayer(player, strings) {
 
 // The analysis in win chance after the game: "being computed" while it is, else the
 // chart of every player's chance and each person's decisions with the change in
-// chance beside the points.  `data` null means not here yet; {error: "..."} a failure.
+// chance beside the points (meanwhile an estimate, `estimated`, its note saying so).  `data` null means not here yet; {error: "..."} a failure.
 export function renderWinAnalysis(container, data, strings, mine = []) {
   ensureStyles();
   const title = data && data.goal === "record" ? strings.wa_analysis_record : strings.wa_analysis;
   container.replaceChildren(el("h3", {}, title));
   container.classList.add("insight-analysis", "win-analysis");
-  if (!data || data.pending) {
+  if (!data || (data.pending && !data.estimated)) {
     container.setAttribute("aria-busy", "true");
     container.append(el("p", { role: "status", class: "analysis-pending" }, data && data.preparing ? strings.wa_preparing : strings.wa_pending));
     return;
