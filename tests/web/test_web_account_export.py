@@ -19,8 +19,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.web.helpers import conforms
-from tests.web.test_web_lobby import befriend, get, person, post
+from tests.web.helpers import befriend, conforms, get, person, post
+from tests.web.test_web_accounts import CHEAP
 from yatzy.store import models
 from yatzy.store.repo import GameRepository
 from yatzy.web.accounts import name_key
@@ -31,8 +31,6 @@ from yatzy.web.models import AccountExport
 @pytest.fixture(scope="module")
 def app_client(db_url: str) -> Iterator[TestClient]:
     """One app per backend, with cheap password hashing and bots without delay."""
-    from tests.web.test_web_accounts import CHEAP
-
     with TestClient(create_app(db_url, win_chances=False, hasher=CHEAP, bot_delay=0.0)) as c:
         yield c
 

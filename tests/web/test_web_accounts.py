@@ -18,12 +18,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
-from tests.web.helpers import conforms
+from tests.web.helpers import CSRF, conforms, fresh_name
 from yatzy.web.accounts import Hasher
 from yatzy.web.app import create_app
 from yatzy.web.models import AccountExport, AccountView, SessionView, SignedUpView
 
-CSRF = {"X-Yatzy-CSRF": "1"}
 CHEAP = Hasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Argon2id at its cheapest: the tests check the flows, not the cost."""
 
@@ -39,14 +38,6 @@ def app_client(db_url: str) -> Iterator[TestClient]:
 def other(client: TestClient) -> TestClient:
     """A second browser on the same app (cookies of its own)."""
     return TestClient(client.app)
-
-
-_count = iter(range(10**6))
-
-
-def fresh_name(base: str = "Anna") -> str:
-    """A name no earlier test of the module took."""
-    return f"{base}{next(_count)}"
 
 
 def signup(client: TestClient, name: str, password: str = "correct horse") -> dict[str, Any]:

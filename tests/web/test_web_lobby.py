@@ -21,8 +21,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.helpers import eventually
-from tests.web.helpers import Browser, conforms
-from tests.web.test_web_accounts import CHEAP, CSRF, fresh_name
+from tests.web.helpers import CSRF, Browser, befriend, conforms, get, person, post
+from tests.web.test_web_accounts import CHEAP
 from tests.web.test_web_api import act, next_action, view, wait_for_person
 from yatzy.web.app import create_app
 from yatzy.web.deps import get_lobby
@@ -45,33 +45,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-def person(client: TestClient, base: str = "Pia") -> tuple[Browser, str]:
-    """A new browser signed up as a new account, and the account's name."""
-    browser = Browser(client)
-    name = fresh_name(base)
-    with browser as c:
-        r = c.post(
-            "/api/account/signup", json={"name": name, "password": "pw pw pw pw"}, headers=CSRF
-        )
-        assert r.status_code == 201, r.text
-    return browser, name
-
-
-def post(browser: Browser, path: str, body: Any = None, **kw: Any) -> Any:
-    with browser as c:
-        return c.post(path, json=body if body is not None else {}, headers=CSRF, **kw)
-
-
-def get(browser: Browser, path: str) -> Any:
-    with browser as c:
-        return c.get(path)
-
-
-def befriend(a: Browser, a_name: str, b: Browser, b_name: str) -> None:
-    assert post(a, "/api/friends/request", {"name": b_name}).status_code == 200
-    assert post(b, "/api/friends/accept", {"name": a_name}).status_code == 200
 
 
 def seats_of(browser: Browser, gid: str) -> list[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from yatzy.rules import CATEGORIES, YATZY_BONUS_POINTS, RuleSet
 from yatzy.rules.scoring import bonus_par
@@ -32,6 +32,65 @@ class SheetRows(NamedTuple):
     final: int
 
 
+class Entries(dict[str, BoxEntry | None]):
+    """A sheet's boxes: a dict of box id to its :class:`BoxEntry` (``None`` while open)
+    that remembers what the sheet computes from it until it is written to.
+
+    The bots, the solvers' references and the front ends ask a sheet for its rows
+    and open boxes many times between two writes; every method that changes the
+    dict forgets them, so a write through any of them is seen at once.
+    """
+
+    __slots__ = ("open", "rows")
+    # Unset until first asked for (read with getattr and a default): dict's own
+    # constructor and copy stay as fast as a plain dict's.
+    open: tuple[str, ...] | None
+    """The open boxes in protocol order (``None``: not known)."""
+    rows: tuple[int, SheetRows] | None
+    """The Yatzy bonuses and the rows computed with them (``None``: not known)."""
+
+    def __setitem__(self, key: str, value: BoxEntry | None) -> None:
+        self.open = self.rows = None
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.open = self.rows = None
+        super().__delitem__(key)
+
+    def __ior__(self, other: Any) -> Entries:  # type: ignore[override,misc]
+        self.open = self.rows = None
+        super().__ior__(other)
+        return self
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """As :meth:`dict.update`."""
+        self.open = self.rows = None
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: BoxEntry | None = None) -> BoxEntry | None:
+        """As :meth:`dict.setdefault`."""
+        self.open = self.rows = None
+        return super().setdefault(key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        """As :meth:`dict.pop`."""
+        self.open = self.rows = None
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, BoxEntry | None]:
+        """As :meth:`dict.popitem`."""
+        self.open = self.rows = None
+        return super().popitem()
+
+    def clear(self) -> None:
+        """As :meth:`dict.clear`."""
+        self.open = self.rows = None
+        super().clear()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Entries, (dict(self),))
+
+
 class Sheet:
     """One player's column: box entries, Yatzy bonuses and saved rolls.
 
@@ -40,7 +99,7 @@ class Sheet:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.entries: dict[str, BoxEntry | None] = dict.fromkeys(rules.boxes)
+        self.entries: dict[str, BoxEntry | None] = Entries(dict.fromkeys(rules.boxes))
         self.yatzy_bonuses = 0
         self.saved_rolls = 0
         self.first_section: str | None = None
@@ -49,7 +108,10 @@ class Sheet:
         """An independent copy (entries are immutable and shared)."""
         other = Sheet.__new__(Sheet)
         other.rules = self.rules
-        other.entries = dict(self.entries)
+        entries = self.entries
+        other.entries = copied = Entries(entries)
+        copied.open = getattr(entries, "open", None)
+        copied.rows = getattr(entries, "rows", None)
         other.yatzy_bonuses = self.yatzy_bonuses
         other.saved_rolls = self.saved_rolls
         other.first_section = self.first_section
@@ -77,15 +139,24 @@ class Sheet:
         entry = self.entries[box]
         return None if entry is None else entry.points
 
+    def _open(self) -> tuple[str, ...]:
+        entries = self.entries
+        known: tuple[str, ...] | None = getattr(entries, "open", None)
+        if known is None:
+            known = tuple([b for b, e in entries.items() if e is None])
+            if isinstance(entries, Entries):
+                entries.open = known
+        return known
+
     @property
     def open_boxes(self) -> list[str]:
         """The empty boxes in protocol order."""
-        return [b for b, e in self.entries.items() if e is None]
+        return list(self._open())
 
     @property
     def is_full(self) -> bool:
         """Whether every box is filled."""
-        return all(e is not None for e in self.entries.values())
+        return not self._open()
 
     @property
     def upper_sum(self) -> int:
@@ -120,7 +191,19 @@ class Sheet:
 
     def rows(self) -> SheetRows:
         """Sum, Bonus, Bonus par, Yatzy bonus, Total and Final in one pass over the boxes
-        (what a protocol shows under the boxes; every view of a game asks for them all)."""
+        (what a protocol shows under the boxes; every view of a game asks for them all).
+
+        Kept with the entries until they or the Yatzy bonuses change."""
+        entries = self.entries
+        known: tuple[int, SheetRows] | None = getattr(entries, "rows", None)
+        if known is not None and known[0] == self.yatzy_bonuses:
+            return known[1]
+        rows = self._count()
+        if isinstance(entries, Entries):
+            entries.rows = (self.yatzy_bonuses, rows)
+        return rows
+
+    def _count(self) -> SheetRows:
         rules = self.rules
         upper = faces = boxes = extra = 0
         for box, entry in self.entries.items():

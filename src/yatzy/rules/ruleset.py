@@ -371,28 +371,30 @@ class RuleSet:
         return RuleSet(**{"variant": self.variant, **kept, **changes})
 
     # -- derived properties ---------------------------------------------------------
+    # Cached per instance (the rule set is immutable): the game state asks for some of
+    # them on every action.
 
     @property
     def info(self) -> Variant:
         """The :class:`Variant` this rule set belongs to."""
         return VARIANTS[self.variant]
 
-    @property
+    @cached_property
     def num_dice(self) -> int:
         """How many dice (double dice for DubbelYatzy) are rolled."""
         return self.info.num_dice
 
-    @property
+    @cached_property
     def double(self) -> bool:
         """Whether the dice are DubbelYatzy's double dice (two results per turn)."""
         return self.info.double
 
-    @property
+    @cached_property
     def dice_per_result(self) -> int:
         """How many faces a result is scored on (DubbelYatzy drops one of six)."""
         return 5 if self.double else self.num_dice
 
-    @property
+    @cached_property
     def results_per_turn(self) -> int:
         """How many boxes one turn fills (2 in DubbelYatzy)."""
         return 2 if self.double else 1
@@ -402,33 +404,33 @@ class RuleSet:
         """Rolls in a turn before saved rolls are added."""
         return 3
 
-    @property
+    @cached_property
     def saves_rolls(self) -> bool:
         """Whether unused rolls carry over to later turns (``saved_rolls`` all or next)."""
         return self.saved_rolls in ("all", "next")
 
-    @property
+    @cached_property
     def max_carried(self) -> int | None:
         """The most saved rolls a sheet can hold: 2 for ``saved_rolls=next``, else no limit."""
         return SAVED_NEXT_LIMIT if self.saved_rolls == "next" else None
 
-    @property
+    @cached_property
     def international(self) -> bool:
         """Whether the categories score by the international (yahtzee) rules."""
         return self.variant == "yahtzee" or self.scoring == "international"
 
-    @property
+    @cached_property
     def has_joker(self) -> bool:
         """Whether the Yatzy bonus and joker rules apply."""
         return self.variant == "yahtzee" and self.joker != "none"
 
-    @property
+    @cached_property
     def threshold(self) -> int:
         """The upper-section sum that earns the bonus."""
         assert self.bonus_threshold is not None
         return self.bonus_threshold
 
-    @property
+    @cached_property
     def bonus(self) -> int:
         """The points of the upper-section bonus."""
         assert self.bonus_points is not None
