@@ -151,17 +151,17 @@ NOTE_COVERED = """(scroll) => {
 def test_the_chances_note_is_not_under_the_tray_on_a_phone(
     browser: Any, server: Server, preset: str, hints: bool, lang: str
 ) -> None:
-    # Issue 24: the live chances' footnote lay under the sheet, behind the dice tray on a
-    # phone (with hints on, or in Maxi) until the page was scrolled: it is seen whole as
-    # the game opens after the first roll, and whole again when scrolled into view.
+    # Issue 24: the live chances' footnote lies under the sheet, below the fold on a
+    # phone (with hints on, or in Maxi): scrolled into view, it is seen whole, never
+    # behind the dice tray.  (It stays under the sheet: moved above it, it pushed a
+    # Swedish 5-dice turn 22 px past the phone's screen, and the turn fitting the screen
+    # matters more than a footnote seen without scrolling.)
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
     w = Watched(context)
     page = w.page
     _play_bot(page, server, preset, hints=hints)
     page.wait_for_selector("#chances-note:not([hidden])")
     assert page.locator("#chances-note").inner_text().strip()
-    at_once = page.evaluate(NOTE_COVERED, False)
-    assert at_once["hidden"] == [], f"the chances' note under the tray: {at_once}"
     scrolled = page.evaluate(NOTE_COVERED, True)
     assert scrolled["hidden"] == [], f"the chances' note under the tray: {scrolled}"
     assert_accessible(page)
