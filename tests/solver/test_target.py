@@ -348,7 +348,10 @@ def test_an_approximate_record_chance_while_the_target_table_is_missing(
         approx = approximate_chance_to_beat(state, record)
         exact = table.probability(state, record + 1)
         assert approx is not None
-        assert exact - 0.1 <= approx <= exact + 1e-6, (record, approx, exact)
+        # Simulated within its budget (five runs: 0.867-0.889 at 75, 0.537-0.555 at 90,
+        # against target play's exact 0.966 and 0.590): best-points play's chance lies
+        # about 0.09 below target play's at 75, so 0.1 left no room for the sampling.
+        assert exact - 0.15 <= approx <= exact + 1e-6, (record, approx, exact)
     assert approximate_chance_to_beat(state, 0) == pytest.approx(1.0)
     assert approximate_chance_to_beat(state, 10_000) == 0.0
     assert approximate_chance_to_beat(state, None) is None
