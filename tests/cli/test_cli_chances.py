@@ -66,6 +66,20 @@ def test_chance_text_in_each_language() -> None:
     assert chance_text(1.0, 0.0, "en") == "100.0 %"
 
 
+def test_a_lopsided_simulated_chance_is_bounded_by_its_margin() -> None:
+    # "about 0 %" would claim a certainty the simulation does not give: the figure
+    # plus its margin is what can be said (0.3 % + 2 points: under 3 %).
+    assert chance_text(0.003, 0.02, "en") == "under 3 %"
+    assert chance_text(0.003, 0.02, "sv") == "under 3 %"
+    assert chance_text(0.0, 0.004 + 0.006, "fi") == "alle 1 %"
+    assert chance_text(0.996, 0.02, "en") == "over 97 %"
+    assert chance_text(0.996, 0.02, "sv") == "över 97 %"
+    assert chance_text(1.0, 0.02, "fi") == "yli 98 %"
+    # A margin under half a point keeps the tenths, which say it already.
+    assert chance_text(0.002, 0.004, "en") == "about 0.2 %"
+    assert chance_text(0.012, 0.02, "en") == "about 1 %"
+
+
 @pytest.mark.slow
 def test_line_mode_prints_the_chances_after_each_turn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

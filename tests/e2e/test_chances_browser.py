@@ -28,7 +28,9 @@ from tests.e2e.support import Server
 from tests.helpers import eventually
 
 GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
-PERCENT = re.compile(r"^(about |cirka |noin )?(> |< )?\d+([,.]\d)? %$")
+PERCENT = re.compile(
+    r"^(about |cirka |noin |under |över |over |alle |yli )?(> |< )?\d+([,.]\d)? %$"
+)
 
 
 @pytest.fixture(scope="module")
@@ -145,4 +147,28 @@ def test_solo_game_shows_no_win_chances(browser: Any, server: Server) -> None:
     assert page.locator("#protocol thead .win").count() == 0
     assert not page.locator("#show-chances").is_visible()
     w.assert_clean()
+    context.close()
+
+
+def test_a_lopsided_simulated_chance_is_bounded_by_its_margin(
+    browser: Any, server: Server
+) -> None:
+    """The page's own words for a simulated chance that rounds to 0 % or 100 %: bounded
+    by the margin ("under 3 %", "over 97 %"), never "about 0 %"."""
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale="sv-SE")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    said = page.evaluate(
+        """async () => {
+          const m = await import("/static/chances.js");
+          const t = (key, args) => key + " " + args.percent;
+          return [
+            m.chanceText({ chance: 0.003, margin: 0.02 }, t),
+            m.chanceText({ chance: 0.996, margin: 0.02 }, t),
+            m.chanceText({ chance: 0.0, margin: 0.01 }, t),
+            m.chanceText({ chance: 0.54, margin: 0.02 }, t),
+          ];
+        }"""
+    )
+    assert said == ["under_percent 3", "over_percent 97", "under_percent 1", "about_percent 54"]
     context.close()

@@ -503,11 +503,18 @@ def measured_line(state: State, result: Any, lang: Language) -> str:
 def chance_text(chance: float, margin: float, lang: Language) -> str:
     """A chance in percent, in plain words as the web page says it: to a tenth when
     exact ("54.3 %", never a certainty it is not: "> 99.9 %"), else "about 54 %" (to a
-    tenth where the margin is that small); the margin itself is said once per line
+    tenth where the margin is that small; "under 3 %" or "over 97 %", bounded by the
+    margin, where it would round to 0 or 100); the margin itself is said once per line
     (:func:`margin_text`)."""
-    from yatzy.strategy.advice_words import ABOUT_PERCENT
+    from yatzy.strategy.advice_words import ABOUT_PERCENT, OVER_PERCENT, UNDER_PERCENT
 
     pct = chance * 100
+    if margin * 100 >= 0.5 and round(pct) <= 0:
+        bound = max(1, math.ceil((chance + margin) * 100 - 1e-9))
+        return UNDER_PERCENT.text(lang, percent=str(bound))
+    if margin * 100 >= 0.5 and round(pct) >= 100:
+        bound = min(99, math.floor((chance - margin) * 100 + 1e-9))
+        return OVER_PERCENT.text(lang, percent=str(bound))
     if margin == 0 or margin * 100 < 0.5:
         if 0 < pct < 0.1:
             text = "< 0.1"

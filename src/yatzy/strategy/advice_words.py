@@ -22,6 +22,13 @@ ABOUT_PERCENT = N_("web.about_percent", "about {percent} %")
 """A simulated chance in plain words ("about 54 %"): the web page's and the terminal's
 (one text in the catalog, so both say it alike)."""
 
+UNDER_PERCENT = N_("web.under_percent", "under {percent} %")
+"""A simulated chance that rounds to 0 %, bounded by its margin ("under 3 %"): "about
+0 %" would claim a certainty the simulation does not give."""
+
+OVER_PERCENT = N_("web.over_percent", "over {percent} %")
+"""A simulated chance that rounds to 100 %, bounded by its margin ("over 97 %")."""
+
 _WORDS: dict[str, Message] = messages(
     "advice.",
     N_("advice.roll", "Roll"),

@@ -76,6 +76,7 @@ __all__ = [
     "WinPoint",
     "WinSummary",
     "analyze_wins",
+    "summarize_players",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -615,6 +616,27 @@ def analyze_wins(
         raise YatzyError(f"the chances need a table that is not built yet: {exc}") from exc
 
 
+def summarize_players(
+    state: State, levels: Sequence[str], decisions: Sequence[WinDecision]
+) -> list[WinSummary]:
+    """Each seat's summary of the rated ``decisions`` of the finished game ``state``:
+    how many, their cost in chance, how many were costly, and the three costliest.
+    ``levels[i]`` is seat ``i``'s level name.  Shared by the exact analysis and the
+    estimate (:mod:`yatzy.strategy.win_estimate`)."""
+    players = [
+        WinSummary(i, p.name, levels[i], state.sheets[i].final) for i, p in enumerate(state.players)
+    ]
+    for d in decisions:
+        s = players[d.player]
+        s.decisions += 1
+        s.total_cost += d.cost
+        s.costly += d.cost > COSTLY
+    for s in players:
+        mine = [d for d in decisions if d.player == s.player and d.cost > COSTLY]
+        s.worst = sorted(mine, key=lambda d: -d.cost)[:3]
+    return players
+
+
 def _analyze(
     state: State,
     record: int | None,
@@ -657,17 +679,7 @@ def _analyze(
     _remembered(
         ("point", chain[len(replay.log) - first_turn]), lambda: point(len(replay.log)), chart
     )
-    players = [
-        WinSummary(i, p.name, names[i], state.sheets[i].final) for i, p in enumerate(state.players)
-    ]
-    for d in decisions:
-        s = players[d.player]
-        s.decisions += 1
-        s.total_cost += d.cost
-        s.costly += d.cost > COSTLY
-    for s in players:
-        mine = [d for d in decisions if d.player == s.player and d.cost > COSTLY]
-        s.worst = sorted(mine, key=lambda d: -d.cost)[:3]
+    players = summarize_players(state, names, decisions)
     margin = max([p.margin for p in chart] + [d.margin for d in decisions], default=0.0)
     exact = all(p.exact for p in chart) and all(d.exact for d in decisions)
     return WinAnalysis(

@@ -37,12 +37,11 @@ from yatzy.rules import Language, RuleSet
 from yatzy.strategy.analyze import Analysis, analyze, replay_decisions
 from yatzy.strategy.levels import LEVEL_LOSS_TARGETS
 from yatzy.strategy.win_analysis import (
-    COSTLY,
     WinAnalysis,
     WinDecision,
     WinPoint,
-    WinSummary,
     final_point,
+    summarize_players,
 )
 from yatzy.strategy.win_chance import DEFAULT_BUDGET, combine, seat_levels
 
@@ -188,17 +187,7 @@ def estimate_wins(
             )
         )
     chart.append(final_point(replay, len(replay.log), record))
-    summaries = [
-        WinSummary(i, p.name, names[i], state.sheets[i].final) for i, p in enumerate(state.players)
-    ]
-    for w in decisions:
-        s = summaries[w.player]
-        s.decisions += 1
-        s.total_cost += w.cost
-        s.costly += w.cost > COSTLY
-    for s in summaries:
-        mine = [w for w in decisions if w.player == s.player and w.cost > COSTLY]
-        s.worst = sorted(mine, key=lambda w: -w.cost)[:3]
+    summaries = summarize_players(state, names, decisions)
     return WinAnalysis(
         rules=state.rules.spec,
         goal="record" if record is not None else "win",

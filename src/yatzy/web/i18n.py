@@ -10,7 +10,7 @@ from functools import cache
 
 from yatzy.i18n import LANGUAGE_NAME, LANGUAGES, N_, Message, messages
 from yatzy.rules import Language
-from yatzy.strategy.advice_words import ABOUT_PERCENT
+from yatzy.strategy.advice_words import ABOUT_PERCENT, OVER_PERCENT, UNDER_PERCENT
 from yatzy.web.clock_words import CLOCK_WORDS
 
 LANGUAGE_NAMES: dict[str, str] = {lang: LANGUAGE_NAME[lang] for lang in LANGUAGES}
@@ -207,6 +207,8 @@ _STRINGS: dict[str, Message] = messages(
         "This server works out no chances to win for these house rules.",
     ),
     ABOUT_PERCENT,
+    UNDER_PERCENT,
+    OVER_PERCENT,
     N_(
         "web.win_note_about",
         "Chance to win after every move, simulated: each figure may be off by up to {margin} "

@@ -29,10 +29,20 @@ export function marginText(m) {
 }
 
 // "54,3 %" when exact; "about 54 %" when simulated (to a tenth when the margin is that
-// small): plain words, the margin itself is in the note under the sheet.
+// small; "under 3 %" / "over 97 %", bounded by the margin, where it would round to 0 or
+// 100: never a certainty the simulation does not give): plain words, the margin itself
+// is in the note under the sheet.
 export function chanceText(seat, t) {
   const p = seat.chance;
   if (seat.margin === 0) return percentText(p) + " %";
+  if (seat.margin * 100 >= 0.5 && Math.round(p * 100) <= 0) {
+    const bound = Math.max(1, Math.ceil((p + seat.margin) * 100 - 1e-9));
+    return t("under_percent", { percent: formatNumber(bound, 0) });
+  }
+  if (seat.margin * 100 >= 0.5 && Math.round(p * 100) >= 100) {
+    const bound = Math.min(99, Math.floor((p - seat.margin) * 100 + 1e-9));
+    return t("over_percent", { percent: formatNumber(bound, 0) });
+  }
   const pct = seat.margin * 100 < 0.5 ? percentText(p) : formatNumber(Math.round(p * 100), 0);
   return t("about_percent", { percent: pct });
 }
