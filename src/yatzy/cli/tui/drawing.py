@@ -98,17 +98,17 @@ class SheetDrawing(SavingApp):
         """Build the sheet in one table, or in two side by side on a short screen."""
         state = self.state
         self.split = split = self._wants_split(height)
-        if split:
-            head = 6 if len(state.players) <= 6 else 4
-        else:
-            head = 12 if len(state.players) <= 6 else 6
-        self._heads = player_heads(state, head)
         now_head = tr("now", self.lang)
         now_width = max(4 if split else 5, len(now_head))  # "(30)"
         if state.rules.double:
             now_head = "◦ ●"
             now_width = 7  # "◦12 -30"
         rows = self._rows()
+        if split:
+            head = _split_head_width(width, [p.name for p in state.players], rows, now_width)
+        else:
+            head = 12 if len(state.players) <= 6 else 6
+        self._heads = player_heads(state, head)
         first, second = self._tables()
         box = self.query_one("#sheets", Horizontal)
         box.set_class(split, "split")
@@ -352,3 +352,24 @@ class SheetDrawing(SavingApp):
     def thinking(self) -> bool:
         """Whether a bot or the advisor is still working in the background."""
         return self._background > 0
+
+
+def _split_head_width(width: int, names: list[str], rows: list[SheetRow], now_width: int) -> int:
+    """The longest a player's name may be in the two-column sheet of a short screen:
+    the most (up to 12) that lets both halves fit ``width`` columns and the left one
+    half the screen (a Finnish "Tavallinen" whole at 80 columns beside another name),
+    at least 4 (the layout's old figure for a crowded table)."""
+    left, right = split_rows(rows)
+
+    def fixed(half: list[SheetRow]) -> int:
+        # The letter, the label and "now", one space after each (the compact table).
+        return 2 + max((len(r.label.text) for r in half), default=0) + 1 + now_width + 1
+
+    for most in range(12, 4, -1):
+        heads = sum(max(4, min(len(n), most)) + 1 for n in names)
+        if (
+            fixed(left) + heads <= width // 2 - 1
+            and fixed(left) + fixed(right) + 2 * heads <= width - 1
+        ):
+            return most
+    return 4
