@@ -32,7 +32,7 @@ def _private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # (exact chances).  Whether they are measured depends on the strategy table being
     # in this process already (an earlier test may have built it), so measuring is
     # left out here and tested in test_cli_measured.py.
-    monkeypatch.setattr(play_common, "measured_levels", lambda state: {})
+    monkeypatch.setattr(play_common, "measured_levels", lambda state, history=None: {})
     yield
 
 

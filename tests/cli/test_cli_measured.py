@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,57 @@ def test_the_full_screen_game_says_who_counts_at_which_level() -> None:
             assert "Anna on laskettu pelaamaan kuten tietokonetaso ”Aloittelija”" in said
 
     asyncio.run(main())
+
+
+def finished_careless_game(seed: int) -> State:
+    """A whole game: Anna plays at random against the greedy computer Bo."""
+    state = Game("yatzy", [Player("Anna"), Player("Bo", "greedy")]).new_initial_state(starter=0)
+    careless, greedy, rng = make_bot("random"), make_bot("greedy"), random.Random(seed)
+    while not state.is_terminal():
+        play_turn(state, careless if state.player == 0 else greedy, rng)
+    return state
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_earlier_games_on_this_computer_count_from_the_first_turn(
+    lang: Language, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As the web counts a browser's earlier games: a person's finished games of the same
+    # rules in the local database (where `yatzy play` keeps them) count in their level,
+    # so a careless player is a beginner from the start, not a perfect player for three
+    # turns; and the line says what the level was measured from.
+    from yatzy.cli.play_common import PeopleHistory
+    from yatzy.store.local import record_finished_game
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    for seed in (1, 2):
+        record_finished_game(finished_careless_game(seed), url=url)
+    state = Game("yatzy", [Player("Anna"), Player("Bo", "greedy")]).new_initial_state(starter=0)
+    assert measured_levels(state) == {}  # this game alone: nothing seen yet
+    history = PeopleHistory(url)
+    assert measured_levels(state, history) == {0: "beginner"}
+    assert history.earlier(0) == 2
+    result = live_chances(state, history=history)
+    assert result is not None and result.seats[0].level == "beginner"
+    line = measured_line(state, result, lang, history)
+    assert line.startswith("Anna ") and SAID[lang] in line and "(2)" in line
+    # Two people at one keyboard share this computer's games: none count for either.
+    two = Game("yatzy", [Player("Anna"), Player("Cid")]).new_initial_state(starter=0)
+    assert measured_levels(two, PeopleHistory(url)) == {}
+    # Another rule set's games do not count.
+    forced = Game("yatzy+forced", [Player("Anna")]).new_initial_state(starter=0)
+    assert PeopleHistory(url).losses(forced) == {}
+
+
+def test_no_database_means_no_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.cli.play_common import PeopleHistory
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    from yatzy.store.local import local_owner
+
+    local_owner()  # an owner, but no database where the URL points
+    state = Game("yatzy", [Player("Anna"), Player("Bo", "greedy")]).new_initial_state(starter=0)
+    history = PeopleHistory(f"sqlite:///{tmp_path / 'missing' / 'games.db'}")
+    assert history.losses(state) == {}
+    assert not (tmp_path / "missing").exists()  # nothing created where nobody asked

@@ -150,9 +150,7 @@ def test_solo_game_shows_no_win_chances(browser: Any, server: Server) -> None:
     context.close()
 
 
-def test_a_lopsided_simulated_chance_is_bounded_by_its_margin(
-    browser: Any, server: Server
-) -> None:
+def test_a_lopsided_simulated_chance_is_bounded_by_its_margin(browser: Any, server: Server) -> None:
     """The page's own words for a simulated chance that rounds to 0 % or 100 %: bounded
     by the margin ("under 3 %", "over 97 %"), never "about 0 %"."""
     context = browser.new_context(viewport=VIEWPORTS["desktop"], locale="sv-SE")

@@ -170,9 +170,9 @@ def test_only_a_written_box_starts_an_analysis_ahead() -> None:
 def test_a_persons_play_so_far_gives_their_level() -> None:
     # Issue 24 (honest chances): the points a person lost per turn so far, scaled to a
     # game, map to the nearest calibrated level; too few turns, and bots, give none.
+    from yatzy.analysis.measured import MEASURED_AFTER, measured_levels
     from yatzy.game import Game, Player
     from yatzy.strategy.analyze import Analysis, PlayerSummary
-    from yatzy.web.ahead import MEASURED_AFTER, measured_levels
 
     state = Game("yatzy", [Player("Ann"), Player("Bo"), Player("Bot", "greedy")])
     start = state.new_initial_state(starter=0)
@@ -202,7 +202,7 @@ def test_the_live_chances_count_people_at_their_measured_level(
 
     asked: list[list[str | None]] = []
 
-    from yatzy.web.ahead import Measured
+    from yatzy.analysis.measured import Measured
 
     def chances(state: Any, levels: Any = None, *, budget: float, build: bool, **_: Any) -> Any:
         asked.append(list(levels))
@@ -254,10 +254,10 @@ def test_the_analysis_ahead_can_be_switched_off(monkeypatch: pytest.MonkeyPatch)
 def test_earlier_games_count_in_a_persons_level() -> None:
     # Issue 24 (honest chances): with earlier finished games a person is measured from
     # their first turn, over those games and this one together.
+    from yatzy.analysis.measured import Measured, measured_people
     from yatzy.analysis.rating import GameLoss
     from yatzy.game import Game, Player
     from yatzy.strategy.analyze import Analysis, PlayerSummary
-    from yatzy.web.ahead import Measured, measured_people
 
     start = Game("yatzy", [Player("Ann"), Player("Bo")]).new_initial_state(starter=0)
     players = (
@@ -324,7 +324,7 @@ def test_the_win_analysis_counts_people_at_their_measured_level(
     # Issue 24: the analysis at the end counts a person at the level the analysis
     # ahead measured (not as a perfect player), and says so in the game's language.
     from tests.web.test_web_insight import ENGLISH, play_out
-    from yatzy.web.ahead import Measured
+    from yatzy.analysis.measured import Measured
 
     _strategy_ready("yatzy+forced")
     levels: list[Any] = []
@@ -415,7 +415,7 @@ def test_a_persons_earlier_games_are_read_from_the_store(db_url: str) -> None:
     # The earlier finished games of the same rules of the browser holding a seat,
     # newest first; not a shared device's games (whose play is whose is unknown).
     from tests.web.test_web_insight import play_out
-    from yatzy.web.ahead import earlier_games
+    from yatzy.analysis.measured import earlier_games
 
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         repo = client.app.state.service.repo  # type: ignore[attr-defined]
@@ -448,9 +448,9 @@ def test_measuring_a_game_turn_by_turn_advises_each_persons_decision_once(
     import random
 
     import yatzy.strategy.analyze as analyze_module
+    from yatzy.analysis.measured import measured_people
     from yatzy.bots import RandomBot, play_turn
     from yatzy.game import Game, Player
-    from yatzy.web.ahead import measured_people
 
     _strategy_ready("yatzy+forced")
     game = Game("yatzy+forced", [Player("Ann"), Player("Bot", "greedy")])

@@ -26,6 +26,7 @@ from yatzy.game import FairDice
 
 if TYPE_CHECKING:
     from yatzy.bots import Bot
+    from yatzy.cli.play_common import PeopleHistory
     from yatzy.game import Dealer, Player, State
     from yatzy.rules import Language
 
@@ -237,6 +238,13 @@ def run(args: argparse.Namespace) -> int:
 
         record_lookup = lookup
 
+    # The person's earlier games here count in their measured level (live chances):
+    # read from the database the finished games go to, unless nothing is kept there.
+    history: PeopleHistory | None = None
+    if show_chances and not args.no_record:
+        from yatzy.cli.play_common import PeopleHistory
+
+        history = PeopleHistory(args.database_url)
     if _full_screen(args):
         from yatzy.cli.tui import run_app
 
@@ -254,6 +262,7 @@ def run(args: argparse.Namespace) -> int:
             on_finished=on_finished,
             chances=show_chances,
             autosave_path=autosave_path,
+            history=history,
         )
     session = PlaySession(
         state,
@@ -268,6 +277,7 @@ def run(args: argparse.Namespace) -> int:
         on_finished=on_finished,
         chances=show_chances,
         autosave_path=autosave_path,
+        history=history,
     )
     return session.run(resumed_from=args.resume)
 

@@ -330,6 +330,11 @@ _FULL_SCREEN = messages(
         "{name} counts as playing like the computer level “{level}”, as measured from this "
         "game so far.",
     ),
+    N_(
+        "cli.win_measured_earlier",
+        "{name} counts as playing like the computer level “{level}”, as measured from this "
+        "game so far and their earlier games of these rules on this computer ({games}).",
+    ),
     N_("cli.unknown_level", "unknown bot level {text!r}; valid: {levels}"),
     N_(
         "cli.unknown_level_ids",

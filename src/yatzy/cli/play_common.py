@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import math
 import os
 import random
@@ -35,6 +36,8 @@ from yatzy.game import Action, Dealer, Fill2, Roll, Score, Scratch, State, save
 from yatzy.game.actions import Entry
 from yatzy.i18n import decimal
 from yatzy.rules import Language
+
+_log = logging.getLogger("yatzy.cli")
 
 YES_WORDS = ("y", "yes", "j", "ja", "k", "kyllä", "kylla")
 """Answers that mean yes in English, Swedish and Finnish."""
@@ -414,44 +417,95 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
     return tr(prefix, lang, record=record, percent=percent)
 
 
-MEASURED_AFTER = 3
-"""A person's own turns seen before their play is mapped to a level (as on the web;
-before that they count as playing their best)."""
-
 MEASURED_LEVELS = ("strong", "casual", "beginner")
 """The calibrated levels a person's play can be mapped to (else: their best)."""
 
 
-def measured_levels(state: State) -> dict[int, str]:
-    """Each person's calibrated level from their decisions so far in this game, as the
-    web's live chances count them: the points lost per turn (the analysis of the game
-    so far), scaled to a whole game, mapped to the nearest level
-    (:func:`yatzy.analysis.rating.level_of`).  Left out, counted as playing their
-    best: bots, people with fewer than :data:`MEASURED_AFTER` turns, people who play
-    near the best, and every person while the strategy table is not built."""
+class PeopleHistory:
+    """This computer's earlier finished games of the rules being played, as the losses
+    the measured levels count (:mod:`yatzy.analysis.measured`, the web's reading of a
+    browser's games): read from the local database (``url``, default the local one)
+    and analysed once, on the first measure.  Only a game with exactly one person
+    has a history: the people taking turns at one keyboard share this computer's
+    owner, and whose earlier play was whose cannot be told apart."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url
+        self._lock = threading.Lock()
+        self._losses: dict[int, list[Any]] | None = None
+
+    def losses(self, state: State) -> dict[int, list[Any]]:
+        """Seat to the person's earlier games' losses (:class:`~yatzy.analysis.rating.
+        GameLoss`, newest first); empty where there is none or nothing can be read."""
+        with self._lock:
+            if self._losses is None:
+                self._losses = self._read(state)
+            return self._losses
+
+    def earlier(self, seat: int) -> int:
+        """How many earlier games count for ``seat`` (0 before the first measure)."""
+        with self._lock:
+            return len((self._losses or {}).get(seat, []))
+
+    def _read(self, state: State) -> dict[int, list[Any]]:
+        from yatzy.analysis.measured import earlier_games_of, game_loss
+        from yatzy.store import GameRepository
+        from yatzy.store.local import existing_local_owner, owner_hash
+
+        people = [i for i, p in enumerate(state.players) if p.bot is None]
+        token = existing_local_owner()
+        if len(people) != 1 or token is None:
+            return {}
+        try:
+            repo = GameRepository.open(self.url, must_exist=True)
+        except Exception:  # no database to read: no history (never a reason to stop)
+            return {}
+        try:
+            read = earlier_games_of(repo, {people[0]: owner_hash(token)}, state.rules.spec)
+            games = read() if read is not None else {}
+        except Exception as exc:  # a database that cannot be read: no history
+            _log.warning("earlier games not read", exc_info=exc)
+            return {}
+        finally:
+            repo.close()
+        found: dict[int, list[Any]] = {}
+        for seat, earlier in games.items():
+            losses = [game_loss(other, other_seat) for _, other_seat, other in earlier]
+            found[seat] = [loss for loss in losses if loss is not None]
+        return found
+
+
+def measured_levels(state: State, history: PeopleHistory | None = None) -> dict[int, str]:
+    """Each person's calibrated level from their decisions so far in this game and,
+    with a ``history``, their earlier games of these rules on this computer, as the
+    web's live chances count them (:func:`yatzy.analysis.measured.measured_from`): the
+    points lost per turn, scaled to a whole game, mapped to the nearest level.  Left
+    out, counted as playing their best: bots, people with fewer than
+    :data:`~yatzy.analysis.measured.MEASURED_AFTER` turns and no earlier game, people
+    who play near the best, and every person while the strategy table is not built."""
+    from yatzy.analysis.measured import MEASURED_AFTER
     from yatzy.bots import preparing
 
     people = [i for i, p in enumerate(state.players) if p.bot is None]
     if not people or state.starter is None or preparing("optimal", state.rules):
         return {}
-    if max(_own_turns(state, seat) for seat in people) < MEASURED_AFTER:
+    earlier = history.losses(state) if history is not None else {}
+    if not any(earlier.get(seat) for seat in people) and (
+        max(_own_turns(state, seat) for seat in people) < MEASURED_AFTER
+    ):
         return {}  # nothing to measure yet: the analysis is not even run
-    from yatzy.analysis.rating import level_of
+    from yatzy.analysis.measured import measured_from
     from yatzy.strategy.analyze import analyze
 
+    seen = {seat: (0, 0.0) for seat in people}  # no turn yet: the earlier games alone
     try:
-        analysis = analyze(state)
-    except YatzyError:
-        return {}
-    found: dict[int, str] = {}
-    for summary in analysis.players:
-        seat, turns = summary.player, len(summary.expected)
-        if seat not in people or turns < MEASURED_AFTER:
-            continue
-        level = level_of(max(summary.total_loss / turns * state.rules.turns, 1e-9))
-        if level in MEASURED_LEVELS:
-            found[seat] = level
-    return found
+        analysis = analyze(state) if state.log else None
+    except YatzyError:  # no whole turn to analyse yet
+        analysis = None
+    if analysis is not None:
+        seen |= {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
+    found = measured_from(state, seen, earlier)
+    return {seat: m.level for seat, m in found.items() if m.level in MEASURED_LEVELS}
 
 
 def _own_turns(state: State, seat: int) -> int:
@@ -459,19 +513,20 @@ def _own_turns(state: State, seat: int) -> int:
     return sum(1 for turn in state.log if turn.get("player") == seat)
 
 
-def live_chances(state: State, budget: float = 0.2) -> Any:
+def live_chances(state: State, budget: float = 0.2, *, history: PeopleHistory | None = None) -> Any:
     """The live win chances of a game of two or more players
     (:class:`~yatzy.strategy.win_chance.WinChances`), or ``None`` for a solo game or
     when a table it needs is not built: a 5-dice rule set's table is built here
     (seconds), Maxi's (minutes) only by ``yatzy solve``, the bots or a hint.  A
     sub-game's table that solves within a second is solved (once per sheet).  People
-    count at the level their play has shown (:func:`measured_levels`): a seat's
-    ``level`` says which (:func:`measured_line` puts it in words)."""
+    count at the level their play has shown (:func:`measured_levels`, with their
+    earlier games on this computer where a ``history`` is given): a seat's ``level``
+    says which (:func:`measured_line` puts it in words)."""
     if len(state.players) < 2:
         return None
     from yatzy.strategy.win_chance import TablesNotReady, win_chances
 
-    measured = measured_levels(state)
+    measured = measured_levels(state, history)
     levels = [measured.get(i, p.bot) for i, p in enumerate(state.players)] if measured else None
     try:
         return win_chances(
@@ -485,18 +540,26 @@ def live_chances(state: State, budget: float = 0.2) -> Any:
         return None
 
 
-def measured_line(state: State, result: Any, lang: Language) -> str:
+def measured_line(
+    state: State, result: Any, lang: Language, history: PeopleHistory | None = None
+) -> str:
     """Who of the people counts at a measured level in ``result`` (of
     :func:`live_chances`), in words, as the web page says it: "Anna counts as playing
-    like the computer level “Beginner”, as measured from this game so far."; "" when
-    none does."""
+    like the computer level “Beginner”, as measured from this game so far." (and
+    "... and their earlier games of these rules (4)." where a ``history`` counted
+    some); "" when none does."""
     from yatzy.cli.i18n import level_name
 
-    said = [
-        tr("win_measured", lang, name=state.players[s.seat].name, level=level_name(s.level, lang))
-        for s in result.seats
-        if state.players[s.seat].bot is None and s.level in MEASURED_LEVELS
-    ]
+    said = []
+    for s in result.seats:
+        if state.players[s.seat].bot is not None or s.level not in MEASURED_LEVELS:
+            continue
+        words = {"name": state.players[s.seat].name, "level": level_name(s.level, lang)}
+        games = history.earlier(s.seat) if history is not None else 0
+        if games:
+            said.append(tr("win_measured_earlier", lang, games=games, **words))
+        else:
+            said.append(tr("win_measured", lang, **words))
     return " ".join(said)
 
 

@@ -36,6 +36,7 @@ from yatzy.cli.play_common import (
     NO_WORDS,
     YES_WORDS,
     HangUp,
+    PeopleHistory,
     chances_line,
     dice_proof,
     explain_refusal,
@@ -134,8 +135,11 @@ class PlaySession:
         record: int | None = None,
         chances: bool = False,
         autosave_path: str | None = None,
+        history: PeopleHistory | None = None,
     ) -> None:
         self.state = state
+        # The person's earlier games on this computer, counted in their measured level.
+        self.history = history
         self.autosave_path = autosave_path
         self._waiting = False  # blocked at the prompt: a hang-up may stop it at once
         self._signal: int | None = None  # a hang-up that came in mid-move, taken after it
@@ -227,7 +231,7 @@ class PlaySession:
 
     def _chances_line(self) -> str:
         try:
-            result = live_chances(self.state)
+            result = live_chances(self.state, history=self.history)
         except Exception as exc:  # no chances is no reason to stop the game: say why
             _log.warning("live chances to win failed", exc_info=exc)
             reason = f"{type(exc).__name__}: {exc}"[:100]
@@ -236,7 +240,7 @@ class PlaySession:
             reason = f"yatzy solve {self.state.rules.spec}"
             return tr("win_line_pending", self.lang, reason=reason)
         line = chances_line(self.state, result, self.lang)
-        measured = measured_line(self.state, result, self.lang)
+        measured = measured_line(self.state, result, self.lang, self.history)
         return f"{line}\n{measured}" if measured else line
 
     def _record_line(self, record: int) -> str:

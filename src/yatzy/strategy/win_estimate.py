@@ -119,9 +119,13 @@ class _Seats:
 
 
 def _chances(dists: Sequence[tuple[int, FloatArray]], record: int | None) -> tuple[float, ...]:
+    # Clipped to [0, 1]: a sum of many small probabilities can round past 1 (seen:
+    # 1.0000000000000002 for a decided game), and a chance never is.
     if record is None:
-        return tuple(float(c) for c in combine(list(dists)))
-    return tuple(float(p @ (np.arange(lo, lo + p.shape[0]) > record)) for lo, p in dists)
+        found = [float(c) for c in combine(list(dists))]
+    else:
+        found = [float(p @ (np.arange(lo, lo + p.shape[0]) > record)) for lo, p in dists]
+    return tuple(min(1.0, max(0.0, c)) for c in found)
 
 
 def estimate_wins(

@@ -9,8 +9,9 @@ layer remembers every rated position (:func:`yatzy.strategy.win_analysis.analyze
 on the game so far), and at the end only the last turn is left to rate.  The same
 pass measures each person's play so far (the points lost per turn, scaled to a game)
 together with their earlier finished games of the same rules (this browser's or
-account's, :data:`EARLIER_GAMES` at most, each analysed once per process), and maps it
-to a calibrated level (:func:`measured_people`), so the live chances and the win
+account's, :data:`~yatzy.analysis.measured.EARLIER_GAMES` at most, each analysed once per
+process), and maps it to a calibrated level
+(:func:`~yatzy.analysis.measured.measured_people`), so the live chances and the win
 analysis at the end count a beginner as a beginner rather than as a perfect player
 (:meth:`Ahead.levels_of`, :meth:`Ahead.measured_of`).  A person's earlier games count
 only where their browser or account holds one seat of this game (on one shared
@@ -42,18 +43,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
+from yatzy.analysis.measured import (
+    EARLIER_GAMES,
+    Earlier,
+    Measured,
+    game_loss,
+    measured_from,
+    rating_levels,
+)
 from yatzy.errors import YatzyError
-from yatzy.game import State, from_record
-from yatzy.store import GameRepository, StoredGame
+from yatzy.game import State
 from yatzy.web.prepare import strategy_status
 from yatzy.web.warm_children import still_warming
 from yatzy.web.win_jobs import WinAnalyses
 
 if TYPE_CHECKING:  # the strategy package loads numpy: only where a game is analysed
     from yatzy.analysis.rating import GameLoss
-    from yatzy.strategy.analyze import Analysis
 
 log = logging.getLogger("yatzy.web")
 
@@ -62,14 +67,6 @@ GAMES_KEPT = 256
 next turn)."""
 
 RecordOf = Callable[[], int | None]
-
-Earlier = Callable[[], dict[int, list[tuple[str, int, State]]]]
-"""A game's people's earlier finished games of its rules: seat to ``(game id, their
-seat in it, its final state)``, newest first (the service reads them from the store)."""
-
-EARLIER_GAMES = 10
-"""A person's earlier finished games counted in their level at most (the newest)."""
-
 
 AHEAD_ENV = "YATZY_ANALYSE_AHEAD"
 """``0`` switches the analysis made while games are played off (the analyses are then
@@ -83,76 +80,6 @@ def enabled_by_env() -> bool:
 
 class _Stopped(Exception):
     """Raised between the turns of a win analysis when the server stops."""
-
-
-MEASURED_AFTER = 3
-"""A person's own turns seen before their play is mapped to a level (before that they
-count as playing their best, as the chances always did)."""
-
-
-@dataclass(frozen=True)
-class Measured:
-    """A person's measured level and what it was measured from: ``turns`` of this
-    game and ``earlier`` finished games of the same rules."""
-
-    level: str
-    turns: int
-    earlier: int = 0
-
-    def to_json(self) -> dict[str, object]:
-        """A JSON-ready form (the live chances and the win analysis carry it)."""
-        return {"level": self.level, "turns": self.turns, "earlier": self.earlier}
-
-
-def measured_people(
-    state: State, analysis: Analysis, earlier: dict[int, list[GameLoss]] | None = None
-) -> dict[int, Measured]:
-    """Each person's level from their decisions so far in ``analysis`` (of ``state``)
-    and their ``earlier`` games' losses: the points they lost per turn, over this game
-    and the earlier ones together, scaled to a whole game, mapped to the nearest
-    calibrated level (:func:`yatzy.analysis.rating.level_of`).  Left out: bots, and
-    people with fewer than :data:`MEASURED_AFTER` turns here and no earlier game."""
-    seen = {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
-    return measured_from(state, seen, earlier)
-
-
-def measured_from(
-    state: State,
-    seen: dict[int, tuple[int, float]],
-    earlier: dict[int, list[GameLoss]] | None = None,
-) -> dict[int, Measured]:
-    """:func:`measured_people` from each seat's turns and points lost so far (seat to
-    ``(turns, loss)``): what an analysis sums up, or the sums of the analyses of a
-    game's turns taken a few at a time (:meth:`Ahead._measure`)."""
-    from yatzy.analysis.rating import level_of  # openskill: only where people are measured
-
-    found: dict[int, Measured] = {}
-    for seat, (turns, total_loss) in seen.items():
-        before = [g for g in (earlier or {}).get(seat, []) if g.decisions > 0]
-        if state.players[seat].bot is not None or (turns < MEASURED_AFTER and not before):
-            continue
-        loss = total_loss + sum(g.total_loss for g in before)
-        played = turns + len(before) * state.rules.turns
-        per_game = loss / played * state.rules.turns
-        found[seat] = Measured(level_of(max(per_game, 1e-9)), turns, len(before))
-    return found
-
-
-def measured_levels(
-    state: State, analysis: Analysis, earlier: dict[int, list[GameLoss]] | None = None
-) -> dict[int, str]:
-    """:func:`measured_people`'s levels alone (seat to level)."""
-    return {seat: m.level for seat, m in measured_people(state, analysis, earlier).items()}
-
-
-def rating_levels(state: State, measured: dict[int, Measured]) -> list[str | None]:
-    """The levels a game's seats are counted at: a bot's own, a person's measured one
-    (``None``, the best play, where it measured as optimal or not at all)."""
-    return [
-        p.bot
-        or (None if i not in measured or measured[i].level == "optimal" else measured[i].level)
-        for i, p in enumerate(state.players)
-    ]
 
 
 def turn_written(state: State) -> bool:
@@ -338,9 +265,6 @@ class Ahead:
             found = self._earlier.get(game_id)
         if found is not None:
             return found
-        from yatzy.analysis.rating import game_losses
-        from yatzy.strategy.analyze import analyze
-
         losses: dict[int, list[GameLoss]] = {}
         for seat, games in earlier().items():
             for other_id, other_seat, other in games[:EARLIER_GAMES]:
@@ -348,10 +272,9 @@ class Ahead:
                 with self._lock:
                     loss = self._losses.get(key)
                 if loss is None:
-                    try:
-                        loss = game_losses(analyze(other), other_seat)
-                    except YatzyError as exc:  # a game the analysis refuses: not counted
-                        log.info("earlier game %s not counted: %s", other_id, exc)
+                    loss = game_loss(other, other_seat)
+                    if loss is None:  # a game the analysis refuses: not counted
+                        log.info("earlier game %s not counted", other_id)
                         continue
                     with self._lock:
                         self._losses[key] = loss
@@ -430,7 +353,8 @@ class Ahead:
 
     def levels_of(self, game_id: str) -> dict[int, str]:
         """Each person's level measured so far in ``game_id`` (seat to level), where
-        their play has been seen for :data:`MEASURED_AFTER` turns or in earlier games."""
+        their play has been seen for :data:`~yatzy.analysis.measured.MEASURED_AFTER`
+        turns or in earlier games."""
         return {seat: m.level for seat, m in self.measured_of(game_id).items()}
 
     def rated_here(self, game_id: str) -> bool:
@@ -459,40 +383,3 @@ class Ahead:
         """Wait until nothing waits or runs (tests); False on timeout."""
         with self._lock:
             return self._lock.wait_for(lambda: not self._waiting and not self._busy, timeout)
-
-
-def earlier_games(repo: GameRepository, stored: StoredGame) -> Earlier | None:
-    """How :class:`Ahead` reads the earlier finished games of ``stored``'s people from
-    ``repo`` (``None``: no person whose browser or account holds exactly one seat)."""
-    owners = [s.owner_hash for s in stored.seats if s.bot is None]
-    people = {
-        s.seat: s.owner_hash
-        for s in stored.seats
-        if s.bot is None and s.owner_hash is not None and owners.count(s.owner_hash) == 1
-    }
-    if not people:
-        return None
-    rules, this = stored.rules, stored.id
-
-    def read() -> dict[int, list[tuple[str, int, State]]]:
-        found: dict[int, list[tuple[str, int, State]]] = {}
-        for seat, owner in people.items():
-            games: list[tuple[str, int, State]] = []
-            for game in repo.games_of(owner, limit=4 * EARLIER_GAMES):
-                if len(games) >= EARLIER_GAMES:
-                    break
-                if game.id == this or not game.finished or game.pad or game.rules != rules:
-                    continue
-                mine = [s.seat for s in game.seats if s.owner_hash == owner and s.bot is None]
-                if len(mine) != 1:
-                    continue  # a shared device's game: whose play is whose is unknown
-                try:
-                    state = from_record(orjson.loads(game.record))
-                except (YatzyError, ValueError, KeyError, TypeError):
-                    continue
-                games.append((game.id, mine[0], state))
-            if games:
-                found[seat] = games
-        return found
-
-    return read

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from yatzy.analysis.measured import earlier_games
 from yatzy.errors import YatzyError
 from yatzy.game import (
     Action,
@@ -36,7 +37,7 @@ from yatzy.game import (
 from yatzy.store import GameRepository, StoredGame
 from yatzy.store.clocks import ClockStore
 from yatzy.store.daily import write_revealed_record
-from yatzy.web.ahead import Ahead, earlier_games, enabled_by_env
+from yatzy.web.ahead import Ahead, enabled_by_env
 from yatzy.web.awaiting import InvitedSeats
 from yatzy.web.chances import LiveChances
 from yatzy.web.clocks import STAND_IN, Clock, GameClocks

@@ -8,10 +8,10 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
+from yatzy.analysis.measured import earlier_games, rating_levels
 from yatzy.game import State
 from yatzy.rules import LANGUAGES
 from yatzy.store import StoredGame
-from yatzy.web.ahead import earlier_games, rating_levels
 from yatzy.web.models import (
     AnalysisView,
     HintView,

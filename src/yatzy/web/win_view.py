@@ -150,7 +150,7 @@ def win_view(
 ) -> WinAnalysisView:
     """The analysis in chance of ``state``'s game for the people in ``seats``;
     ``measured``: what each person's level was measured from (seat to
-    :meth:`yatzy.web.ahead.Measured.to_json`), said in words."""
+    :meth:`yatzy.analysis.measured.Measured.to_json`), said in words."""
     from yatzy.strategy.win_analysis import COSTLY
 
     names = [p.name for p in state.players]

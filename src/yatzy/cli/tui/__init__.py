@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from yatzy.game import Dealer, State
@@ -18,6 +19,7 @@ from yatzy.rules import Language
 
 if TYPE_CHECKING:
     from yatzy.bots import Bot
+    from yatzy.cli.play_common import PeopleHistory
 
 
 def run_app(
@@ -35,6 +37,7 @@ def run_app(
     on_finished: Callable[[State], str] | None = None,
     chances: bool = True,
     autosave_path: str | None = None,
+    history: PeopleHistory | None = None,
 ) -> int:
     """Play ``state`` full screen; 0 when the game ended, 1 when the players quit,
     128 + the signal after a hang-up (SIGHUP) or SIGTERM (the game saved, the
@@ -60,7 +63,8 @@ def run_app(
         bot_delay=bot_delay,
         resumed_from=resumed_from,
         on_finished=on_finished,
-        chances=live_chances if chances else None,
+        chances=partial(live_chances, history=history) if chances else None,
+        history=history,
         autosave_path=autosave_path,
         grace=GRACE_SECONDS,
     )

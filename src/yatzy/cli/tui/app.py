@@ -30,6 +30,7 @@ from yatzy.bots import QUICK_BOTS
 from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
+    PeopleHistory,
     explain_refusal,
     hint_lines,
     rescue_dir,
@@ -116,9 +117,13 @@ class YatzyApp(BotTurns):
         chances: Callable[[State], Any] | None = None,
         autosave_path: str | None = None,
         grace: float = 0.0,
+        history: PeopleHistory | None = None,
     ) -> None:
         super().__init__()
         self.state = state
+        # The person's earlier games on this computer, counted in their measured level
+        # by ``chances`` (the same history) and said in the measured line.
+        self.history = history
         self.autosave_path = autosave_path  # the default save after every move (saving.py)
         # The players' live chances to win (WinChances or None), computed off the screen's
         # thread by ``chances`` after every move; a row of the sheet with two or more players.

@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import measured_line, record_line
+from yatzy.cli.play_common import PeopleHistory, measured_line, record_line
 from yatzy.cli.terminal import headline, player_label, ready
 from yatzy.cli.tui.saving import SavingApp
 from yatzy.cli.tui.sheetview import (
@@ -61,6 +61,7 @@ class SheetDrawing(SavingApp):
     state of play and the keys."""
 
     chances_of: Callable[[Any], Any] | None
+    history: PeopleHistory | None
     _chances: Any
     _chances_for: tuple[Any, ...] | None
     _chances_busy: bool
@@ -240,7 +241,7 @@ class SheetDrawing(SavingApp):
                 self._chances = result
                 self._chances_for = here
                 # Who counts at the level their play has shown: said once, when it changes.
-                measured = measured_line(self.state, result, self.lang)
+                measured = measured_line(self.state, result, self.lang, self.history)
                 if measured and measured != self._measured_said:
                     self._say(measured)
                 self._measured_said = measured
