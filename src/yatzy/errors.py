@@ -13,7 +13,19 @@ class YatzyError(ValueError):
 
 
 class SpecError(YatzyError):
-    """A rules spec names an unknown rule set or option, or an invalid value."""
+    """A rules spec names an unknown rule set or option, or an invalid value.
+
+    ``key`` names the refusal in the translation catalog (``rules.error.KEY``) and
+    ``fields`` fills its text in, so a front end can say it in the player's language
+    (:func:`yatzy.rules.explain_spec_error`); the message itself is English.
+    """
+
+    def __init__(
+        self, message: str, *, key: str = "", fields: dict[str, object] | None = None
+    ) -> None:
+        self.key = key
+        self.fields = dict(fields or {})
+        super().__init__(message)
 
 
 class DiceError(YatzyError):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.common import add_lang
-from yatzy.cli.i18n import level_from_word, level_name, unknown_level
+from yatzy.cli.i18n import level_from_word, level_name, tr, unknown_level
 from yatzy.errors import YatzyError
 from yatzy.game import FairDice
 
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
     delay: float | None = args.bot_delay
     if delay is not None and not 0 <= delay <= 60:
-        raise PlayError(f"--bot-delay {delay!r}: give seconds from 0 to 60")
+        raise PlayError(tr("play_bot_delay", lang, value=delay))
     if delay is None:
         delay = 0.6 if sys.stdout.isatty() else 0.0
     if args.save and not args.force:
@@ -214,9 +214,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             record = int(args.record)
         except ValueError:
-            raise PlayError(f"--record {args.record!r} is not a whole number") from None
+            raise PlayError(tr("play_record_number", lang, value=args.record)) from None
         if record < 0 or len(state.players) != 1:
-            raise PlayError(f"--record {args.record}: a solo game's record, 0 or more")
+            raise PlayError(tr("play_record_solo", lang, value=args.record))
     on_finished: Callable[[State], str] | None = None
     if not args.no_record:
         db = args.database_url
@@ -363,20 +363,18 @@ def _resume(args: argparse.Namespace) -> tuple[State, Language | None, FairDice 
     from yatzy.rules import LANGUAGES, RuleSet
 
     path = args.resume
+    lang: Language = args.lang or "en"  # the refusals' words (the record's are not read yet)
     if args.names:
-        raise PlayError(
-            f"--resume takes the players from the record; do not name players "
-            f"({', '.join(args.names)})"
-        )
+        raise PlayError(tr("resume_no_names", lang, names=", ".join(args.names)))
     if args.bot:
-        raise PlayError("--resume takes the bots from the record; do not give --bot")
+        raise PlayError(tr("resume_no_bot", lang))
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as exc:
-        raise PlayError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise PlayError(tr("cannot_read", lang, path=path, reason=exc.strerror or exc)) from None
     except UnicodeDecodeError:
-        raise PlayError(f"{path} is not a game record (not UTF-8 text)") from None
+        raise PlayError(tr("not_utf8_record", lang, path=path)) from None
     try:
         state = loads(text)
     except YatzyError as exc:
@@ -385,8 +383,13 @@ def _resume(args: argparse.Namespace) -> tuple[State, Language | None, FairDice 
         wanted = RuleSet.parse(args.rules)
         if wanted != state.rules:
             raise PlayError(
-                f"--rules {wanted.spec} conflicts with the rules of {path} "
-                f"({state.rules.spec}); leave --rules out when resuming"
+                tr(
+                    "resume_rules_conflict",
+                    lang,
+                    wanted=wanted.spec,
+                    path=path,
+                    rules=state.rules.spec,
+                )
             )
     dice = _record_dice(text, path)
     said = record_language(text)
@@ -475,4 +478,4 @@ def _first_save(state: State, path: str, lang: Language) -> None:
     try:
         save(state, path, lang=lang)
     except OSError as exc:
-        raise PlayError(f"cannot save to {path}: {exc.strerror or exc}") from None
+        raise PlayError(tr("cannot_save", lang, path=path, reason=exc.strerror or exc)) from None

@@ -91,6 +91,22 @@ _LINE_MODE = messages(
     N_("cli.not_saved", "The game was not saved."),
     N_("cli.finished_file", "The finished game's record is in {path}."),
     N_("cli.resume_none", "there is no unfinished game in {folder} to resume"),
+    N_("cli.play_bot_delay", "--bot-delay {value}: give seconds from 0 to 60"),
+    N_("cli.play_record_number", "--record {value} is not a whole number"),
+    N_("cli.play_record_solo", "--record {value}: a solo game's record, 0 or more"),
+    N_(
+        "cli.resume_no_names",
+        "--resume takes the players from the record; do not name players ({names})",
+    ),
+    N_("cli.resume_no_bot", "--resume takes the bots from the record; do not give --bot"),
+    N_("cli.cannot_read", "cannot read {path}: {reason}"),
+    N_("cli.not_utf8_record", "{path} is not a game record (not UTF-8 text)"),
+    N_(
+        "cli.resume_rules_conflict",
+        "--rules {wanted} conflicts with the rules of {path} ({rules}); leave --rules out "
+        "when resuming",
+    ),
+    N_("cli.cannot_save", "cannot save to {path}: {reason}"),
     N_(
         "cli.resume_needs_file",
         "--resume without a FILE asks which game at a terminal; the latest unfinished game is "

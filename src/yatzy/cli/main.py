@@ -23,7 +23,7 @@ from typing import NoReturn
 
 from yatzy import __version__
 from yatzy.cli.common import missing_extra
-from yatzy.errors import YatzyError
+from yatzy.errors import SpecError, YatzyError
 
 # The command line's own subcommands, in the order ``--help`` lists them (the
 # registered ones follow, by name).
@@ -105,10 +105,21 @@ def _is_command(word: str) -> bool:
     return not word.startswith("-") and word in registered_commands()
 
 
+def _said(exc: YatzyError, lang: object) -> str:
+    """``exc`` in the command's ``--lang`` where the refusal has catalog words (a rules
+    spec's), else as raised (the command's own refusals are worded in it already)."""
+    if isinstance(exc, SpecError) and lang in ("sv", "fi", "en"):
+        from yatzy.rules import explain_spec_error
+
+        return explain_spec_error(exc, str(lang))
+    return str(exc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for any bad input)."""
     words = sys.argv[1:] if argv is None else list(argv)
     command = words[0] if words and _is_command(words[0]) else None
+    args: argparse.Namespace | None = None
     try:
         # A command named first needs only its own module: the others' imports (the
         # protocols, the web app's pieces) would cost a solver run about 0.1 s.
@@ -120,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.run(args)
         return code
     except YatzyError as exc:
-        print(f"yatzy: error: {exc}", file=sys.stderr)
+        print(f"yatzy: error: {_said(exc, getattr(args, 'lang', None))}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:
         # A library of an optional extra that is not installed: one line naming the

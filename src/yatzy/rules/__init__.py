@@ -13,7 +13,9 @@ from yatzy.rules.ruleset import (
     OptionSpec,
     RuleSet,
     Variant,
+    explain_spec_error,
     parse_spec,
+    spec_error,
 )
 from yatzy.rules.tables import ScoreTable, all_rolls, score_table
 
@@ -31,6 +33,7 @@ __all__ = [
     "ScoreTable",
     "Variant",
     "all_rolls",
+    "explain_spec_error",
     "format_dice",
     "format_die",
     "label",
@@ -39,4 +42,5 @@ __all__ = [
     "parse_faces",
     "parse_spec",
     "score_table",
+    "spec_error",
 ]

@@ -15,7 +15,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Literal
 
 from yatzy.errors import DiceError, SpecError, UnknownBoxError
-from yatzy.i18n import N_, Message
+from yatzy.i18n import N_, Message, messages
 from yatzy.rules import scoring as sc
 from yatzy.rules.categories import CATEGORIES, UPPER_IDS, Category, Language, label
 
@@ -263,7 +263,7 @@ class RuleSet:
     def __post_init__(self) -> None:
         variant = VARIANTS.get(self.variant)
         if variant is None:
-            raise SpecError(f"unknown rule set {self.variant!r}; valid: {', '.join(VARIANTS)}")
+            raise spec_error("unknown_variant", name=self.variant, valid=", ".join(VARIANTS))
         if isinstance(self.saved_rolls, bool):
             object.__setattr__(self, "saved_rolls", "all" if self.saved_rolls else "none")
         neutral = _neutral_values()
@@ -271,9 +271,11 @@ class RuleSet:
             value = getattr(self, name)
             if name not in variant.options:
                 if value is not None and value != neutral[name]:
-                    raise SpecError(
-                        f"option {name!r} does not apply to {self.variant}; "
-                        f"valid: {', '.join(OPTIONS[o].usage() for o in variant.options)}"
+                    raise spec_error(
+                        "not_for_variant",
+                        option=name,
+                        variant=self.variant,
+                        valid=", ".join(OPTIONS[o].usage() for o in variant.options),
                     )
                 object.__setattr__(self, name, neutral[name])
         for name in variant.options:
@@ -281,13 +283,13 @@ class RuleSet:
                 object.__setattr__(self, name, self.default(name))
             _check_value(OPTIONS[name], getattr(self, name))
         if self.forced and self.half_forced:
-            raise SpecError("options 'forced' and 'half_forced' exclude each other")
+            raise spec_error("forced_and_half_forced")
         if not 0 <= self.threshold <= self.upper_max:
-            raise SpecError(
-                f"bonus_threshold={self.threshold} is not in 0-{self.upper_max} for {self.variant}"
+            raise spec_error(
+                "threshold_range", value=self.threshold, most=self.upper_max, variant=self.variant
             )
         if not 0 <= self.bonus <= 1000:
-            raise SpecError(f"bonus_points={self.bonus} is not in 0-1000")
+            raise spec_error("bonus_range", value=self.bonus)
 
     def default(self, name: str) -> Any:
         """The default value of option ``name`` for this rule set's variant."""
@@ -305,37 +307,39 @@ class RuleSet:
     def parse(cls, spec: str) -> RuleSet:
         """Read a rules spec such as ``"maxi+saved_rolls"`` (checked input)."""
         if not isinstance(spec, str):
-            raise SpecError(f"a rules spec is a string, not {spec!r}")
+            raise spec_error("not_a_string", value=repr(spec))
         parts = spec.strip().split("+")
         name = parts[0].strip().lower()
         if name not in VARIANTS:
-            raise SpecError(f"unknown rule set {parts[0]!r}; valid: {', '.join(VARIANTS)}")
+            raise spec_error("unknown_variant", name=parts[0], valid=", ".join(VARIANTS))
         variant = VARIANTS[name]
         values: dict[str, Any] = {}
         for raw in parts[1:]:
             key, eq, val = raw.strip().partition("=")
             key = key.strip().lower()
             if key not in variant.options:
-                raise SpecError(
-                    f"unknown option {key!r} for {name}; valid: "
-                    f"{', '.join(OPTIONS[o].usage() for o in variant.options)}"
+                raise spec_error(
+                    "unknown_option",
+                    option=key,
+                    variant=name,
+                    valid=", ".join(OPTIONS[o].usage() for o in variant.options),
                 )
             if key in values:
-                raise SpecError(f"option {key!r} is given twice in {spec!r}")
+                raise spec_error("given_twice", option=key, spec=spec)
             opt = OPTIONS[key]
             if opt.bare is not None and not eq:
                 values[key] = opt.bare
             elif opt.kind == "flag":
                 if eq:
-                    raise SpecError(f"option {key!r} takes no value (write just '+{key}')")
+                    raise spec_error("takes_no_value", option=key)
                 values[key] = True
             elif not eq or not val.strip():
-                raise SpecError(f"option {key!r} needs a value: {opt.usage()}")
+                raise spec_error("needs_value", option=key, usage=opt.usage())
             elif opt.kind == "int":
                 try:
                     values[key] = int(val.strip())
                 except ValueError:
-                    raise SpecError(f"option {key!r} needs a whole number, not {val!r}") from None
+                    raise spec_error("needs_number", option=key, value=val) from None
             else:
                 values[key] = val.strip().lower()
         return cls(name, **values)
@@ -597,15 +601,55 @@ def _neutral_values() -> dict[str, Any]:
     }
 
 
+_SPEC_ERRORS = messages(
+    "rules.error.",
+    N_("rules.error.unknown_variant", "unknown rule set '{name}'; valid: {valid}"),
+    N_(
+        "rules.error.not_for_variant",
+        "option '{option}' does not apply to {variant}; valid: {valid}",
+    ),
+    N_(
+        "rules.error.forced_and_half_forced",
+        "options 'forced' and 'half_forced' exclude each other",
+    ),
+    N_("rules.error.threshold_range", "bonus_threshold={value} is not in 0-{most} for {variant}"),
+    N_("rules.error.bonus_range", "bonus_points={value} is not in 0-1000"),
+    N_("rules.error.not_a_string", "a rules spec is a string, not {value}"),
+    N_("rules.error.unknown_option", "unknown option '{option}' for {variant}; valid: {valid}"),
+    N_("rules.error.given_twice", "option '{option}' is given twice in '{spec}'"),
+    N_("rules.error.takes_no_value", "option '{option}' takes no value (write just '+{option}')"),
+    N_("rules.error.needs_value", "option '{option}' needs a value: {usage}"),
+    N_("rules.error.needs_number", "option '{option}' needs a whole number, not '{value}'"),
+    N_("rules.error.is_a_flag", "option '{option}' is a flag, not {value}"),
+    N_("rules.error.not_a_choice", "option {option}='{value}' is not one of {valid}"),
+)
+"""The refusals of a rules spec, one text each in the catalog: raised in English
+(:func:`spec_error`), said in any language by :func:`explain_spec_error`."""
+
+
+def spec_error(key: str, **fields: object) -> SpecError:
+    """The :class:`~yatzy.errors.SpecError` of refusal ``key`` (of :data:`_SPEC_ERRORS`)
+    with ``fields``: its message in English, its key and fields for other languages."""
+    return SpecError(_SPEC_ERRORS[key].english.format(**fields), key=key, fields=fields)
+
+
+def explain_spec_error(exc: SpecError, lang: str) -> str:
+    """``exc`` in ``lang`` (its English message where it has no catalog text)."""
+    message = _SPEC_ERRORS.get(exc.key)
+    return message.text(lang, **exc.fields) if message is not None else str(exc)
+
+
 def _check_value(spec: OptionSpec, value: Any) -> None:
     if spec.kind == "flag":
         if not isinstance(value, bool):
-            raise SpecError(f"option {spec.name!r} is a flag, not {value!r}")
+            raise spec_error("is_a_flag", option=spec.name, value=repr(value))
     elif spec.kind == "choice":
         if value not in spec.choices:
-            raise SpecError(f"option {spec.name}={value!r} is not one of {', '.join(spec.choices)}")
+            raise spec_error(
+                "not_a_choice", option=spec.name, value=value, valid=", ".join(spec.choices)
+            )
     elif isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"option {spec.name!r} needs a whole number, not {value!r}")
+        raise spec_error("needs_number", option=spec.name, value=value)
 
 
 def parse_spec(spec: str) -> RuleSet:
