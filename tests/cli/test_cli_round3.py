@@ -204,7 +204,7 @@ def test_the_board_is_printed_once_after_a_bots_turn() -> None:
 def test_a_failed_chance_to_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     import yatzy.cli.play_session as module
 
-    def broken(state: State, budget: float = 0.2) -> None:
+    def broken(state: State, budget: float = 0.2, *, history: object = None) -> None:
         raise RuntimeError("the table went missing")
 
     monkeypatch.setattr(module, "live_chances", broken)

@@ -339,7 +339,7 @@ class RuleSet:
                 try:
                     values[key] = int(val.strip())
                 except ValueError:
-                    raise spec_error("needs_number", option=key, value=val) from None
+                    raise spec_error("needs_number", option=key, value=repr(val)) from None
             else:
                 values[key] = val.strip().lower()
         return cls(name, **values)
@@ -619,7 +619,7 @@ _SPEC_ERRORS = messages(
     N_("rules.error.given_twice", "option '{option}' is given twice in '{spec}'"),
     N_("rules.error.takes_no_value", "option '{option}' takes no value (write just '+{option}')"),
     N_("rules.error.needs_value", "option '{option}' needs a value: {usage}"),
-    N_("rules.error.needs_number", "option '{option}' needs a whole number, not '{value}'"),
+    N_("rules.error.needs_number", "option '{option}' needs a whole number, not {value}"),
     N_("rules.error.is_a_flag", "option '{option}' is a flag, not {value}"),
     N_("rules.error.not_a_choice", "option {option}='{value}' is not one of {valid}"),
 )
@@ -649,7 +649,7 @@ def _check_value(spec: OptionSpec, value: Any) -> None:
                 "not_a_choice", option=spec.name, value=value, valid=", ".join(spec.choices)
             )
     elif isinstance(value, bool) or not isinstance(value, int):
-        raise spec_error("needs_number", option=spec.name, value=value)
+        raise spec_error("needs_number", option=spec.name, value=repr(value))
 
 
 def parse_spec(spec: str) -> RuleSet:
