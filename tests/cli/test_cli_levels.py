@@ -144,3 +144,14 @@ def test_the_line_mode_s_bot_moves_use_the_level_s_word() -> None:
     )
     session.run()
     assert "Girig (dator) " in out.getvalue()
+
+
+@pytest.mark.parametrize("word", ["girig", "AHNE", "greedy"])
+def test_simulate_takes_a_level_s_name_in_any_language(
+    word: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    code = main(["simulate", "yatzy", "--bot", word, "--games", "3", "--seed", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0 and json.loads(out)["bot"] == "greedy"

@@ -9,6 +9,7 @@ from typing import Any
 
 from yatzy.bots import BOT_LEVELS
 from yatzy.cli.common import rules_arg
+from yatzy.cli.i18n import level_from_word
 from yatzy.errors import YatzyError
 
 
@@ -23,7 +24,10 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("spec", help="rules spec, e.g. yatzy or maxi+saved_rolls")
     p.add_argument(
-        "--bot", default="optimal", help=f"bot level (default optimal): {', '.join(BOT_LEVELS)}"
+        "--bot",
+        default="optimal",
+        help=f"bot level (default optimal): {', '.join(BOT_LEVELS)}, or a level's name "
+        "in Swedish or Finnish (lagom, tavallinen)",
     )
     p.add_argument("--games", default="1000", help="number of games (default 1000)")
     p.add_argument("--seed", default=None, help="random seed (default: a fresh one, printed)")
@@ -51,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.strategy.simulate import simulate
 
     rules = rules_arg(args.spec)
-    if args.bot not in BOT_LEVELS:
+    # A level's id or its name in any language, as `yatzy play --bot` takes it ("lagom").
+    level = level_from_word(args.bot)
+    if level is None or level not in BOT_LEVELS:
         raise YatzyError(f"unknown bot {args.bot!r}; valid: {', '.join(BOT_LEVELS)}")
     games = _count(args.games, "games", 1)
     assert games is not None
@@ -62,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot_path(args.plot)
     progress = not args.no_progress and sys.stderr.isatty()
-    result = simulate(rules, args.bot, games, seed=seed, workers=workers, progress=progress)
+    result = simulate(rules, level, games, seed=seed, workers=workers, progress=progress)
     if args.plot:
         from yatzy.strategy.plot import save_histogram
 
