@@ -87,7 +87,7 @@ below 0.5 %)."""
 
 _Z95 = 1.959963984540054
 _FEW = 100  # below this many games, the variance of a chance is taken at its bound, 1/4
-_KEPT = 4096
+_KEPT = 16384  # outcomes kept: a thousand live games hold about 4 each, and more pass
 _OUTCOMES: OrderedDict[Hashable, Outcome] = OrderedDict()
 _OUTCOMES_LOCK = threading.Lock()  # a server's background threads share the cache
 
