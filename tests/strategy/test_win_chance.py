@@ -277,6 +277,52 @@ def test_kernel_plays_as_the_bot_does(
     assert abs(kernel.mean() - python.mean()) < 4 * se + 1e-9
 
 
+@pytest.mark.parametrize(
+    ("spec", "dice", "level"),
+    [
+        ("yatzy", None, "greedy"),
+        ("yatzy", [3, 3, 3, 5, 6], "greedy"),
+        ("yatzy", [2, 3, 4, 5, 5], "optimal"),
+        ("yahtzee", None, "strong"),  # softmax reads the remembered values too
+    ],
+)
+def test_remembered_keep_values_play_the_same_games(
+    spec: str, dice: list[int] | None, level: str
+) -> None:
+    """The kernel's memo of within-turn keep values (kept per thread and value table,
+    across calls) changes no game: the same seed gives the same points with it, with
+    it already filled by earlier calls, and without it."""
+    state = _position(spec, [["ones", "threes", "fours", "full_house", "yatzy", "chance"]])
+    if dice is not None:
+        state.apply(Roll())
+        state.apply_roll(dice)
+    sampler = KernelSampler(state, 0, policy_for(level, state.rules), True)
+    keys = sampler._start[-2]
+    assert keys.shape[0] == outcomes.TURN_MEMO_SLOTS
+    keys[:] = -1  # a memo another test of this thread filled: start empty
+    first = sampler.sample(2_000, 11)
+    assert (keys >= 0).sum() > 0  # states were remembered
+    again = sampler.sample(2_000, 11)  # now mostly from the memo
+    bare = list(sampler._start)
+    bare[-2], bare[-1] = outcomes._NO_MEMO
+    without = np.zeros(2_000, dtype=np.int64)
+    sampler._kernel(11, without, *bare)
+    assert np.array_equal(first, without)
+    assert np.array_equal(again, without)
+    # Another sampler of the same table in this thread shares the memo.
+    other = KernelSampler(state, 0, policy_for(level, state.rules), True)
+    assert other._start[-2] is keys
+
+
+def test_random_play_and_saved_rolls_keep_no_memo() -> None:
+    state = _position("yatzy", [["ones", "chance"]])
+    random_play = KernelSampler(state, 0, policy_for("random", state.rules), True)
+    assert random_play._start[-2].shape[0] == 0
+    saved = _position("maxi+saved_rolls=next", [["ones", "two_pairs", "chance"]])
+    saving = KernelSampler(saved, 0, policy_for("greedy", saved.rules), True)
+    assert saving._start[-2].shape[0] == 0
+
+
 # -- the other paths --------------------------------------------------------------------------
 
 
@@ -343,3 +389,22 @@ def test_a_margin_stops_the_simulation_once_every_chance_is_that_precise() -> No
     tight = win_chances(state, budget=5.0, exact=False, margin=0.05)
     assert tight.margin <= 0.05 < loose.margin
     assert all(t.games > s.games for t, s in zip(tight.seats, loose.seats, strict=True))
+
+
+def test_the_games_needed_reach_the_margin_by_the_terms() -> None:
+    # Two sampled outcomes: seat 0's chance has a variance of 0.2 a game of outcome 0
+    # and 0.05 of outcome 1; outcome 0 has 400 games, outcome 1 10,000.
+    terms = [{0: 0.2, 1: 0.05}, {0: 0.01, 1: 0.1}]
+    games = {0: 400, 1: 10_000}
+    assert win_chance._widest(terms, games) > 0.02
+    more = win_chance._games_needed(terms, games, 0, 0.02)
+    assert more is not None and more > 0
+    assert win_chance._widest(terms, {0: 400 + more, 1: 10_000}) <= 0.02
+    fewer = {0: 400 + int(more / 1.05) - 60, 1: 10_000}
+    assert win_chance._widest(terms, fewer) > 0.02  # not many more than needed
+    # Outcome 1's games alone cannot narrow seat 0's margin enough (outcome 0's part
+    # is wider than 0.02 by itself).
+    assert win_chance._games_needed(terms, {0: 100, 1: 10_000}, 1, 0.02) is None
+    # The most useful games narrow the widest margin (seat 0's): outcome 0's.
+    cost = {0: 1e-5, 1: 1e-5}
+    assert win_chance._most_useful(terms, games, [0, 1], cost, 1) == 0

@@ -234,9 +234,20 @@ def play_from(
     carry_all: bool,
     stop_value: float,
     stop_cap: float,
+    memo_keys: np.ndarray,
+    memo_E: np.ndarray,
 ) -> None:
     """Play ``out.shape[0]`` rests of a game from one position; ``out[g]`` gets the
     points game ``g`` adds to the sheet's Total.
+
+    ``memo_keys``/``memo_E`` remember the within-turn keep values of the states met
+    (direct-mapped by a hash of the state: ``memo_keys[i]`` the state whose rows
+    ``memo_E[i]`` hold, -1 none), across the games of this call and, when the caller
+    keeps them, across calls with the same ``V``: a turn whose state is remembered
+    skips computing its keep values (most of a game's CPU).  The values are the ones
+    computed, so the games are the same as without it.  Used only where a turn's
+    values depend on the state alone (no saved rolls, not ``MODE_RANDOM``);
+    ``memo_keys`` of length 0 switches it off, else its length is a power of 2.
 
     Saved rolls: ``saved`` > 0 is ``saved_rolls=next`` (at most ``saved`` carried, read
     from ``V``'s middle index); ``carry_all`` is ``saved_rolls=all`` played by the
@@ -286,6 +297,11 @@ def play_from(
     stamp = np.zeros(n_keeps, dtype=np.int64)
     stamp_id = 0
     two_y = V.shape[1] == 2
+    memo_slots = memo_keys.shape[0]
+    memo = memo_slots > 0 and mode != MODE_RANDOM and saved == 0 and not carry_all
+    memo_shift = 32  # the slot: the top bits of a multiplicative hash
+    while memo_shift > 0 and (1 << (32 - memo_shift)) < memo_slots:
+        memo_shift -= 1
     for g in range(out.shape[0]):
         mask = start_mask
         y = 0 if keeps_on else start_y
@@ -301,8 +317,16 @@ def play_from(
             for b in range(n_boxes):
                 open_after += (mask >> b) & 1
             stop_limit = stop_cap * open_after
+            Et = E  # this turn's keep values: E, or the memo's row of its state
             if mode != MODE_RANDOM:
-                if first and have_first:
+                slot = -1
+                state_key = 0
+                if memo:
+                    state_key = (mask * V.shape[1] + y) * (threshold + 1) + u
+                    slot = ((state_key * 2654435761) & 0xFFFFFFFF) >> memo_shift
+                if slot >= 0 and memo_keys[slot] == state_key:
+                    Et = memo_E[slot]
+                elif first and have_first:
                     E[: top + 1] = first_E[: top + 1]
                     F[:, :] = first_F
                 else:
@@ -316,6 +340,9 @@ def play_from(
                         first_E[: top + 1] = E[: top + 1]
                         first_F[:, :] = F
                         have_first = True
+                    if slot >= 0:
+                        memo_E[slot, : top + 1] = E[: top + 1]
+                        memo_keys[slot] = state_key
             if first and start_left >= 0:
                 for i in range(n):
                     d = start_dice[i]
@@ -344,7 +371,7 @@ def play_from(
                     if left > 0:
                         best_s = full
                         best_v = -np.inf
-                        el = E[left]
+                        el = Et[left]
                         ks = keep_of_subset[r]
                         for s in range(full, -1, -1):
                             if keeps_on and s == full:
@@ -384,7 +411,7 @@ def play_from(
                                 count += 1
                         else:
                             stamp_id += 1
-                            el = E[left]
+                            el = Et[left]
                             ks = keep_of_subset[r]
                             for s in range(full):
                                 k = ks[s]

@@ -476,6 +476,9 @@ class KernelSampler(Sampler):
             for i, d in enumerate(state.dice):
                 dice[i] = 0 if i in state.pending else int(d)  # type: ignore[arg-type]
             left = 0 if state.game.pad else state.rolls_left()
+        memo_keys, memo_E = _NO_MEMO  # saved rolls, random play: nothing to remember
+        if mode != wk.MODE_RANDOM and not carry_all and not model.saved:
+            memo_keys, memo_E = turn_memo(V, rules.max_rolls, keep_count(rules.num_dice))
         self._kernel = wk.play_from
         self._start = (
             mask,
@@ -496,6 +499,8 @@ class KernelSampler(Sampler):
             carry_all,
             stop_value,
             stop_cap,
+            memo_keys,
+            memo_E,
         )
 
     def sample(self, games: int, seed: int) -> IntArray:
@@ -503,6 +508,49 @@ class KernelSampler(Sampler):
         out = np.zeros(games, dtype=np.int64)
         self._kernel(seed, out, *self._start)
         return out
+
+
+TURN_MEMO_SLOTS = 4096
+"""States whose within-turn keep values a thread remembers per value table (direct
+mapped by a hash: a state met later overwrites the one in its slot).  Each holds the
+values of every keep at each number of rolls left: yatzy's 4,096 slots (3 x 462
+values) take at most 45 MB per table a thread plays (the greedy bots' one, the
+optimal strategy's; the pages are touched as states are met)."""
+
+_NO_MEMO = (np.zeros(0, dtype=np.int64), np.zeros((0, 1, 1), dtype=np.float64))
+_MEMOS = threading.local()
+
+
+def keep_count(num_dice: int) -> int:
+    """The number of keeps (the rolls among them) of ``num_dice`` dice: a memo row's width."""
+    from yatzy.strategy.keep_arrays import keep_arrays
+
+    return int(keep_arrays(num_dice)[0].shape[0])
+
+
+def turn_memo(V: FloatArray, max_rolls: int, keeps: int) -> tuple[IntArray, FloatArray]:
+    """This thread's memo of within-turn keep values for the value table ``V``
+    (:func:`yatzy.kernels.win.play_from`): one per table and thread, as the kernel
+    writes it without a lock; the tables' memos are kept while their tables are (a
+    few per process: the greedy bots' one, the optimal strategy's, sub-games')."""
+    memos: dict[int, tuple[FloatArray, IntArray, FloatArray]] | None = getattr(
+        _MEMOS, "by_table", None
+    )
+    if memos is None:
+        memos = _MEMOS.by_table = {}
+    found = memos.pop(id(V), None)
+    if found is not None and found[0] is V:
+        memos[id(V)] = found  # the most recently used last
+        return found[1], found[2]
+    keys = np.full(TURN_MEMO_SLOTS, -1, dtype=np.int64)
+    values = np.empty((TURN_MEMO_SLOTS, max_rolls, keeps), dtype=np.float64)
+    memos[id(V)] = (V, keys, values)
+    while len(memos) > _KEPT_MEMOS:
+        del memos[next(iter(memos))]
+    return keys, values
+
+
+_KEPT_MEMOS = 3
 
 
 class DoubleSampler(Sampler):

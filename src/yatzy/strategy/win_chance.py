@@ -87,7 +87,7 @@ below 0.5 %)."""
 
 _Z95 = 1.959963984540054
 _FEW = 100  # below this many games, the variance of a chance is taken at its bound, 1/4
-_KEPT = 4096
+_KEPT = 16384  # outcomes kept: a thousand live games hold about 4 each, and more pass
 _OUTCOMES: OrderedDict[Hashable, Outcome] = OrderedDict()
 _OUTCOMES_LOCK = threading.Lock()  # a server's background threads share the cache
 
@@ -231,26 +231,26 @@ def _influence(p: FloatArray, below: FloatArray, i: int, j: int) -> FloatArray:
     return out
 
 
-def _margins(
+def _variance_terms(
     dists: Sequence[tuple[int, FloatArray]],
     groups: dict[int, list[int]],
     outcomes: dict[int, Outcome],
     finals: Sequence[int],
-) -> list[float]:
-    """The half-width of each chance's 95 % interval (delta method, see the module)."""
+) -> list[dict[int, float]]:
+    """Per seat, per sampled outcome: the variance of the seat's chance per game of that
+    outcome (the delta method, see the module; 1/4 below ``_FEW`` games), so that the
+    chance's variance is the sum of each term divided by its outcome's games."""
     lo, p = score_grid(dists)
     below = np.cumsum(p, axis=1) - p
-    out = []
+    out: list[dict[int, float]] = []
     for i in range(p.shape[0]):
-        var = 0.0
-        floor = 0.0
+        terms: dict[int, float] = {}
         for key, members in groups.items():
             o = outcomes[key]
             if o.exact:
                 continue
-            floor = max(floor, 1.0 / o.samples)
             if o.samples < _FEW:
-                var += 0.25 / o.samples
+                terms[key] = 0.25
                 continue
             pmf = o.pmf()
             h = np.zeros(pmf.shape[0], dtype=np.float64)
@@ -259,10 +259,54 @@ def _margins(
                 first = finals[j] + o.lo - lo
                 h += g[first : first + pmf.shape[0]]
             mean = float(pmf @ h)
-            var += max(0.0, float(pmf @ (h - mean) ** 2)) / o.samples
-        margin = _Z95 * math.sqrt(var) if var > 0 else 0.0
-        out.append(min(1.0, max(margin + floor, 3 * floor)))  # a chance is within [0, 1]
+            terms[key] = max(0.0, float(pmf @ (h - mean) ** 2))
+        out.append(terms)
     return out
+
+
+def _margin_of(terms: dict[int, float], games: dict[int, int]) -> float:
+    """The half-width of a chance's 95 % interval from its variance terms
+    (:func:`_variance_terms`) and each sampled outcome's number of ``games``, with the
+    floors of the module docstring (``1/n``, at least ``3/n``; at most 1)."""
+    var = sum(t / games[key] for key, t in terms.items())
+    floor = max((1.0 / games[key] for key in terms), default=0.0)
+    margin = _Z95 * math.sqrt(var) if var > 0 else 0.0
+    return min(1.0, max(margin + floor, 3 * floor))  # a chance is within [0, 1]
+
+
+def _margins(
+    dists: Sequence[tuple[int, FloatArray]],
+    groups: dict[int, list[int]],
+    outcomes: dict[int, Outcome],
+    finals: Sequence[int],
+) -> list[float]:
+    """The half-width of each chance's 95 % interval (delta method, see the module)."""
+    games = {key: o.samples for key, o in outcomes.items()}
+    return [_margin_of(t, games) for t in _variance_terms(dists, groups, outcomes, finals)]
+
+
+def _widest(terms: list[dict[int, float]], games: dict[int, int]) -> float:
+    """The widest of the seats' margins by their variance terms and outcomes' games."""
+    return max((_margin_of(t, games) for t in terms), default=0.0)
+
+
+def _games_needed(
+    terms: list[dict[int, float]], games: dict[int, int], key: int, margin: float
+) -> int | None:
+    """How many more games of outcome ``key`` bring every chance's margin to
+    ``margin``, by the variance terms of a look (:func:`_variance_terms`) and the other
+    outcomes' games as they are; ``None`` when its games alone cannot."""
+    need = 3.0 / margin  # the rule of three's floor
+    for seat in terms:
+        if seat.get(key, 0.0) <= 0.0:
+            continue
+        rest = sum(t / games[k] for k, t in seat.items() if k != key)
+        floor = max((1.0 / games[k] for k in seat if k != key), default=0.0)
+        room = ((margin - floor) / _Z95) ** 2 - rest
+        if room <= 0:
+            return None
+        need = max(need, seat[key] / room)
+    return max(1, math.ceil(need * 1.05) - games[key])
 
 
 # -- the live chances ---------------------------------------------------------------------
@@ -469,16 +513,23 @@ def seat_distributions(
         outcomes[g] = found or Outcome(0, np.zeros(1), 0, samplers[g].method)
     finals = tuple(s.final for s in state.sheets)
 
-    def close_enough() -> bool:  # every seat's margin at most ``margin``
+    def look() -> list[dict[int, float]]:  # the seats' variance terms now
         dists = [
             (finals[i] + outcomes[group_of[k]].lo, outcomes[group_of[k]].pmf())
             for i, k in enumerate(keys)
         ]
-        return max(_margins(dists, groups, outcomes, finals)) <= margin
+        return _variance_terms(dists, groups, outcomes, finals)
 
-    enough = close_enough if margin > 0 and seed is None else None
     _simulate(
-        samplers, outcomes, budget, start, rng, max_samples, timed=seed is None, enough=enough
+        samplers,
+        outcomes,
+        budget,
+        start,
+        rng,
+        max_samples,
+        timed=seed is None,
+        look=look if margin > 0 and seed is None else None,
+        margin=margin,
     )
     if seed is None:
         for key, g in group_of.items():
@@ -506,15 +557,26 @@ def _simulate(
     rng: random.Random,
     max_samples: int,
     timed: bool = True,
-    enough: Callable[[], bool] | None = None,
+    look: Callable[[], list[dict[int, float]]] | None = None,
+    margin: float = 0.0,
 ) -> None:
-    """Add games to the sampled outcomes until the budget is spent, or ``enough()``
-    says the outcomes are precise enough (asked before each further game once every
-    outcome has one); every one gets at least one game.  The next games go to the
-    outcome with the least ``n^2 * cost`` (``n`` its games, ``cost`` the CPU time of
-    one): that spreads the budget so as to minimise the sum of the ``1/n`` (games in
-    proportion to ``1/sqrt(cost)``), so a slow sampler (DubbelYatzy's greedy bot in
-    Python) does not starve the fast ones.
+    """Add games to the sampled outcomes until the budget is spent, or every seat's
+    margin is at most ``margin`` (by ``look()``, the variance terms of
+    :func:`_variance_terms`, once every outcome has a game); every one gets at least one
+    game.  The next games go to the outcome with the least ``n^2 * cost`` (``n`` its
+    games, ``cost`` the CPU time of one): that spreads the budget so as to minimise the
+    sum of the ``1/n`` (games in proportion to ``1/sqrt(cost)``), so a slow sampler
+    (DubbelYatzy's greedy bot in Python) does not starve the fast ones.
+
+    With a margin to reach, the next games go rather to the outcome that narrows the
+    widest margin most for their CPU time (:func:`_most_useful`), and the terms of the
+    last look predict the margin for the
+    games so far (a margin shrinks with ``1/sqrt(n)``): a look is taken again only
+    when they say it is reached or a term was at its bound (an outcome of fewer than
+    ``_FEW`` games then; a look costs about a millisecond), and a chunk is no
+    larger than the games its outcome still needs by them, a twentieth more for the
+    noise (:func:`_games_needed`): one that would overshoot (chunks grow by four each
+    time) is not run.
 
     Every outcome draws its chunks' seeds from a stream of its own.  Without ``timed``
     (a seeded call) each outcome's chunks also grow by a fixed schedule (its first
@@ -526,6 +588,8 @@ def _simulate(
     chunk = {g: samplers[g].first_chunk for g in samplers}
     cost = {g: 0.0 for g in samplers}  # seconds per game, once measured
     streams = {g: random.Random(rng.getrandbits(63)) for g in sorted(samplers)}
+    terms: list[dict[int, float]] | None = None  # the variance terms of the last look
+    looked: dict[int, int] = {}  # each outcome's games at the last look
     while samplers:
         active = [g for g in samplers if outcomes[g].samples < max_samples]
         if not active:
@@ -533,8 +597,19 @@ def _simulate(
         g = min(active, key=lambda k: (outcomes[k].samples + 1) ** 2 * cost[k])
         left = budget - (time.thread_time() - start)
         sampled = all(outcomes[k].samples > 0 for k in samplers)
-        if sampled and (left <= 0 or (enough is not None and enough())):
+        if sampled and left <= 0:
             return
+        games_of = {k: o.samples for k, o in outcomes.items()}
+        if sampled and look is not None:
+            stale = terms is None or any(
+                looked[k] < _FEW <= n for k, n in games_of.items() if k in looked
+            )  # a term at its bound of 1/4 when looked at: look again
+            if terms is None or stale or _widest(terms, games_of) <= margin:
+                terms, looked = look(), games_of  # predicted to be reached: see
+                if _widest(terms, games_of) <= margin:
+                    return
+        if terms is not None and timed:
+            g = _most_useful(terms, games_of, active, cost, g)
         games = chunk[g]
         if not timed:
             games = chunk[g] if outcomes[g].samples == 0 else 4 * chunk[g]
@@ -542,6 +617,10 @@ def _simulate(
             games = max(1, min(4 * chunk[g], int(left / len(active) / cost[g])))
         elif cost[g] > 0:
             games = 4 * chunk[g]
+        if terms is not None and timed and outcomes[g].samples > 0:
+            needed = _games_needed(terms, games_of, g, margin)
+            if needed is not None:
+                games = min(games, needed)
         games = min(games, max_samples - outcomes[g].samples)
         t0 = time.thread_time()
         points = samplers[g].sample(games, streams[g].getrandbits(31))
@@ -549,6 +628,26 @@ def _simulate(
         cost[g] = max(spent / games, 1e-7)
         chunk[g] = max(games, samplers[g].first_chunk)
         outcomes[g] = outcomes[g].merged(points)
+
+
+def _most_useful(
+    terms: list[dict[int, float]],
+    games: dict[int, int],
+    active: list[int],
+    cost: dict[int, float],
+    otherwise: int,
+) -> int:
+    """The outcome whose games narrow the widest margin most for their CPU time, by
+    the variance terms of a look: a game of outcome ``k`` takes about
+    ``term / n^2`` from the widest chance's variance at ``cost[k]``; ``otherwise``
+    when none of them moves it."""
+    widest = max(terms, key=lambda t: _margin_of(t, games))
+    best, gain = otherwise, 0.0
+    for k in active:
+        worth = widest.get(k, 0.0) / (games[k] ** 2 * max(cost[k], 1e-9))
+        if worth > gain:
+            best, gain = k, worth
+    return best
 
 
 APPROX_BUDGET = 0.05
