@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL = ROOT / ".cache" / "tests"
@@ -152,6 +154,44 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     if exitstatus == 0 and RUN.parent == RUNS and RUN.name == str(os.getpid()):
         shutil.rmtree(RUN, ignore_errors=True)
+
+
+_WHOLLY_SLOW = re.compile(r"^pytestmark = (\[[^\]]*)?pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def _wholly_slow(path: Path) -> bool:
+    """Whether every test of the module at ``path`` is ``slow``: tests/e2e, and a module
+    that marks itself so (``pytestmark = pytest.mark.slow``, or a list with it)."""
+    e2e = Path(__file__).parent / "e2e"
+    if e2e in path.parents:
+        return True
+    try:
+        return bool(_WHOLLY_SLOW.search(path.read_text(encoding="utf-8")))
+    except OSError:
+        return False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A run that leaves out the ``slow`` tests (the fast tier: ``-m "not slow"``) does
+    not import the modules that hold nothing else: collecting them costs every worker
+    seconds of CPU (schemathesis builds its fuzzing cases of the whole OpenAPI document
+    at collection, the browser modules import Playwright) only to deselect them all.
+    A module is skipped only when the marker expression is false for a ``slow`` test
+    whatever its other markers; ``None`` leaves the decision to pytest."""
+    markexpr = config.option.markexpr
+    if not markexpr or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_") or not _wholly_slow(collection_path):
+        return None
+    expr = Expression.compile(markexpr)
+    for others in (False, True):
+
+        def slow_and(name: str, /, **kwargs: object) -> bool:
+            return name == "slow" or others  # noqa: B023 (evaluated at once)
+
+        if expr.evaluate(slow_and):
+            return None
+    return True
 
 
 def _postgres_twin(item: pytest.Item) -> bool:
