@@ -79,6 +79,10 @@ os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
 # Nor do they start a child process that warms a fresh install's kernels (the tests
 # of yatzy.web.warmup switch it on).
 os.environ.setdefault("YATZY_WARM_KERNELS", "0")
+# Nor does an app put all its routes together at start (the OpenAPI document, about
+# 1 CPU-second of FastAPI and pydantic an app, where a test calls a few routes; the
+# suite starts hundreds of apps): tests/web/test_web_models.py keeps the default.
+os.environ.setdefault("YATZY_PREBUILD_ROUTES", "0")
 tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
 
 from hypothesis import HealthCheck, settings  # noqa: E402
@@ -258,6 +262,28 @@ def sqlite_copy(template: Path, folder: Path) -> str:
     path = folder / "yatzy.db"
     shutil.copyfile(template, path)
     return f"sqlite:///{path}"
+
+
+# -- the fast tier's share of a product of parameters ----------------------------------
+
+
+def covering(*axes: Sequence[Any]) -> list[Any]:
+    """Every combination of the values of ``axes`` (as ``pytest.mark.parametrize``
+    takes them for several names), the fast tier running only a few that still use
+    every value of every axis: combination ``i`` of the diagonal takes value ``i``
+    (modulo its length) of each axis, so ``max(len(axis))`` combinations stay fast
+    and the rest are ``slow`` (the whole suite runs them all).  For tests whose axes
+    are independent concerns (a rule set, a language, a screen size): a value that
+    breaks on its own is caught by the fast tier; a pair that breaks only together
+    by the whole suite."""
+    width = max(len(axis) for axis in axes)
+    fast = {tuple(i % len(axis) for axis in axes) for i in range(width)}
+    out = []
+    for index in product(*(range(len(axis)) for axis in axes)):
+        values = tuple(axis[i] for axis, i in zip(axes, index, strict=True))
+        marks = () if index in fast else (pytest.mark.slow,)
+        out.append(pytest.param(*values, marks=marks))
+    return out
 
 
 # -- rule sets ------------------------------------------------------------------------
