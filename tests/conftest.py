@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL = ROOT / ".cache" / "tests"
@@ -77,6 +79,10 @@ os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
 # Nor do they start a child process that warms a fresh install's kernels (the tests
 # of yatzy.web.warmup switch it on).
 os.environ.setdefault("YATZY_WARM_KERNELS", "0")
+# Nor does an app put all its routes together at start (the OpenAPI document, about
+# 1 CPU-second of FastAPI and pydantic an app, where a test calls a few routes; the
+# suite starts hundreds of apps): tests/web/test_web_models.py keeps the default.
+os.environ.setdefault("YATZY_PREBUILD_ROUTES", "0")
 tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
 
 from hypothesis import HealthCheck, settings  # noqa: E402
@@ -154,6 +160,44 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         shutil.rmtree(RUN, ignore_errors=True)
 
 
+_WHOLLY_SLOW = re.compile(r"^pytestmark = (\[[^\]]*)?pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def _wholly_slow(path: Path) -> bool:
+    """Whether every test of the module at ``path`` is ``slow``: tests/e2e, and a module
+    that marks itself so (``pytestmark = pytest.mark.slow``, or a list with it)."""
+    e2e = Path(__file__).parent / "e2e"
+    if e2e in path.parents:
+        return True
+    try:
+        return bool(_WHOLLY_SLOW.search(path.read_text(encoding="utf-8")))
+    except OSError:
+        return False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A run that leaves out the ``slow`` tests (the fast tier: ``-m "not slow"``) does
+    not import the modules that hold nothing else: collecting them costs every worker
+    seconds of CPU (schemathesis builds its fuzzing cases of the whole OpenAPI document
+    at collection, the browser modules import Playwright) only to deselect them all.
+    A module is skipped only when the marker expression is false for a ``slow`` test
+    whatever its other markers; ``None`` leaves the decision to pytest."""
+    markexpr = config.option.markexpr
+    if not markexpr or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_") or not _wholly_slow(collection_path):
+        return None
+    expr = Expression.compile(markexpr)
+    for others in (False, True):
+
+        def slow_and(name: str, /, **kwargs: object) -> bool:
+            return name == "slow" or others  # noqa: B023 (evaluated at once)
+
+        if expr.evaluate(slow_and):
+            return None
+    return True
+
+
 def _postgres_twin(item: pytest.Item) -> bool:
     """Whether the test is the PostgreSQL case of a test run on both databases."""
     callspec = getattr(item, "callspec", None)
@@ -218,6 +262,28 @@ def sqlite_copy(template: Path, folder: Path) -> str:
     path = folder / "yatzy.db"
     shutil.copyfile(template, path)
     return f"sqlite:///{path}"
+
+
+# -- the fast tier's share of a product of parameters ----------------------------------
+
+
+def covering(*axes: Sequence[Any]) -> list[Any]:
+    """Every combination of the values of ``axes`` (as ``pytest.mark.parametrize``
+    takes them for several names), the fast tier running only a few that still use
+    every value of every axis: combination ``i`` of the diagonal takes value ``i``
+    (modulo its length) of each axis, so ``max(len(axis))`` combinations stay fast
+    and the rest are ``slow`` (the whole suite runs them all).  For tests whose axes
+    are independent concerns (a rule set, a language, a screen size): a value that
+    breaks on its own is caught by the fast tier; a pair that breaks only together
+    by the whole suite."""
+    width = max(len(axis) for axis in axes)
+    fast = {tuple(i % len(axis) for axis in axes) for i in range(width)}
+    out = []
+    for index in product(*(range(len(axis)) for axis in axes)):
+        values = tuple(axis[i] for axis, i in zip(axes, index, strict=True))
+        marks = () if index in fast else (pytest.mark.slow,)
+        out.append(pytest.param(*values, marks=marks))
+    return out
 
 
 # -- rule sets ------------------------------------------------------------------------

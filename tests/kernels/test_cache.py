@@ -79,6 +79,7 @@ def _files(folder: Path, *patterns: str) -> list[Path]:
     return [p for pattern in patterns for p in folder.rglob(pattern) if p.is_file()]
 
 
+@pytest.mark.slow  # three fresh processes compile a kernel (about 6 CPU-s)
 def test_changing_a_shared_helper_recompiles_its_callers(tmp_path: Path) -> None:
     package = tmp_path / "src" / "yatzy"
     shutil.copytree(

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.conftest import covering
 from tests.tui.helpers import (
     letter,
     make_app,
@@ -44,12 +45,19 @@ def drive(app: YatzyApp, body: Body, size: tuple[int, int] = (80, 24)) -> None:
     asyncio.run(main())
 
 
+SIZES = [(80, 24), (120, 40)]
+"""The screens the sheet must fit."""
+
+
 # -- the sheet on a short screen -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
-@pytest.mark.parametrize("spec", ["yatzy", "yahtzee", "maxi+saved_rolls", "dubbel"])
+# Every rule set, language and size in the fast tier, each pair of them in the whole suite.
+@pytest.mark.parametrize(
+    ("spec", "lang", "size"),
+    covering(["yatzy", "yahtzee", "maxi+saved_rolls", "dubbel"], ["sv", "fi", "en"], SIZES),
+    ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else None,
+)
 def test_totals_and_every_open_box_in_sight_after_a_roll(
     spec: str, lang: Language, size: tuple[int, int]
 ) -> None:

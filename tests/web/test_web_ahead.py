@@ -82,6 +82,7 @@ def test_the_win_analysis_at_the_end_rates_only_the_last_turn(
         assert line["chances"][-1] == other["chances"][-1]  # the result itself
 
 
+@pytest.mark.slow  # games played and analysed, a second app started (about 7 CPU-s)
 def test_a_restarted_server_counts_the_people_at_their_measured_level(
     tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -318,6 +319,7 @@ def test_the_people_are_measured_with_their_earlier_games() -> None:
     ahead.stop()
 
 
+@pytest.mark.slow  # games played and analysed (about 6 CPU-s)
 def test_the_win_analysis_counts_people_at_their_measured_level(
     tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

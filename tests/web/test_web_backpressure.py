@@ -179,6 +179,7 @@ def test_a_socket_that_never_reads_freezes_nothing_and_is_closed(
         page.close()
 
 
+@pytest.mark.slow  # a live server and its pings (about 6 CPU-s)
 def test_sockets_are_capped_per_client_and_dead_ones_freed_by_pings(
     tmp_path: Path, serve: Callable[..., Server]
 ) -> None:

@@ -281,6 +281,7 @@ def test_a_seat_cookie_with_an_odd_number_is_ignored(
         assert (answer["type"], answer["status"]) == ("error", 403), answer
 
 
+@pytest.mark.slow  # a live `yatzy serve`
 def test_latin1_digits_on_the_wire_are_refused_by_a_live_server(
     tmp_path: Path, serve: Callable[..., Server]
 ) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 
 from tests.e2e.support import Server
@@ -104,6 +105,7 @@ def test_a_flood_of_refusals_writes_a_line_per_interval_with_a_count() -> None:
         assert _written(_error('%s - "WebSocket %s" [accepted]', "a", "/ws"), sampler)
 
 
+@pytest.mark.slow  # a live `yatzy serve`
 def test_the_server_logs_through_the_filters(tmp_path: Path, serve: Callable[..., Server]) -> None:
     config = logging_config()
     assert all(h["filters"] == ["sample", "redact"] for h in config["handlers"].values())

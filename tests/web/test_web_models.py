@@ -219,3 +219,18 @@ def test_every_api_route_reads_its_body_as_strict_json() -> None:
     routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
     api = [r for r in routes if r.path.startswith("/api/")]
     assert len(api) >= 12 and all(isinstance(r, StrictJSONRoute) for r in api)
+
+
+@pytest.mark.parametrize("prebuild", ["", "0"])
+def test_the_routes_are_built_at_start_unless_switched_off(
+    prebuild: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server builds the OpenAPI document (and so every route's models) before its first
+    # client; the tests switch that off (tests/conftest.py) and build on first use.
+    monkeypatch.setenv("YATZY_PREBUILD_ROUTES", prebuild)
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}")
+    with TestClient(app) as client:
+        assert (app.openapi_schema is not None) == (prebuild != "0")
+        assert client.get("/api/rules").status_code == 200
+        assert client.get("/openapi.json").json()["paths"]
+        assert app.openapi_schema is not None

@@ -230,6 +230,7 @@ def test_a_blocked_askers_request_is_not_told(client: TestClient, push: PushServ
     assert push.to(phone) == []
 
 
+@pytest.mark.slow  # whole games played to their end (about 8 CPU-s)
 def test_game_over_push(client: TestClient, push: PushService) -> None:
     anna, anna_name = signed_up(client, "Anna")
     bo, bo_name = signed_up(client, "Bo")

@@ -64,6 +64,7 @@ def two_apps(
             yield a, b
 
 
+@pytest.mark.slow  # two server processes
 def test_no_push_to_a_player_watching_through_another_process(
     two_apps: tuple[TestClient, TestClient], push: PushService
 ) -> None:

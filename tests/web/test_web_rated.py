@@ -111,6 +111,7 @@ def test_rated_games_are_between_signed_in_people(client: TestClient) -> None:
         assert view(c, game["id"])["players"][1]["claimed"] is False
 
 
+@pytest.mark.slow  # a rated game played out and analysed (about 7 CPU-s)
 def test_no_hints_undo_or_analysis_while_it_runs_then_ratings_once(
     client: TestClient, db_url: str
 ) -> None:
@@ -235,6 +236,7 @@ def test_leaderboards_and_profiles(client: TestClient) -> None:
     assert names[0] in client.get(f"/players/{names[0]}").text
 
 
+@pytest.mark.slow  # twenty analysed rated games (about 10 CPU-s)
 def test_a_player_who_plays_like_the_solver_is_flagged_for_review(client: TestClient) -> None:
     """Ten rated games' analyses of the optimal bot (the server's own job) flag its
     account for review; a Casual player's do not.  Nothing is shown publicly."""
@@ -294,6 +296,7 @@ def test_a_player_who_plays_like_the_solver_is_flagged_for_review(client: TestCl
     assert "review" not in client.get(f"/api/players/{name}").text
 
 
+@pytest.mark.slow  # a rated game played out and a second app started (about 20 CPU-s)
 def test_a_restarted_server_settles_a_rated_game_left_unrated(
     client: TestClient, db_url: str
 ) -> None:

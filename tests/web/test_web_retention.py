@@ -75,6 +75,7 @@ def test_prune_deletes_only_unfinished_games_untouched_for_the_days(db_url: str)
         repo.close()
 
 
+@pytest.mark.slow  # three `yatzy prune` processes
 def test_yatzy_prune_command(db_url: str) -> None:
     repo, _ = _games(db_url)
     repo.close()

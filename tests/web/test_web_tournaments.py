@@ -188,6 +188,7 @@ def keeps_and_dice(record: dict[str, Any]) -> list[list[Any]]:
     return [[(r["keep"], r["dice"]) for r in turn["rolls"]] for turn in record["turns"]]
 
 
+@pytest.mark.slow  # two whole rounds of four players (about 30 CPU-s)
 def test_two_rounds_to_the_podium_with_duplicate_dice(
     client: TestClient, clock: dict[str, datetime]
 ) -> None:

@@ -95,6 +95,7 @@ def test_two_players_chart_and_decisions_in_swedish(client: TestClient) -> None:
     assert english["label"].startswith("Chance of winning turn by turn: Ann")
 
 
+@pytest.mark.slow  # two whole games played and analysed (about 12 CPU-s)
 def test_solo_is_rated_against_the_earlier_record(client: TestClient) -> None:
     seats = [{"name": "Ann", "here": True}]
     first = create(client, seats, rules="yatzy+forced", lang="en")
