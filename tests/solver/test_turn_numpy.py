@@ -20,7 +20,10 @@ CASES = [
     ("yatzy", None),
     ("yatzy+last_resort", ["ones", "fives", "one_pair", "chance", "yatzy"]),
     ("yatzy+forced", None),
-    ("yatzy+half_forced+lenient", ["small_straight", "large_straight", "full_house", "chance", "yatzy"]),
+    (
+        "yatzy+half_forced+lenient",
+        ["small_straight", "large_straight", "full_house", "chance", "yatzy"],
+    ),
     ("yatzy+bonus_points=0", ["twos", "small_straight", "yatzy"]),
     ("yahtzee", ["ones", "sixes", "full_house", "large_straight", "yatzy", "chance"]),
     ("yahtzee+joker=free", ["fours", "three_of_a_kind", "full_house", "yatzy"]),
@@ -129,3 +132,44 @@ def test_the_disk_cache_is_read_for_the_kernel() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+def test_a_games_analysis_is_the_same_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis in points a short first game gets while the turn kernel is not
+    compiled (numpy) is the one it gets after (issue 24: the analysis waits only for
+    the table)."""
+    from yatzy.strategy.analyze import analyze
+
+    rules = RuleSet.parse("yahtzee")
+    state = Game(rules, ["a", "b"]).new_initial_state(starter=0)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        play_turn(state, GreedyBot(), rng)
+    monkeypatch.setattr(base, "turn_kernel_at_hand", lambda args: False)
+    without = analyze(state).to_json()
+    monkeypatch.setattr(base, "turn_kernel_at_hand", lambda args: True)
+    assert analyze(state).to_json() == without
+
+
+def test_the_terminals_table_build_compiles_the_turn_kernel_after_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The terminal's background build (yatzy.bots.prepare_tables) writes the table
+    first (the hints and the exact computer need nothing more) and then compiles a
+    turn's kernel into the disk cache for the processes after it."""
+    from yatzy.bots import prepare_tables
+    from yatzy.strategy import advisor
+
+    done: list[object] = []
+
+    class Solver:
+        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
+            done.append(("turn kernel", kernel))
+
+    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
+    prepare_tables("optimal", "yatzy")
+    assert done == ["table", ("turn kernel", True)]
+    done.clear()
+    prepare_tables("optimal", "dubbel")  # an approximate strategy: no exact turn kernel
+    assert done == ["table"]

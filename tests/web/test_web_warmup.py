@@ -158,7 +158,7 @@ def test_the_table_job_waits_for_the_childs_first_stage_only(
 ) -> None:
     # Issue 24: a short first game's analysis waited for the whole warm-up (the win
     # chances' kernels too); the table job now goes on once the child says the table
-    # and the analysis' kernels are cached, and the win analysis waits for the rest.
+    # is cached, and the win analysis waits for the rest.
     import subprocess
     import sys
     import threading
@@ -239,16 +239,24 @@ def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
     assert rated == []
 
 
-def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
+def test_the_child_says_the_analysis_is_ready_once_the_table_is_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Issue 24: the analysis comes first; the win chances' kernels after it, including
-    # the sampling of a greedy computer (compiled apart from the optimal table's).
+    # Issue 24: the analysis comes first, and needs only the table (a turn's values
+    # come from numpy until their kernel is compiled); the kernels after it: a turn's
+    # (compiled, not numpy), then the win chances', including the sampling of a greedy
+    # computer (compiled apart from the optimal table's).
     from yatzy.strategy import advisor, analyze, win_analysis, win_chance
     from yatzy.web.warm_children import ANALYSIS_READY
 
     done: list[object] = []
+
+    class Solver:
+        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
+            done.append(("turn kernel", kernel))
+
     monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
     monkeypatch.setattr(analyze, "analyze", lambda state, *a, **k: done.append("analysis"))
     monkeypatch.setattr(
         win_chance,
@@ -257,8 +265,8 @@ def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
     )
     monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: done.append("wins"))
     warmup.warm("yatzy+forced", done.append)
-    assert done[:3] == ["table", "analysis", ANALYSIS_READY]
-    assert ("chances", (None, "greedy")) in done[3:] and done[-1] == "wins"
+    assert done[:4] == ["table", ANALYSIS_READY, ("turn kernel", True), "analysis"]
+    assert ("chances", (None, "greedy")) in done[4:] and done[-1] == "wins"
 
 
 @pytest.mark.parametrize("job", ["win_chances", "target", "winner"])

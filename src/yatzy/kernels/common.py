@@ -294,7 +294,7 @@ def maximize(
 ) -> None:
     """Every keep becomes the best keep among its sub-multisets (rolls: ``R`` to ``R_out``)."""
     max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
-    max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
+    max_subs(R, R_out, B, sub, nsub, n_rolls, np.int64(0), lanes)  # int64: one compile
 
 
 @njit(cache=True, nogil=True)

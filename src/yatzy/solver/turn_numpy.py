@@ -111,10 +111,11 @@ def _final_values(
 
 def _fifty_aware(read: Any, b: int, pts: Array, offset: Array | int) -> Array:
     """The next values of box ``b`` for every roll, read at 1 where it scores 50."""
-    plain = read(b, False, offset)
+    plain: Array = read(b, False, offset)
     if not (pts == 50).any():
-        return np.asarray(plain)
-    return np.where(pts == 50, read(b, True, offset), plain)
+        return plain
+    fifty: Array = read(b, True, offset)
+    return np.where(pts == 50, fifty, plain)
 
 
 def _joker_value(
@@ -193,8 +194,6 @@ def turn_tables_numpy(
             rolls = finals[min(j, m.saved)]  # stopping now carries min(j, saved) rolls
         # The best keep among each keep's sub-multisets, smallest first.
         for keeps in smallest_first:
-            best[keeps] = np.max(
-                np.concatenate([v[keeps, None], best[sub[keeps]]], axis=1), axis=1
-            )
+            best[keeps] = np.max(np.concatenate([v[keeps, None], best[sub[keeps]]], axis=1), axis=1)
         rolls = np.max(np.concatenate([rolls[:, None], best[sub[:n_rolls]]], axis=1), axis=1)
     return out
