@@ -310,3 +310,40 @@ def test_a_failure_loading_the_kernels_does_not_fail_the_table_job(
     monkeypatch.setattr(advisor, "advise", lambda state: None)
     monkeypatch.setattr(prepare, "load_kernels", fails)
     prepare._strategy({"spec": "yatzy+forced"})  # no error: the job is done
+
+
+def test_the_live_chances_wait_while_the_child_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 24: late in a first game the live chances solved a sub-game in the server,
+    # compiling the solve kernel there beside the child (numba holding the server's
+    # interpreter: the analysis after the last box waited minutes).  While the child
+    # runs they wait for it, as the win tables' job does; after it they are computed.
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.strategy import win_chance
+    from yatzy.web import chances
+
+    state = Game(RuleSet.parse("yatzy"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(3)
+    while len(state.sheets[1].open_boxes) > 2:
+        play_turn(state, GreedyBot(), rng)
+    computed: list[object] = []
+    waiting: list[str] = []
+
+    def win_chances(*args: object, **kw: object) -> None:
+        computed.append(args)
+        raise RuntimeError("computed here")
+
+    monkeypatch.setattr(win_chance, "win_chances", win_chances)
+    monkeypatch.setattr(
+        chances.LiveChances, "_wait_for_tables", lambda self, game_id, *a: waiting.append(game_id)
+    )
+    live = chances.LiveChances(budget=0.05, share=1.0)
+    monkeypatch.setattr(chances, "still_warming", lambda spec: spec == "yatzy")
+    assert live._compute("g", 5, state, [None, None]) is None
+    assert waiting == ["g"] and computed == []
+    monkeypatch.setattr(chances, "still_warming", lambda spec: False)
+    answer = live._compute("g", 5, state, [None, None])
+    assert answer == {"version": 5, "unavailable": "computed here"}
+    assert len(computed) == 1 and waiting == ["g"]
