@@ -339,10 +339,14 @@ def test_the_live_chances_wait_while_the_child_compiles(monkeypatch: pytest.Monk
     monkeypatch.setattr(
         chances.LiveChances, "_wait_for_tables", lambda self, game_id, *a: waiting.append(game_id)
     )
+    queued: list[str] = []
+    monkeypatch.setattr(chances, "strategy_status", lambda rules: queued.append(rules.spec))
     live = chances.LiveChances(budget=0.05, share=1.0)
     monkeypatch.setattr(chances, "still_warming", lambda spec: spec == "yatzy")
     assert live._compute("g", 5, state, [None, None]) is None
-    assert waiting == ["g"] and computed == []
+    # The strategy table's job is queued before the win tables' (which waits for the
+    # child's end in the one table worker): the analysis waits for the table only.
+    assert queued == ["yatzy"] and waiting == ["g"] and computed == []
     monkeypatch.setattr(chances, "still_warming", lambda spec: False)
     answer = live._compute("g", 5, state, [None, None])
     assert answer == {"version": 5, "unavailable": "computed here"}
