@@ -37,7 +37,7 @@ import numpy as np
 from yatzy.kernels.jit import njit
 
 # isort: split
-from yatzy.kernels.common import expect, mean_of_rolls
+from yatzy.kernels.common import expect, int64, mean_of_rolls
 from yatzy.kernels.final import final_values, rolls_per_box
 
 # Maxima: a loop that writes a row it also reads (``row[l] = max(row[l], v)``)
@@ -48,9 +48,9 @@ from yatzy.kernels.final import final_values, rolls_per_box
 # for that constant (numba types it ``Literal[int](0)``, not ``int64``), so a fresh
 # install's compile of the solve kernel compiled ``final_values`` three times and its
 # ``_fuse_into`` and ``_max_subs_in_order`` more.  Constants passed to the helpers are
-# written ``np.int64(0)``, and so are the counters passed to them that start at 0
-# (numba's SSA form would pass the version holding the constant): one compile per
-# helper (issue 24's first-game waits).
+# written ``int64(0)`` (:func:`yatzy.kernels.common.int64`), and so are the counters
+# passed to them that start at 0 (numba's SSA form would pass the version holding the
+# constant): one compile per helper (issue 24's first-game waits).
 
 
 @njit(cache=True, nogil=True)
@@ -198,7 +198,7 @@ def _maximize_in_order(
     very slow on AMD), in the order of :func:`_keep_order`.
     """
     split = A.shape[0] - n_rolls
-    _max_subs_in_order(A, B, B, sub, nsub, order, np.int64(0), split, lanes)
+    _max_subs_in_order(A, B, B, sub, nsub, order, int64(0), split, lanes)
     _max_subs_in_order(R, R_out, B, sub, nsub, order, split, A.shape[0], lanes)
 
 
@@ -456,16 +456,16 @@ def _solve_group(
     items_y = np.empty(cap // 8 + 1, dtype=np.int64)
     items_off = np.empty(cap // 8 + 1, dtype=np.int64)
     n_items = 0
-    used = np.int64(0)
+    used = int64(0)
     # Each mask's final values go straight into its lanes of the roll rows.
     Af = flat_a[: n_keeps * cap].reshape((n_keeps, cap))
     Bf = flat_b[: (n_keeps + 4) * cap].reshape((n_keeps + 4, cap))
     i = 0
-    y = np.int64(0)
+    y = int64(0)
     while i <= n_masks:
         ys = 1
-        lanes = np.int64(0)
-        u0 = np.int64(0)
+        lanes = int64(0)
+        u0 = int64(0)
         if i < n_masks:
             mask = masks[i]
             ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
@@ -484,7 +484,7 @@ def _solve_group(
                 for u in range(a0, reach):
                     V[idx, yy, u] = out[off + u - a0]
             n_items = 0
-            used = np.int64(0)
+            used = int64(0)
         if i == n_masks:
             break
         mask = masks[i]
@@ -517,7 +517,7 @@ def _solve_group(
         used += lanes
         y += 1
         if y == ys:
-            y = np.int64(0)
+            y = int64(0)
             i += 1
 
 
@@ -575,7 +575,7 @@ def _solve_mask(
             # F_c: the best box with c rolls carried on; F_0 stays in A's roll rows.
             final_values(
                 A,
-                np.int64(0),
+                int64(0),
                 flat_b,
                 mask,
                 c,
@@ -610,7 +610,7 @@ def _solve_mask(
     for y in range(ys):
         final_values(
             A,
-            np.int64(0),
+            int64(0),
             flat_b,
             mask,
             y,
@@ -675,11 +675,11 @@ def turn_tables(
     W = np.empty((4 + 2 * score.shape[1]) * 40, dtype=V.dtype)
     box_rolls = rolls_per_box(score)
     order = _keep_order(add, nsub, n_rolls)
-    one = np.int64(1)  # one lane, as a plain int64: see the note on literals above
+    one = int64(1)  # one lane, as a plain int64: see the note on literals above
     for c in range(saved, -1, -1):
         final_values(
             A,
-            np.int64(0),
+            int64(0),
             W,
             mask,
             c if saved > 0 else y,
