@@ -69,6 +69,30 @@ def finished(players):
         play_turn(state, GreedyBot(), rng)
     return state
 
+def cpu_self():
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+def cpu_children():
+    # CPU seconds of this process's children: those ended and reaped, and those still
+    # running (their /proc figures).
+    import os, resource
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = r.ru_utime + r.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():  # the parent's pid
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
 def until(probe, limit=3600.0):
     start = time.perf_counter()
     while True:
@@ -141,8 +165,11 @@ elif what == "server":
         preview = {b: p for b, p in turn["preview"].items() if b in turn["allowed"]}
         return {"score": max(preview, key=lambda b: (preview[b], b))}
     seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "optimal"}]
+    import os
+    out["load average at the start"] = os.getloadavg()[0]
     with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:
         t = begun = time.perf_counter()
+        cpu0, kids0 = cpu_self(), cpu_children()
         gid = client.post("/api/games", json={"rules": spec, "seats": seats}).json()["id"]
         out["game created"] = time.perf_counter() - t
         bot_turns = []
@@ -160,7 +187,8 @@ elif what == "server":
             if computer:
                 bot_turns.append(time.perf_counter() - t)  # its whole turn, on screen
         last = time.perf_counter()
-        waits = {}
+        cpu_game, kids_game = cpu_self() - cpu0, cpu_children() - kids0
+        waits, cpus = {}, {}
         asked = (("analysis", "analysis"), ("win analysis", "win-analysis"))
         while len(waits) < 3:
             for name, path in asked:
@@ -171,6 +199,7 @@ elif what == "server":
                     waits["win estimate"] = time.perf_counter() - last
                 if not answer.get("pending"):
                     waits[name] = time.perf_counter() - last
+                    cpus[name] = (cpu_self() - cpu0, cpu_children() - kids0)
                     waits.setdefault("win estimate", float("nan"))  # the exact came first
                     out[f"{name} answered"] = sorted(answer)[:4]
             if time.perf_counter() - last > limit:
@@ -186,6 +215,14 @@ elif what == "server":
         out["win analysis, server, from the last box"] = waits.get("win analysis", float("nan"))
         ahead = client.app.state.service.ahead
         out["turns rated ahead"] = ahead.done
+        out["server CPU s during the game"] = cpu_game
+        out["warm-up children's CPU s during the game"] = kids_game
+        if "analysis" in cpus:
+            out["server CPU s at the analysis"] = cpus["analysis"][0]
+            out["children's CPU s at the analysis"] = cpus["analysis"][1]
+        if "win analysis" in cpus:
+            out["children's CPU s at the win analysis"] = cpus["win analysis"][1]
+        out["load average at the end"] = os.getloadavg()[0]
 elif what == "terminal":
     # The terminal's waits (yatzy play): the optimal computer's first turn, the first
     # hint, the record line, and how long until a hint gives options.

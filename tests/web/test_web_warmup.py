@@ -158,7 +158,7 @@ def test_the_table_job_waits_for_the_childs_first_stage_only(
 ) -> None:
     # Issue 24: a short first game's analysis waited for the whole warm-up (the win
     # chances' kernels too); the table job now goes on once the child says the table
-    # and the analysis' kernels are cached, and the win analysis waits for the rest.
+    # is cached, and the win analysis waits for the rest.
     import subprocess
     import sys
     import threading
@@ -239,16 +239,24 @@ def test_the_win_analysis_waits_while_the_child_compiles_its_kernels(
     assert rated == []
 
 
-def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
+def test_the_child_says_the_analysis_is_ready_once_the_table_is_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Issue 24: the analysis comes first; the win chances' kernels after it, including
-    # the sampling of a greedy computer (compiled apart from the optimal table's).
+    # Issue 24: the analysis comes first, and needs only the table (a turn's values
+    # come from numpy until their kernel is compiled); the kernels after it: a turn's
+    # (compiled, not numpy), then the win chances', including the sampling of a greedy
+    # computer (compiled apart from the optimal table's).
     from yatzy.strategy import advisor, analyze, win_analysis, win_chance
     from yatzy.web.warm_children import ANALYSIS_READY
 
     done: list[object] = []
+
+    class Solver:
+        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
+            done.append(("turn kernel", kernel))
+
     monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
     monkeypatch.setattr(analyze, "analyze", lambda state, *a, **k: done.append("analysis"))
     monkeypatch.setattr(
         win_chance,
@@ -257,8 +265,8 @@ def test_the_child_says_the_analysis_is_ready_before_the_win_chances_kernels(
     )
     monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: done.append("wins"))
     warmup.warm("yatzy+forced", done.append)
-    assert done[:3] == ["table", "analysis", ANALYSIS_READY]
-    assert ("chances", (None, "greedy")) in done[3:] and done[-1] == "wins"
+    assert done[:4] == ["table", ANALYSIS_READY, ("turn kernel", True), "analysis"]
+    assert ("chances", (None, "greedy")) in done[4:] and done[-1] == "wins"
 
 
 @pytest.mark.parametrize("job", ["win_chances", "target", "winner"])
@@ -302,3 +310,44 @@ def test_a_failure_loading_the_kernels_does_not_fail_the_table_job(
     monkeypatch.setattr(advisor, "advise", lambda state: None)
     monkeypatch.setattr(prepare, "load_kernels", fails)
     prepare._strategy({"spec": "yatzy+forced"})  # no error: the job is done
+
+
+def test_the_live_chances_wait_while_the_child_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 24: late in a first game the live chances solved a sub-game in the server,
+    # compiling the solve kernel there beside the child (numba holding the server's
+    # interpreter: the analysis after the last box waited minutes).  While the child
+    # runs they wait for it, as the win tables' job does; after it they are computed.
+    import random
+
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.strategy import win_chance
+    from yatzy.web import chances
+
+    state = Game(RuleSet.parse("yatzy"), ["A", "B"]).new_initial_state(starter=0)
+    rng = random.Random(3)
+    while len(state.sheets[1].open_boxes) > 2:
+        play_turn(state, GreedyBot(), rng)
+    computed: list[object] = []
+    waiting: list[str] = []
+
+    def win_chances(*args: object, **kw: object) -> None:
+        computed.append(args)
+        raise RuntimeError("computed here")
+
+    monkeypatch.setattr(win_chance, "win_chances", win_chances)
+    monkeypatch.setattr(
+        chances.LiveChances, "_wait_for_tables", lambda self, game_id, *a: waiting.append(game_id)
+    )
+    queued: list[str] = []
+    monkeypatch.setattr(chances, "strategy_status", lambda rules: queued.append(rules.spec))
+    live = chances.LiveChances(budget=0.05, share=1.0)
+    monkeypatch.setattr(chances, "still_warming", lambda spec: spec == "yatzy")
+    assert live._compute("g", 5, state, [None, None]) is None
+    # The strategy table's job is queued before the win tables' (which waits for the
+    # child's end in the one table worker): the analysis waits for the table only.
+    assert queued == ["yatzy"] and waiting == ["g"] and computed == []
+    monkeypatch.setattr(chances, "still_warming", lambda spec: False)
+    answer = live._compute("g", 5, state, [None, None])
+    assert answer == {"version": 5, "unavailable": "computed here"}
+    assert len(computed) == 1 and waiting == ["g"]

@@ -122,8 +122,9 @@ def preparing(level: str | None, rules: RuleSet) -> bool:
 
 def prepare_tables(level: str, spec: str) -> None:
     """Load or build the tables a bot of ``level`` plays the rules ``spec`` with (the
-    ``winner``'s target tables, else the advisor's), once per computer: what a front
-    end runs in the background while the greedy strategy stands in for the bot."""
+    ``winner``'s target tables, else the advisor's table, then a turn's kernel), once
+    per computer: what a front end runs in the background while the greedy strategy
+    stands in for the bot."""
     from yatzy.game import Game
 
     rules = RuleSet.parse(spec)
@@ -133,9 +134,14 @@ def prepare_tables(level: str, spec: str) -> None:
         if winner_supported(rules):
             win_tables(rules, build=True)
             return
-    from yatzy.strategy.advisor import advise
+    from yatzy.strategy.advisor import advise, is_exact, solver_for
 
-    advise(Game(rules, ["warm-up"]).new_initial_state())
+    fresh = Game(rules, ["warm-up"]).new_initial_state()
+    advise(fresh)
+    if is_exact(rules):
+        # A turn's kernel, compiled into the disk cache for the processes after this
+        # one (meanwhile they compute a turn's values with numpy, the same values).
+        solver_for(rules.spec).turn_tables(fresh.sheet, kernel=True)
 
 
 def make_bot(level: str) -> Bot:

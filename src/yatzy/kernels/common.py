@@ -25,6 +25,18 @@ from yatzy.kernels.jit import njit
 # isort: split
 from yatzy.kernels.codes import JOKER_FORCED, JOKER_NONE, YATZY_BONUS
 
+# -- int64 values ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def int64(value: int) -> int:
+    """``value`` as numba's ``int64``: a constant passed to a helper as is
+    (``f(x, 0)``) is typed ``Literal[int](0)``, and numba compiles the helper once
+    more for it; ``f(x, int64(0))`` shares the helper's one compile (issue 24: the
+    solve kernel's compile on a fresh install)."""
+    return np.int64(value)  # type: ignore[return-value]
+
+
 # -- the boxes a final roll may fill ---------------------------------------------------
 
 
@@ -294,7 +306,7 @@ def maximize(
 ) -> None:
     """Every keep becomes the best keep among its sub-multisets (rolls: ``R`` to ``R_out``)."""
     max_subs(A, B, B, sub, nsub, A.shape[0], n_rolls, lanes)
-    max_subs(R, R_out, B, sub, nsub, n_rolls, 0, lanes)
+    max_subs(R, R_out, B, sub, nsub, n_rolls, int64(0), lanes)  # int64: one compile
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,7 @@ from yatzy.kernels.jit import njit
 
 # isort: split
 from yatzy.kernels.codes import JOKER_NONE, YATZY_BONUS
-from yatzy.kernels.common import allowed_for_roll
+from yatzy.kernels.common import allowed_for_roll, int64
 
 # A note on maxima: ``row[l] = max(row[l], v)`` in place makes LLVM emit masked
 # stores (vmaskmovps), which are very slow on AMD processors.  Every maximum here
@@ -205,7 +205,7 @@ def final_values(
     start = np.empty(n_rolls, dtype=np.int64)
     row_of = np.empty((n_boxes, 2), dtype=np.int64)
     rows = 4
-    k = 0
+    k = int64(0)
     for b in range(n_boxes):
         if not (allowed >> b) & 1:
             continue
@@ -230,7 +230,9 @@ def final_values(
         for lane in range(lanes):
             S[1, lane] = -np.inf
     else:
-        _fuse_into(S, 1, 0, S, 0, T, n_rolls, k, lanes)
+        # int64, not literals: one compile of _fuse_into (the note on literals in solve)
+        zero = int64(0)
+        _fuse_into(S, int64(1), zero, S, zero, T, n_rolls, k, lanes)
     last = n_boxes + 1
     for r in range(n_rolls):
         T[r, last] = 0
@@ -263,7 +265,7 @@ def final_values(
             if face == 0:
                 continue
             boxes = allowed_for_roll(mask, allowed, face, ybox, joker_mode, lower_bits)
-            k = 0
+            k = int64(0)
             for b in range(n_boxes):
                 if not (boxes >> b) & 1:
                     continue

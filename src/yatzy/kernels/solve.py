@@ -37,12 +37,20 @@ import numpy as np
 from yatzy.kernels.jit import njit
 
 # isort: split
-from yatzy.kernels.common import expect, mean_of_rolls
+from yatzy.kernels.common import expect, int64, mean_of_rolls
 from yatzy.kernels.final import final_values, rolls_per_box
 
 # Maxima: a loop that writes a row it also reads (``row[l] = max(row[l], v)``)
 # compiles to masked stores, very slow on AMD processors, so every maximum writes
 # a row it does not read (see the note in :mod:`yatzy.kernels.final`).
+
+# Literals: a helper called with a constant int (``f(x, 0)``) is compiled once more
+# for that constant (numba types it ``Literal[int](0)``, not ``int64``), so a fresh
+# install's compile of the solve kernel compiled ``final_values`` three times and its
+# ``_fuse_into`` and ``_max_subs_in_order`` more.  Constants passed to the helpers are
+# written ``int64(0)`` (:func:`yatzy.kernels.common.int64`), and so are the counters
+# passed to them that start at 0 (numba's SSA form would pass the version holding the
+# constant): one compile per helper (issue 24's first-game waits).
 
 
 @njit(cache=True, nogil=True)
@@ -190,7 +198,7 @@ def _maximize_in_order(
     very slow on AMD), in the order of :func:`_keep_order`.
     """
     split = A.shape[0] - n_rolls
-    _max_subs_in_order(A, B, B, sub, nsub, order, 0, split, lanes)
+    _max_subs_in_order(A, B, B, sub, nsub, order, int64(0), split, lanes)
     _max_subs_in_order(R, R_out, B, sub, nsub, order, split, A.shape[0], lanes)
 
 
@@ -448,16 +456,16 @@ def _solve_group(
     items_y = np.empty(cap // 8 + 1, dtype=np.int64)
     items_off = np.empty(cap // 8 + 1, dtype=np.int64)
     n_items = 0
-    used = 0
+    used = int64(0)
     # Each mask's final values go straight into its lanes of the roll rows.
     Af = flat_a[: n_keeps * cap].reshape((n_keeps, cap))
     Bf = flat_b[: (n_keeps + 4) * cap].reshape((n_keeps + 4, cap))
     i = 0
-    y = 0
+    y = int64(0)
     while i <= n_masks:
         ys = 1
-        lanes = 0
-        u0 = 0
+        lanes = int64(0)
+        u0 = int64(0)
         if i < n_masks:
             mask = masks[i]
             ys = 2 if V.shape[1] == 2 and ybox >= 0 and not (mask >> ybox) & 1 else 1
@@ -476,7 +484,7 @@ def _solve_group(
                 for u in range(a0, reach):
                     V[idx, yy, u] = out[off + u - a0]
             n_items = 0
-            used = 0
+            used = int64(0)
         if i == n_masks:
             break
         mask = masks[i]
@@ -509,7 +517,7 @@ def _solve_group(
         used += lanes
         y += 1
         if y == ys:
-            y = 0
+            y = int64(0)
             i += 1
 
 
@@ -567,7 +575,7 @@ def _solve_mask(
             # F_c: the best box with c rolls carried on; F_0 stays in A's roll rows.
             final_values(
                 A,
-                0,
+                int64(0),
                 flat_b,
                 mask,
                 c,
@@ -602,7 +610,7 @@ def _solve_mask(
     for y in range(ys):
         final_values(
             A,
-            0,
+            int64(0),
             flat_b,
             mask,
             y,
@@ -667,15 +675,16 @@ def turn_tables(
     W = np.empty((4 + 2 * score.shape[1]) * 40, dtype=V.dtype)
     box_rolls = rolls_per_box(score)
     order = _keep_order(add, nsub, n_rolls)
+    one = int64(1)  # one lane, as a plain int64: see the note on literals above
     for c in range(saved, -1, -1):
         final_values(
             A,
-            0,
+            int64(0),
             W,
             mask,
             c if saved > 0 else y,
             u,
-            1,
+            one,
             allowed,
             V,
             idx_of_mask,
@@ -699,10 +708,10 @@ def turn_tables(
     for j in range(1, out.shape[0]):
         R = A if in_a else B
         R_out = B if in_a else A
-        expect(A, R, add, n_rolls, 1)
+        expect(A, R, add, n_rolls, one)
         for k in range(A.shape[0]):
             out[j, k] = R[k, 0] if k < n_rolls else A[k, 0]
         if saved > 0:
-            _load_stops(R, C, (min(j, saved) - 1) * n_rolls, n_rolls, 1)
-        _maximize_in_order(A, R, B, R_out, sub, nsub, order, n_rolls, 1)
+            _load_stops(R, C, (min(j, saved) - 1) * n_rolls, n_rolls, one)
+        _maximize_in_order(A, R, B, R_out, sub, nsub, order, n_rolls, one)
         in_a = not in_a

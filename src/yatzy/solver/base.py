@@ -338,25 +338,49 @@ class Solver:
 
     # -- within a turn -----------------------------------------------------------------------
 
-    def turn_tables(self, sheet: Sheet) -> npt.NDArray[np.float64]:
+    def turn_tables(self, sheet: Sheet, *, kernel: bool | None = None) -> npt.NDArray[np.float64]:
         """Within-turn values for ``sheet``'s next turn, as final scores.
 
         ``t[j, k]`` (``j`` up to 2, or 4 with ``saved_rolls=next``): with ``j`` rolls
         left, the expected final score of keeping the
         dice of keep ``k`` (see :func:`yatzy.solver._dice.dice_tables`) and throwing
         the rest; ``t[0, r]`` scoring the best box for final roll ``r``.
-        """
-        from yatzy.kernels import solve
 
+        From the numba kernel :func:`yatzy.kernels.solve.turn_tables` where it is at
+        hand (compiled in this process, or in the kernels' disk cache), else from
+        :func:`yatzy.solver.turn_numpy.turn_tables_numpy`, the same values bit for bit
+        without a compile (on a fresh install numba's compile of the kernel took 15-20
+        CPU seconds after the table was built: issue 24).  ``kernel`` forces one way:
+        True the kernel (compiling it where it is not cached: the warm-up's way of
+        caching it), False numpy.
+        """
+        m, lay, d = self.model, self.layout, self.model.dice
+        args = self.turn_args(sheet)
+        if kernel is None:
+            kernel = turn_kernel_at_hand(args)
+        if kernel:
+            from yatzy.kernels import solve
+
+            out = np.full((m.levels + m.saved + 1, d.n_keeps), np.nan, dtype=self.dtype)
+            solve.turn_tables(out, *args)
+        else:
+            from yatzy.solver.turn_numpy import turn_tables_numpy
+
+            mask, y, u, allowed = args[:4]
+            out = turn_tables_numpy(m, lay.idx_of_mask, self.table, mask, y, u, allowed)
+        return out.astype(np.float64) + scored_without_bonus(sheet)
+
+    def turn_args(self, sheet: Sheet) -> tuple[Any, ...]:
+        """The arguments of :func:`yatzy.kernels.solve.turn_tables` after its output
+        array, for ``sheet``'s next turn."""
         mask, y, u = self._state_of(sheet)
         m, lay, d = self.model, self.layout, self.model.dice
-        out = np.full((m.levels + m.saved + 1, d.n_keeps), np.nan, dtype=self.dtype)
-        solve.turn_tables(
-            out,
+        allowed = int(lay.allowed[self._row(mask)])
+        return (
             mask,
             y,
             u,
-            int(lay.allowed[self._row(mask)]),
+            allowed,
             self.table,
             lay.idx_of_mask,
             m.score,
@@ -373,7 +397,6 @@ class Solver:
             d.nsub,
             d.yatzy_face,
         )
-        return out.astype(np.float64) + scored_without_bonus(sheet)
 
     def advise(self, state: State) -> Ranking:
         """Rank every action of the player to act by expected final score.
@@ -457,3 +480,34 @@ def scored_without_bonus(sheet: Sheet) -> int:
     """What ``sheet`` holds so far without the upper bonus: a solver's value of a
     position is this plus the table's value, which counts the bonus."""
     return sheet.total - sheet.bonus
+
+
+_LOOK_AGAIN = 1.0
+"""Seconds before the kernels' disk cache is read again for a turn kernel not there."""
+_kernel_looked = [float("-inf")]
+
+
+def turn_kernel_at_hand(args: Sequence[Any]) -> bool:
+    """Whether :func:`yatzy.kernels.solve.turn_tables` runs without a compile for the
+    arguments ``args`` (those after its output array): compiled or loaded in this
+    process, or its machine code for these argument types in the kernels' disk cache
+    (numba's own index of it, read at most once per :data:`_LOOK_AGAIN` seconds while
+    it is missing: a warm-up process may be compiling it).  False on any doubt: the
+    numpy way gives the same values."""
+    from yatzy.kernels import solve
+
+    dispatcher: Any = solve.turn_tables
+    if dispatcher.signatures:
+        return True
+    now = time.monotonic()
+    if now - _kernel_looked[0] < _LOOK_AGAIN:
+        return False
+    _kernel_looked[0] = now
+    try:
+        out = np.empty((1, 1), dtype=args[4].dtype)
+        sig = tuple(dispatcher.typeof_pyval(a) for a in (out, *args))
+        cache = dispatcher._cache
+        key = cache._index_key(sig, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # numba's cache is not what this reads: the numpy way
+        return False

@@ -305,11 +305,13 @@ class SavedSolver(Solver, handles=accumulates):
 
     # -- within a turn -----------------------------------------------------------------------
 
-    def turn_tables(self, sheet: Sheet) -> npt.NDArray[np.float64]:
+    def turn_tables(self, sheet: Sheet, *, kernel: bool | None = None) -> npt.NDArray[np.float64]:
         """Within-turn values for ``sheet``'s next turn, as final scores.
 
         ``t[j, k]`` for ``j`` up to ``3 + saved - 1`` rolls left, as in
-        :meth:`Solver.turn_tables`.
+        :meth:`Solver.turn_tables`; always from this solver's own kernel (``kernel``
+        is accepted for the base class's callers: these tables are built only on
+        request, ``yatzy solve maxi+saved_rolls``, never behind a first game).
         """
         return self.turn_and_stops(sheet)[0]
 

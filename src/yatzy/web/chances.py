@@ -34,7 +34,8 @@ from yatzy.game import Game, State, from_record, to_record
 from yatzy.rules import RuleSet
 from yatzy.store import StoredGame
 from yatzy.web.jobs import Busy, JobQueue, JobSpec, register
-from yatzy.web.prepare import policy, table_jobs
+from yatzy.web.prepare import policy, strategy_status, table_jobs
+from yatzy.web.warm_children import still_warming
 
 log = logging.getLogger("yatzy.web")
 
@@ -275,6 +276,17 @@ class LiveChances:
                 "unavailable": "not prepared on this server",
                 "why": "not_prepared",
             }
+        if still_warming(state.rules.spec):
+            # A fresh install's warm-up child compiles the kernels the chances use (a
+            # late position's sub-game needs the solve kernel; its sampling, the win
+            # chances'): computed after it, not compiled beside it here, where numba's
+            # compile holds the interpreter's lock and stalls every request (issue 24:
+            # the analysis after a one-minute first game waited minutes behind it).
+            # The strategy table's job goes first in the one table worker: it waits for
+            # the child's table only, while the win tables' job waits for its end.
+            strategy_status(state.rules)
+            self._wait_for_tables(game_id, version, state, levels)
+            return None
         try:
             result = win_chances(state, levels, budget=self.budget, build=False, margin=LIVE_MARGIN)
         except TablesNotReady as exc:

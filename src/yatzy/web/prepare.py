@@ -163,12 +163,14 @@ def _strategy(args: dict[str, Any]) -> None:
 
 
 def load_kernels(rules: RuleSet) -> None:
-    """One turn of the optimal bot and its analysis in points: loads (or compiles)
-    every kernel a bot's move and the analysis use — a keep after a roll reads other
-    kernels than the turn's start that :func:`yatzy.strategy.advisor.advise` loads —
-    here, in the table job, while the greedy strategy still stands in.  Else the
-    first exact move after the job loaded them in the game's own turn (issue 24: one
-    computer turn took 4.3 s when the exact computer took over mid-game)."""
+    """One turn of the optimal bot and its analysis in points: loads what a bot's move
+    and the analysis read — a keep after a roll reads more than the turn's start that
+    :func:`yatzy.strategy.advisor.advise` loads: a turn's kernel where it is compiled
+    (in the disk cache), else the numpy code of the same values (never a compile
+    here: :meth:`yatzy.solver.Solver.turn_tables`) — in the table job, while the
+    greedy strategy still stands in.  Else the first exact move after the job loaded
+    them in the game's own turn (issue 24: one computer turn took 4.3 s when the
+    exact computer took over mid-game)."""
     import random
 
     from yatzy.bots import play_turn

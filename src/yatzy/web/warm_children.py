@@ -3,9 +3,10 @@ per table per machine"): :mod:`yatzy.web.warmup` registers each child it starts,
 server's table job (:mod:`yatzy.web.prepare`) waits for the child of its rules before
 loading the table and kernels the child caches, rather than compile them beside it.
 
-The child works in two stages: first the table and the kernels of the analysis in
-points, then it says :data:`ANALYSIS_READY` on its standard output and goes on with
-the kernels of the win chances.  The table job waits for the first stage only (a short
+The child works in two stages: first the table, all the analysis in points needs (a
+turn's values come from numpy until their kernel is compiled), then it says
+:data:`ANALYSIS_READY` on its standard output and goes on with the kernels: a turn's
+values', the win chances'.  The table job waits for the first stage only (a short
 first game's analysis, hints and exact computer are there that much sooner); what
 needs the win chances' kernels waits while the child runs (:func:`still_warming`).
 Its own module so that the two import it without importing each other."""
@@ -26,7 +27,8 @@ WAIT_LIMIT = 900.0
 waited for longer: the job then builds what it needs itself)."""
 
 ANALYSIS_READY = "analysis-ready"
-"""The line a warm-up child writes once the table and the analysis' kernels are cached."""
+"""The line a warm-up child writes once the table is cached (the analysis in points
+needs nothing more)."""
 
 _lock = threading.Lock()
 _read_lock = threading.Lock()  # one reader of the children's output at a time
@@ -41,13 +43,13 @@ def warming(spec: str, child: subprocess.Popen[bytes]) -> None:
 
 
 def wait_for_warming(spec: str, limit: float = WAIT_LIMIT) -> bool:
-    """Wait while this process's warm-up child of ``spec`` builds the table and compiles
-    the analysis' kernels (until it says :data:`ANALYSIS_READY` or ends; at most
-    ``limit`` seconds); whether one was waited for.  The server's table job calls it
-    before loading the tables: the child builds the table and compiles the kernels into
-    the disk caches, so the job then loads both rather than compile the same kernels
-    again beside it (twice the CPU on a fresh install, and numba's compile holds this
-    process's interpreter lock, stalling its requests)."""
+    """Wait while this process's warm-up child of ``spec`` builds the table (until it
+    says :data:`ANALYSIS_READY` or ends; at most ``limit`` seconds); whether one was
+    waited for.  The server's table job calls it before loading the table: the child
+    builds it (compiling the solve kernel) into the disk cache, so the job then loads
+    it rather than compile and solve the same beside it (twice the CPU on a fresh
+    install, and numba's compile holds this process's interpreter lock, stalling its
+    requests)."""
     with _lock:
         running = [
             c for c in _children.get(spec, []) if c.poll() is None and id(c) not in _said_ready

@@ -8,10 +8,11 @@ starts one child process (``python -m yatzy.web.warmup SPEC``) that builds that
 table and compiles the kernels the analysis and the win analysis use, into the same
 disk caches the server reads (the solver's table cache, ``YATZY_KERNEL_CACHE``).  A
 child, not a thread: numba's compilation holds the interpreter's lock, and would
-stall the server's event loop.  The analysis in points comes first: the child says
-so once the table and its kernels are cached, and the server's table job, waiting
-for that word (:mod:`yatzy.web.warm_children`), then loads them, while the child goes
-on with the win chances' kernels (the win analysis waits for the child's end).
+stall the server's event loop.  The analysis in points comes first: it needs only the
+table (a turn's values come from numpy while their kernel is not compiled), so the
+child says so once the table is cached, and the server's table job, waiting for that
+word (:mod:`yatzy.web.warm_children`), then loads it, while the child goes on with the
+kernels (the win analysis waits for the child's end).
 
 Once per rule set per server process, at most :data:`MAX_CHILDREN` at a time; never
 for a score pad, rules the server prepares no tables for, or where the table is
@@ -81,7 +82,7 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
         child = subprocess.Popen(
             [sys.executable, "-m", "yatzy.web.warmup", rules.spec],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,  # it says when the analysis' kernels are cached
+            stdout=subprocess.PIPE,  # it says when the table is cached
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # a terminal's Ctrl-C goes to the server alone
         )
@@ -97,21 +98,29 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
 
 def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     """The child's work: the advisor's table of ``spec`` (built once, to the disk
-    cache) and the kernels of the points' analysis, compiled on a short game played
-    greedily; then ``say(ANALYSIS_READY)`` (the server's table job waits for that
-    much, :mod:`yatzy.web.warm_children`), then the kernels of the win chances (with a
-    person and with a greedy computer as the opponent) and of the win analysis."""
+    cache), then ``say(ANALYSIS_READY)``: with the table the analysis in points, the
+    hints and the exact computer answer (a turn's values come from numpy until their
+    kernel is compiled, :meth:`yatzy.solver.Solver.turn_tables`), so the server's
+    table job waits for that much (:mod:`yatzy.web.warm_children`).  Then the kernels:
+    a turn's values (faster than numpy for everything after), the points' analysis on
+    a short game played greedily, the win chances (with a person and with a greedy
+    computer as the opponent) and the win analysis."""
     import random
 
     from yatzy.bots import GreedyBot, play_turn
     from yatzy.game import Game
-    from yatzy.strategy.advisor import advise
+    from yatzy.strategy.advisor import advise, is_exact, solver_for
     from yatzy.strategy.analyze import analyze
     from yatzy.strategy.win_analysis import analyze_wins
     from yatzy.strategy.win_chance import win_chances
 
     rules = RuleSet.parse(spec)
-    advise(Game(rules, ["warm-up"]).new_initial_state())  # as the table job does
+    fresh = Game(rules, ["warm-up"]).new_initial_state()
+    advise(fresh)  # as the table job does
+    if say is not None:
+        say(ANALYSIS_READY)
+    if is_exact(rules):
+        solver_for(rules.spec).turn_tables(fresh.sheet, kernel=True)  # compiled, cached
     game = Game(rules, ["A", "B"])
     state, rng = game.new_initial_state(starter=0), random.Random(1)
     first = state.clone()
@@ -121,8 +130,6 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     while not state.is_terminal():
         play_turn(state, GreedyBot(), rng)
     analyze(state)
-    if say is not None:
-        say(ANALYSIS_READY)
     win_chances(first, budget=0.05, build=False)
     # A greedy (or random) computer's sampling reads a writable array, not the
     # read-only table: numba compiles the sampler once more for it.
