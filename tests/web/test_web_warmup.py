@@ -27,6 +27,7 @@ class Spawned:
 
     def __init__(self) -> None:
         self.commands: list[list[str]] = []
+        self.stopped: list[int] = []
 
     def __call__(self, command: list[str], **kw: Any) -> Any:
         self.commands.append(command)
@@ -38,6 +39,12 @@ class Spawned:
 
             def poll(self) -> int | None:
                 return 0 if len(spawned.commands) > 1 else None
+
+            def terminate(self) -> None:
+                spawned.stopped.append(self.pid)
+
+            def wait(self, timeout: float | None = None) -> int:
+                return 0
 
         return Child()
 
@@ -67,6 +74,23 @@ def test_the_first_game_of_unbuilt_rules_starts_one_warm_up(
         alone = [{"name": "Ann", "here": True}]
         create(client, alone, rules="yatzy+forced", pad=True)  # a score pad: no kernels
     assert [c[-3:] for c in spawned.commands] == [["-m", "yatzy.web.warmup", "yatzy"]]
+    assert spawned.stopped == [4242]  # the server's stop ends its warm-up child
+
+
+def test_stopping_ends_a_running_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real process standing in for a child that is still compiling: the server's
+    # stop leaves nothing running behind it (the child is in its own session, so no
+    # terminal's signal reaches it).
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True
+    )
+    monkeypatch.setattr(warmup, "_children", [child])
+    assert warmup.stop_children(wait=5.0) == 1
+    assert child.poll() is not None
+    assert warmup.stop_children() == 0  # nothing left to stop
 
 
 def test_the_warm_up_is_off_by_the_environment(

@@ -68,6 +68,7 @@ from yatzy.web.shared_limits import REDIS_ENV, PgStore, RedisStore
 from yatzy.web.tournaments import TournamentService
 from yatzy.web.tournaments import stop as stop_tournaments
 from yatzy.web.transport import ActionFastPath, BodyLimit
+from yatzy.web.warmup import stop_children as stop_warmup_children
 from yatzy.web.win_jobs import WinAnalyses
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -363,6 +364,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         analyses.stop()
         await asyncio.to_thread(notifier.stop)
         service.ahead.stop()  # the analyses made while games are played
+        await asyncio.to_thread(stop_warmup_children)  # no process left behind the server
         await bots.stop()
         await stop_tournaments(ticker)
         if sharing is not None and HeaderTimeoutProtocol.share is not None:

@@ -21,6 +21,7 @@ cached already.  ``YATZY_WARM_KERNELS=0`` switches it off (the tests do).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
@@ -94,6 +95,27 @@ def warm_soon(rules: RuleSet) -> subprocess.Popen[bytes] | None:
         _children.append(child)
     warming(rules.spec, child)  # the table job waits for it (yatzy.web.warm_children)
     return child
+
+
+def stop_children(wait: float = 2.0) -> int:
+    """End the warm-up children still running (the server stops): each is asked to
+    stop (SIGTERM), then killed after ``wait`` seconds.  Its files are written whole
+    or not at all (the table cache and numba's write atomically), so what it had
+    finished stays cached for the next start.  Returns how many were running."""
+    with _lock:
+        running = [c for c in _children if c.poll() is None]
+        _children.clear()
+    for child in running:
+        with contextlib.suppress(ProcessLookupError):
+            child.terminate()
+    for child in running:
+        try:
+            child.wait(wait)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                child.kill()
+            child.wait()
+    return len(running)
 
 
 def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
