@@ -42,9 +42,9 @@ CASES: list[tuple[list[str], dict[Language, str]]] = [
     (
         ["--record", "x", "A"],
         {
-            "sv": "--record x är inget heltal",
-            "fi": "--record x ei ole kokonaisluku",
-            "en": "--record x is not a whole number",
+            "sv": "--record 'x' är inget heltal",
+            "fi": "--record 'x' ei ole kokonaisluku",
+            "en": "--record 'x' is not a whole number",
         },
     ),
     (

@@ -214,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             record = int(args.record)
         except ValueError:
-            raise PlayError(tr("play_record_number", lang, value=args.record)) from None
+            raise PlayError(tr("play_record_number", lang, value=repr(args.record))) from None
         if record < 0 or len(state.players) != 1:
             raise PlayError(tr("play_record_solo", lang, value=args.record))
     on_finished: Callable[[State], str] | None = None
