@@ -194,7 +194,10 @@ def _pty_game(argv: list[str], env: dict[str, str], then: str) -> tuple[int, byt
                 out.extend(chunk)
             after = out[mark:]
             os.close(fd)
-        status = _reaped(pid, 60)
+        # Generous: on a loaded two-core machine (CI, its browsers and servers beside it)
+        # the game once took over 60 s to save and leave after its terminal closed;
+        # alone it takes under 2 s.  A game that never ends still fails, after 240 s.
+        status = _reaped(pid, 240)
     except BaseException:
         with contextlib.suppress(ProcessLookupError, ChildProcessError):
             os.kill(pid, signal.SIGKILL)
