@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -20,6 +22,7 @@ from yatzy.rules import Language
 if TYPE_CHECKING:
     from yatzy.bots import Bot
     from yatzy.cli.play_common import PeopleHistory
+    from yatzy.cli.tui.app import YatzyApp
 
 
 def run_app(
@@ -69,6 +72,8 @@ def run_app(
         grace=GRACE_SECONDS,
     )
 
+    ended = threading.Event()
+
     def on_signal(signum: int, _frame: object) -> None:
         # The handler runs between two steps of the app's event loop: the app saves and
         # leaves from the loop itself, where no move is half done.
@@ -77,10 +82,37 @@ def run_app(
         except RuntimeError:  # before the loop starts or after it ends: nothing to save yet
             raise SystemExit(128 + signum) from None
         loop.call_soon_threadsafe(app.hang_up, signum)
+        threading.Thread(
+            target=_last_resort, args=(app, signum, ended), daemon=True, name="yatzy-hangup"
+        ).start()
 
     with hangup_handlers(on_signal):
-        code = app.run()
+        try:
+            code = app.run()
+        finally:
+            ended.set()
     with contextlib.suppress(OSError):  # a closed terminal takes no output
         for line in app.exit_lines:
             print(line)
     return EXIT_UNFINISHED if code is None else code
+
+
+HANGUP_GRACE_SECONDS = 30.0
+"""How long the app has, after a hang-up or SIGTERM, to save and leave by itself
+before :func:`_last_resort` saves the game and ends the process (under a heavy load
+the app takes a few seconds; a stuck one would never end)."""
+
+_LEAVE_SCREEN = "\x1b[?1049l\x1b[?25h"  # leave the alternate screen, show the cursor
+
+
+def _last_resort(app: YatzyApp, signum: int, ended: threading.Event) -> None:
+    """After a hang-up or SIGTERM: when the app has not ended within
+    :data:`HANGUP_GRACE_SECONDS`, its loop is stuck (nothing moves in the game then),
+    so the game is saved from here, the terminal restored where it still answers, and
+    the process ended with 128 + ``signum``, as the app would have."""
+    if ended.wait(HANGUP_GRACE_SECONDS):
+        return
+    lines = app.rescue()
+    with contextlib.suppress(OSError, ValueError):
+        os.write(2, (_LEAVE_SCREEN + "\n".join(lines) + "\n").encode())
+    os._exit(128 + signum)

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 
 from textual.app import App
+from textual.driver import Driver
 
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
@@ -26,6 +27,7 @@ from yatzy.cli.play_common import (
     settle_finished_file,
     write_record,
 )
+from yatzy.cli.tui.driver import driver_class
 from yatzy.cli.tui.screens import ConfirmScreen, PathScreen
 from yatzy.game import Dealer, State, save
 from yatzy.rules import Language
@@ -87,23 +89,37 @@ class SavingApp(App[int]):
                 self.exit_lines = [*self.exit_lines, tr("finished_file", self.lang, path=renamed)]
                 return
 
+    _hanging_up = False
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform, made safe for a terminal that hangs up
+        (:mod:`yatzy.cli.tui.driver`)."""
+        return driver_class() or super().get_driver_class()
+
     def hang_up(self, signum: int) -> None:
         """The terminal closed (SIGHUP), or the game was told to stop (SIGTERM): save an
         unfinished game where it is saved (the rescue folder when nowhere) and leave with
-        128 + ``signum``, restoring the terminal as a quit does."""
-        state = self.state
-        if not state.is_terminal() and has_progress(state):
-            path = self.save_path or self.autosave_path or rescue_path(self.rescue_directory)
-            try:
-                write_record(state, path, self.lang, self.rng)
-                self.exit_lines = [
-                    tr("rescued", self.lang, path=path),
-                    tr("resume_hint", self.lang, path=path),
-                ]
-            except OSError as exc:
-                reason = exc.strerror or str(exc)
-                self.exit_lines = [tr("save_failed", self.lang, path=path, reason=reason)]
+        128 + ``signum``, restoring the terminal as a quit does.  Only the first call
+        counts (the signal and the terminal's failed write may both say it)."""
+        if self._hanging_up:
+            return
+        self._hanging_up = True
+        self.exit_lines = self.rescue()
         self.exit(128 + signum)
+
+    def rescue(self) -> list[str]:
+        """Save an unfinished game where it is saved (the rescue folder when nowhere);
+        the lines that say where (or why not), none when there was nothing to save."""
+        state = self.state
+        if state.is_terminal() or not has_progress(state):
+            return list(self.exit_lines)
+        path = self.save_path or self.autosave_path or rescue_path(self.rescue_directory)
+        try:
+            write_record(state, path, self.lang, self.rng)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            return [tr("save_failed", self.lang, path=path, reason=reason)]
+        return [tr("rescued", self.lang, path=path), tr("resume_hint", self.lang, path=path)]
 
     def _save_to(self, path: str) -> bool:
         try:
