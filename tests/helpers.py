@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -69,3 +69,21 @@ def join_all(
             stuck.append(thread.name)
     if stuck:
         raise AssertionError(f"{what} did not end within {scaled(timeout):.0f} s: {stuck}")
+
+
+def record_table_builds(monkeypatch: Any) -> list[object]:
+    """Stand in for the strategy table's build and a turn's kernel compile: what a
+    warm-up asks for is appended to the returned list instead ("table" when
+    ``yatzy.strategy.advisor.advise`` builds the table, ``("turn kernel", kernel)``
+    when a solver's ``turn_tables`` compiles a turn's kernel)."""
+    from yatzy.strategy import advisor
+
+    done: list[object] = []
+
+    class Solver:
+        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
+            done.append(("turn kernel", kernel))
+
+    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
+    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
+    return done

@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.helpers import record_table_builds
 from yatzy.bots import GreedyBot, play_turn
 from yatzy.game import Game, Roll, Score, Scratch, Sheet
 from yatzy.rules import RuleSet
@@ -158,16 +159,8 @@ def test_the_terminals_table_build_compiles_the_turn_kernel_after_the_table(
     first (the hints and the exact computer need nothing more) and then compiles a
     turn's kernel into the disk cache for the processes after it."""
     from yatzy.bots import prepare_tables
-    from yatzy.strategy import advisor
 
-    done: list[object] = []
-
-    class Solver:
-        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
-            done.append(("turn kernel", kernel))
-
-    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
-    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
+    done = record_table_builds(monkeypatch)
     prepare_tables("optimal", "yatzy")
     assert done == ["table", ("turn kernel", True)]
     done.clear()

@@ -14,6 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.helpers import record_table_builds
 from tests.web.helpers import conforms
 from tests.web.test_web_insight import create
 from yatzy.rules import RuleSet
@@ -270,17 +271,10 @@ def test_the_child_says_the_analysis_is_ready_once_the_table_is_built(
     # come from numpy until their kernel is compiled); the kernels after it: a turn's
     # (compiled, not numpy), then the win chances', including the sampling of a greedy
     # computer (compiled apart from the optimal table's).
-    from yatzy.strategy import advisor, analyze, win_analysis, win_chance
+    from yatzy.strategy import analyze, win_analysis, win_chance
     from yatzy.web.warm_children import ANALYSIS_READY
 
-    done: list[object] = []
-
-    class Solver:
-        def turn_tables(self, sheet: object, *, kernel: bool | None = None) -> None:
-            done.append(("turn kernel", kernel))
-
-    monkeypatch.setattr(advisor, "advise", lambda state: done.append("table"))
-    monkeypatch.setattr(advisor, "solver_for", lambda spec: Solver())
+    done = record_table_builds(monkeypatch)
     monkeypatch.setattr(analyze, "analyze", lambda state, *a, **k: done.append("analysis"))
     monkeypatch.setattr(
         win_chance,
