@@ -16,9 +16,9 @@ turn cannot be rated at all (``PlayerSummary.complete`` is False).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from yatzy.errors import RecordError, YatzyError
 from yatzy.game import Action, Fill2, Game, Roll, Score, Scratch, State, load
@@ -385,17 +385,53 @@ def value_after(state: State, action: Action) -> float:
     )
 
 
+class _Rated(Protocol):
+    @property
+    def player(self) -> int: ...
+
+
+D = TypeVar("D", bound=_Rated)
+
+
+@dataclass
+class Tally(Generic[D]):
+    """One player's rated decisions counted (:func:`tally`): how many, their summed
+    cost, how many cost more than the threshold, and the costliest three of those."""
+
+    count: int = 0
+    total: float = 0.0
+    over: int = 0
+    worst: list[D] = field(default_factory=list)
+
+
+def tally(
+    decisions: Sequence[D], players: int, cost: Callable[[D], float], threshold: float
+) -> list[Tally[D]]:
+    """Each of ``players`` seats' :class:`Tally` of ``decisions`` (each has a
+    ``player``), a decision's cost read by ``cost``: shared by the analysis in points
+    (loss, mistakes) and the one in win chance (cost in chance, costly decisions)."""
+    tallies: list[Tally[D]] = [Tally() for _ in range(players)]
+    for d in decisions:
+        t = tallies[d.player]
+        t.count += 1
+        t.total += cost(d)
+        if cost(d) > threshold:
+            t.over += 1
+            t.worst.append(d)
+    for t in tallies:
+        t.worst = sorted(t.worst, key=lambda d: -cost(d))[:3]
+    return tallies
+
+
+def _loss(decision: Decision) -> float:
+    return decision.loss
+
+
 def _finish(state: State, run: _Replay, scope: Scope = "full") -> Analysis:
     decisions = run.decisions
     players = [PlayerSummary(i, p.name, state.sheets[i].final) for i, p in enumerate(state.players)]
-    for d in decisions:
-        s = players[d.player]
-        s.decisions += 1
-        s.total_loss += d.loss
-        s.mistakes += d.loss > MISTAKE
-    for s in players:
-        mine = [d for d in decisions if d.player == s.player and d.loss > MISTAKE]
-        s.worst = sorted(mine, key=lambda d: -d.loss)[:3]
+    for s, t in zip(players, tally(decisions, len(players), _loss, MISTAKE), strict=True):
+        s.decisions, s.total_loss, s.mistakes, s.worst = t.count, t.total, t.over, t.worst
         s.expected = run.expected[s.player]
     if not decisions and not state.log:
         raise RecordError("the record has no turns to analyse", field="turns")

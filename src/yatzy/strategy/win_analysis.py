@@ -50,7 +50,14 @@ import numpy.typing as npt
 from yatzy.errors import YatzyError
 from yatzy.game import Action, State
 from yatzy.rules import Language
-from yatzy.strategy.analyze import Analysis, Decision, analyze, describer, replay_decisions
+from yatzy.strategy.analyze import (
+    Analysis,
+    Decision,
+    analyze,
+    describer,
+    replay_decisions,
+    tally,
+)
 from yatzy.strategy.outcomes import (
     Outcome,
     TablesNotReady,
@@ -626,15 +633,13 @@ def summarize_players(
     players = [
         WinSummary(i, p.name, levels[i], state.sheets[i].final) for i, p in enumerate(state.players)
     ]
-    for d in decisions:
-        s = players[d.player]
-        s.decisions += 1
-        s.total_cost += d.cost
-        s.costly += d.cost > COSTLY
-    for s in players:
-        mine = [d for d in decisions if d.player == s.player and d.cost > COSTLY]
-        s.worst = sorted(mine, key=lambda d: -d.cost)[:3]
+    for s, t in zip(players, tally(decisions, len(players), _cost, COSTLY), strict=True):
+        s.decisions, s.total_cost, s.costly, s.worst = t.count, t.total, t.over, t.worst
     return players
+
+
+def _cost(decision: WinDecision) -> float:
+    return decision.cost
 
 
 def _analyze(
