@@ -129,3 +129,35 @@ def test_hints_in_words_and_the_analysis_chart(
     assert page.get_by_role("link", name="Visa spelet").count() == 1
     page.screenshot(path=str(shots / "insight-history-sv.png"), full_page=True)
     assert not problems, json.dumps(problems)
+
+
+def test_a_hint_being_worked_out_comes_by_itself(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: on a fresh install the first hint says it is being worked out; it used
+    # to stay so until the player acted (nothing asked again), so a player waiting for
+    # it waited for ever.  The page now asks again while it is pending.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fresh-cache"))  # no tables yet
+    with Server(
+        f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, log=tmp_path / "server.log"
+    ) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page.goto(server.url + "/?lang=fi")
+        body = {
+            "rules": "yatzy",
+            "lang": "fi",
+            "hints": True,
+            "seats": [{"name": "Aino", "here": True}],
+        }
+        gid = page.evaluate(CREATE, body)["id"]
+        page.goto(f"{server.url}/g/{gid}")
+        page.locator("#roll").click()
+        page.locator(".die").first.wait_for()
+        hint = page.locator("#hint")
+        if hint.locator(".hint-option").count():
+            pytest.skip("the table was built before the first look (nothing was pending)")
+        assert "Vihjeitä lasketaan" in hint.inner_text()  # "Working out the hints …"
+        page.wait_for_function(
+            "document.querySelectorAll('#hint .hint-option').length >= 3", timeout=300_000
+        )
+        assert "Vihjeitä lasketaan" not in hint.inner_text()

@@ -4,7 +4,7 @@ import { percentText } from "./chances.js";
 import { renderHint, renderAnalysis, renderWinAnalysis } from "./insight.js";
 import { el } from "./widgets.js";
 import { root, gameId, words, $, FACES, BOX_KEYS, params, url, state, t, seatName, boxOf, mine, spectator } from "./game-state.js";
-import { api, explain, accept, reconnect } from "./game-net.js";
+import { api, explain, accept, reconnect, load } from "./game-net.js";
 import { restoreKept } from "./game-kept.js";
 import { renderDice } from "./game-sheet.js";
 import { render } from "./game-render.js";
@@ -264,8 +264,17 @@ export function renderPlay() {
     renderHint(hint, shown, words);
     if (recordHint && turn.hint) hint.append(aimSwitch());
   }
+  askAgainWhilePending(me && ((shown && shown.pending) || state.you.record_chance_pending));
   $("keys").textContent = me && !state.view.pad ? t("keys_help", { last: BOX_KEYS[state.view.boxes.length - 1].toUpperCase() }) : "";
   renderDice();
+}
+
+// A hint (or a solo record's chance) still being worked out is asked for again every
+// 2 s while it is the player's turn: nothing else would bring it (the server tells no
+// page when a table is ready), and the player is waiting for it to decide.
+function askAgainWhilePending(pending) {
+  clearTimeout(state.pendingTimer);
+  if (pending) state.pendingTimer = setTimeout(load, 2000);
 }
 
 export function renderWinner() {

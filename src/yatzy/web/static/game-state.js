@@ -28,6 +28,7 @@ export const state = {
   freshUntil: 0, // until when the dice on the table count as just rolled (they tumble in)
   chances: null, // the newest live win chances received (of this or an earlier version)
   retryTimer: null,
+  pendingTimer: null, // asks again for a hint being worked out (game-panels.js)
   socket: null,
   refs: 0,
   partyTimer: null,
