@@ -372,3 +372,39 @@ def test_the_computer_is_named_in_the_game_s_language(
         assert player_label(app.state, 1, lang) == said
 
     drive(app, body)
+
+
+def test_an_open_hint_gets_its_options_once_the_table_is_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the first hint of a fresh install says its table is being prepared;
+    # left open, it asks again (every HINT_RETRY_SECONDS) and shows the options by
+    # itself once the table is built, rather than until it is closed and asked again.
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.tui import app as app_module
+
+    ready = False
+
+    def hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
+        return ["Keep the three 6s  (best)"] if ready else [tr("hint_preparing", lang)]
+
+    monkeypatch.setattr(app_module, "hint_lines", hint_lines)
+    monkeypatch.setattr(app_module, "HINT_RETRY_SECONDS", 0.1)
+    app = make_app(new_state("yatzy", ["Anna"], starter=0))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        nonlocal ready
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert "being prepared" in screen_text(app)
+        ready = True  # the background build is done
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if "Keep the three 6s" in screen_text(app):
+                break
+        text = screen_text(app)
+        assert "Keep the three 6s" in text and "being prepared" not in text
+
+    drive(app, body, size=(120, 40))

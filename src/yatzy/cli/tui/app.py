@@ -522,10 +522,23 @@ class YatzyApp(BotTurns):
 
         def done(lines: list[str]) -> None:
             self._background -= 1
-            if screen.is_attached:
-                screen.set_lines(lines)
+            if not screen.is_attached:
+                return
+            screen.set_lines(lines)
+            if lines == [tr("hint_preparing", lang)]:
+                # The table is built in the background: asked again while the hint is
+                # open, so its options come by themselves once it is ready.
+                self.set_timer(HINT_RETRY_SECONDS, lambda: self._advise_again(screen, position))
 
         self._in_background(task, done)
+
+    def _advise_again(self, screen: TextScreen, position: State) -> None:
+        if screen.is_attached:
+            self._advise(screen, position)
+
+
+HINT_RETRY_SECONDS = 2.0
+"""How often an open hint asks again while its strategy table is being prepared."""
 
 
 def _says_something(event: events.Key) -> bool:
