@@ -110,6 +110,75 @@ def test_a_failed_write_tells_the_app_its_terminal_hung_up(
     assert app.said == [signal.SIGHUP]
 
 
+def _driver_on(fd: int, app: Any) -> SafeLinuxDriver:
+    """A :class:`SafeLinuxDriver` of ``app`` watching terminal ``fd`` (made on the
+    running loop, Textual's own signal handlers put back)."""
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTSTP, signal.SIGCONT)}
+    try:
+        driver = SafeLinuxDriver(app)
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    driver.fileno = fd
+    driver._stop_watching = threading.Event()
+    return driver
+
+
+class _HangUpApp:
+    def __init__(self) -> None:
+        self.said: list[int] = []
+
+    def hang_up(self, signum: int) -> None:
+        self.said.append(signum)
+
+
+def test_the_watcher_sees_a_hang_up_while_nothing_is_written() -> None:
+    # A game waiting for a key writes nothing: the watcher polls the terminal for its
+    # hang-up (reading no input) and tells the app.
+    app = _HangUpApp()
+    master, slave = pty.openpty()
+
+    async def main() -> None:
+        driver = _driver_on(slave, app)
+        watcher = threading.Thread(target=driver._watch_for_hang_up, daemon=True)
+        watcher.start()
+        await asyncio.sleep(0.3)
+        assert app.said == [] and watcher.is_alive()  # the terminal is there: nothing
+        os.close(master)  # the window closes
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if app.said:
+                break
+        watcher.join(5)
+        assert not watcher.is_alive()
+
+    try:
+        asyncio.run(main())
+    finally:
+        os.close(slave)
+    assert app.said == [signal.SIGHUP]
+
+
+def test_the_watcher_stops_with_the_app() -> None:
+    app = _HangUpApp()
+    master, slave = pty.openpty()
+
+    async def main() -> None:
+        driver = _driver_on(slave, app)
+        watcher = threading.Thread(target=driver._watch_for_hang_up, daemon=True)
+        watcher.start()
+        driver._stop_watching.set()  # what stop_application_mode does
+        watcher.join(5)
+        assert not watcher.is_alive()
+
+    try:
+        asyncio.run(main())
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert app.said == []
+
+
 def test_the_last_resort_saves_a_stuck_games_record_and_ends_the_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,14 +10,19 @@ and the screen goes on drawing meanwhile, that happened.
 :class:`SafeLinuxDriver` writes through :class:`ClosedTerminalTolerant`, which drops
 what can no longer be written, so the output thread lives on and the queue keeps
 moving; and a failed write tells the app that the terminal has hung up (the path of
-``SIGHUP`` itself: save and leave), in case the signal never comes.
+``SIGHUP`` itself: save and leave), in case the signal never comes.  So does a
+watcher thread that polls the terminal for its hang-up (``POLLHUP``, which reads
+no input): a game that draws nothing while it waits for a key writes nothing to
+fail, and Textual's input thread would spin on the endless end-of-file meanwhile.
 """
 
 from __future__ import annotations
 
 import contextlib
+import select
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -77,6 +82,31 @@ class SafeLinuxDriver(LinuxDriver):
         if self._file is not None:
             tolerant = ClosedTerminalTolerant(self._file, self._terminal_closed)
             self._file = tolerant  # type: ignore[assignment]  # Textual only writes to it
+
+    def start_application_mode(self) -> None:
+        """Textual's start, then the hang-up watcher (module docstring)."""
+        super().start_application_mode()  # type: ignore[no-untyped-call]
+        self._stop_watching = threading.Event()
+        threading.Thread(
+            target=self._watch_for_hang_up, daemon=True, name="yatzy-hangup-watch"
+        ).start()
+
+    def stop_application_mode(self) -> None:
+        """The watcher stops, then Textual's stop."""
+        stop = getattr(self, "_stop_watching", None)
+        if stop is not None:
+            stop.set()
+        super().stop_application_mode()
+
+    def _watch_for_hang_up(self) -> None:
+        """Poll the terminal (no events asked: only a hang-up or an error is reported,
+        and no input is read) until it hangs up or the app leaves application mode."""
+        poller = select.poll()
+        poller.register(self.fileno, 0)
+        while not self._stop_watching.is_set():
+            if any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll(500)):
+                self._terminal_closed()
+                return
 
     def _terminal_closed(self) -> None:
         """A write failed: the app is told that its terminal hung up, as ``SIGHUP``
