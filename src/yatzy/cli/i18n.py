@@ -340,6 +340,11 @@ _FULL_SCREEN = messages(
         "The hints' strategy table is being prepared (once on this computer, about a "
         "minute): ask again in a moment.",
     ),
+    N_(
+        "cli.tui_hint_preparing",
+        "The hints' strategy table is being prepared (once on this computer, about a "
+        "minute): the options appear here as soon as it is ready.",
+    ),
     N_("cli.bot_own_strategy", "{name}'s strategy table is ready: it plays its own strategy."),
     N_(
         "cli.win_measured",

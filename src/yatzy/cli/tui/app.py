@@ -524,11 +524,14 @@ class YatzyApp(BotTurns):
             self._background -= 1
             if not screen.is_attached:
                 return
-            screen.set_lines(lines)
             if lines == [tr("hint_preparing", lang)]:
                 # The table is built in the background: asked again while the hint is
-                # open, so its options come by themselves once it is ready.
+                # open, so its options come by themselves once it is ready (and it
+                # says so, rather than the line mode's "ask again").
+                screen.set_lines([tr("tui_hint_preparing", lang)])
                 self.set_timer(HINT_RETRY_SECONDS, lambda: self._advise_again(screen, position))
+            else:
+                screen.set_lines(lines)
 
         self._in_background(task, done)
 
