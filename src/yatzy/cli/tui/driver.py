@@ -104,14 +104,19 @@ class SafeLinuxDriver(LinuxDriver):
         poller = select.poll()
         poller.register(self.fileno, 0)
         while not self._stop_watching.is_set():
-            if any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll(500)):
+            reported = 0
+            for _, events in poller.poll(500):
+                reported |= events
+            if reported & select.POLLNVAL:  # not an open file (any more): nothing to watch
+                return
+            if reported & (select.POLLHUP | select.POLLERR):
                 self._terminal_closed()
                 return
 
     def _terminal_closed(self) -> None:
-        """A write failed: the app is told that its terminal hung up, as ``SIGHUP``
-        would tell it; without waiting (this is the output thread, which must go on
-        emptying its queue)."""
+        """The terminal hung up (a write failed, or the watcher saw it): the app is
+        told so, as ``SIGHUP`` would tell it; without waiting (this may be the output
+        thread, which must go on emptying its queue)."""
         hang_up = getattr(self._app, "hang_up", None)
         if hang_up is None:
             return
