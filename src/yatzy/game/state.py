@@ -37,17 +37,16 @@ from yatzy.game.actions import Action, Entry, Fill2, Roll, Score, Scratch, SetDi
 from yatzy.game.legal import legal_actions_of
 from yatzy.game.names import check_name
 from yatzy.game.order import (
-    UPPER_BY_FACE,
     LastResort,
     allowed_groups,
     check_last_resort,
     joker_restrict,
     last_resort_cut,
 )
+from yatzy.game.points import best_drop, dropped_points, joker_active, plain_points
 from yatzy.game.sheet import BoxEntry, Sheet
 from yatzy.game.turnlog import Die, copy_turn, deep_json, dice_json, fills_box, is_face
-from yatzy.rules import CATEGORIES, JOKER_POINTS, RuleSet, score_table
-from yatzy.rules import scoring as sc
+from yatzy.rules import CATEGORIES, RuleSet, score_table
 
 
 class Dealer(Protocol):
@@ -394,41 +393,19 @@ class State:
         dice = self.dice
         if not self.rules.has_joker or dice is None or self.rules.double or self.pending:
             return False
-        return self._joker_active(self.layer("all"), self.sheet)
-
-    def _joker_active(self, faces: tuple[int, ...], sheet: Sheet) -> bool:
-        return self.rules.has_joker and len(set(faces)) == 1 and not sheet.is_open("yatzy")
-
-    def _points(self, box: str, faces: tuple[int, ...], sheet: Sheet) -> int:
-        """Points of plain dice in ``box`` for ``sheet``, joker included (unchecked)."""
-        table = self.game.table
-        points = table.row(faces)[self.rules.box_index[box]]
-        if box in JOKER_POINTS and self._joker_active(faces, sheet):
-            upper = CATEGORIES[UPPER_BY_FACE[faces[0]]].id
-            if not sheet.is_open(upper):
-                return JOKER_POINTS[box]
-        return points
-
-    def _dropped_points(self, box: str, faces: tuple[int, ...], drop: int) -> int:
-        counts = list(sc.counts_of(faces))
-        counts[drop - 1] -= 1
-        return self.rules.scorers[box](tuple(counts))
-
-    def _best_drop(self, box: str, faces: tuple[int, ...]) -> int:
-        # Ties go to the highest face: it is what the minus Extra wants dropped anyway.
-        return max(set(faces), key=lambda d: (self._dropped_points(box, faces, d), d))
+        return joker_active(self.rules, self.layer("all"), self.sheet)
 
     def box_points(self, box: str, layer: str = "all", drop: int | None = None) -> int:
         """What ``box`` would score now (checked; joker and best drop applied)."""
         self.rules.check_box(box)
         faces = self.layer(layer)
         if not self.rules.double:
-            return self._points(box, faces, self.sheet)
+            return plain_points(self.rules, self.game.table, box, faces, self.sheet)
         if drop is None:
-            drop = self._best_drop(box, faces)
+            drop = best_drop(self.rules, box, faces)
         elif drop not in faces:
             raise IllegalActionError(f"dropped face {drop!r} is not among the {layer} dice")
-        return self._dropped_points(box, faces, drop)
+        return dropped_points(self.rules, box, faces, drop)
 
     def preview(self) -> dict[str, int] | dict[str, tuple[int, int]]:
         """Open boxes of the current player and what the dice would score there.
@@ -439,8 +416,11 @@ class State:
         if not self.rules.double:
             # box_points for every open box, with the dice's score-table row read once
             faces = self.layer("all")
-            if self._joker_active(faces, sheet):
-                return {b: self._points(b, faces, sheet) for b in sheet.open_boxes}
+            if joker_active(self.rules, faces, sheet):
+                return {
+                    b: plain_points(self.rules, self.game.table, b, faces, sheet)
+                    for b in sheet.open_boxes
+                }
             row = self.game.table.row(faces)
             index = self.rules.box_index
             return {b: row[index[b]] for b in sheet.open_boxes}
@@ -464,7 +444,7 @@ class State:
             boxes = [b for b in self.rules.boxes if any(b in g for g in groups)]
         if not self.rules.double and self.dice is not None and not self.pending:
             faces = self.layer("all")
-            if self.rules.joker == "forced" and self._joker_active(faces, sheet):
+            if self.rules.joker == "forced" and joker_active(self.rules, faces, sheet):
                 boxes = joker_restrict(boxes, faces, sheet, self.rules) or boxes
         return boxes
 
@@ -476,7 +456,9 @@ class State:
         if not self.rules.last_resort or self.dice is None or self.pending:
             return None
         faces = self.layer("all")
-        return last_resort_cut(boxes, {b: self._points(b, faces, sheet) for b in boxes})
+        return last_resort_cut(
+            boxes, {b: plain_points(self.rules, self.game.table, b, faces, sheet) for b in boxes}
+        )
 
     def allowed_boxes(self) -> list[str]:
         """Boxes the current player may fill now (order, joker and last_resort rules applied)."""
@@ -698,8 +680,12 @@ class State:
             points, bonus = 0, False
         else:
             faces = self.layer("all")
-            points = 0 if isinstance(action, Scratch) else self._points(box, faces, sheet)
-            bonus = self._joker_active(faces, sheet) and sheet.points("yatzy") == 50
+            points = (
+                0
+                if isinstance(action, Scratch)
+                else plain_points(self.rules, self.game.table, box, faces, sheet)
+            )
+            bonus = joker_active(self.rules, faces, sheet) and sheet.points("yatzy") == 50
         record["points"] = points
         if isinstance(action, Scratch):
             record["scratch"] = True
@@ -745,12 +731,12 @@ class State:
             faces = self.layer(layer)
             drop = entry.drop
             if drop is None:
-                drop = self._best_drop(entry.box, faces)
+                drop = best_drop(self.rules, entry.box, faces)
             elif not is_face(drop) or drop not in faces:
                 raise IllegalActionError(
                     f"dropped face {drop!r} is not among the {layer} dice {list(faces)}"
                 )
-            points = self._dropped_points(entry.box, faces, drop)
+            points = dropped_points(self.rules, entry.box, faces, drop)
             written[layer] = (
                 entry.box,
                 BoxEntry(points, False, drop),
