@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from tests.store.test_web_store import _new_game
 from yatzy.store import GameRepository
 from yatzy.store.clocks import ClockRow, ClockStore
-from yatzy.store.repo import SeatInfo, StoredGame
+from yatzy.store.stored import SeatInfo, StoredGame
 
 NOON = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from yatzy.store.db import database_url, default_database_url, make_engine, migrate
 from yatzy.store.errors import ConflictError, NotFoundError, UnavailableError
-from yatzy.store.repo import GameRepository, SeatInfo, StoredGame
+from yatzy.store.repo import GameRepository
+from yatzy.store.stored import SeatInfo, StoredGame
 
 __all__ = [
     "ConflictError",

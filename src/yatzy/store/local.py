@@ -19,7 +19,8 @@ from pathlib import Path
 import orjson
 
 from yatzy.game import State, to_record
-from yatzy.store.repo import GameRepository, SeatInfo, StoredGame
+from yatzy.store.repo import GameRepository
+from yatzy.store.stored import SeatInfo, StoredGame
 
 __all__ = [
     "adopt_owner",

@@ -9,7 +9,6 @@ import sqlite3
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -22,6 +21,7 @@ from yatzy.store.errors import ConflictError, DatabaseOpenError, NotFoundError, 
 from yatzy.store.guarded import guarded_update
 from yatzy.store.models import DiceSeedRow, GameRow, MoveRow, SeatRow
 from yatzy.store.pg_writer import NOTIFY_CHANNEL, PgActionWriter, Write, utc_now
+from yatzy.store.stored import SeatInfo, StoredGame
 
 GAMES = cast(Table, GameRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
@@ -29,87 +29,6 @@ MOVES = cast(Table, MoveRow.__table__)
 DICE_SEEDS = cast(Table, DiceSeedRow.__table__)
 
 log = logging.getLogger("yatzy.store")
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat as stored: name, bot level, and the hashes of its token and owner."""
-
-    seat: int
-    name: str
-    bot: str | None = None
-    token_hash: str | None = None
-    owner_hash: str | None = None
-
-    @property
-    def claimed(self) -> bool:
-        """Whether a person holds the seat (bots never need claiming)."""
-        return self.token_hash is not None
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """One game as stored: settings, record JSON and row version."""
-
-    id: str
-    version: int
-    rules: str
-    lang: str
-    pad: bool
-    hints: bool
-    invite_hash: str
-    record: str
-    finished: bool
-    created_at: datetime
-    updated_at: datetime
-    seats: tuple[SeatInfo, ...]
-
-    @classmethod
-    def new(
-        cls,
-        game_id: str,
-        rules: str,
-        lang: str,
-        pad: bool,
-        hints: bool,
-        invite_hash: str,
-        record: str,
-        finished: bool,
-        seats: Sequence[SeatInfo],
-    ) -> StoredGame:
-        """A game as it is first stored: version 0, created now."""
-        now = utc_now()
-        return cls(
-            game_id,
-            0,
-            rules,
-            lang,
-            pad,
-            hints,
-            invite_hash,
-            record,
-            finished,
-            now,
-            now,
-            tuple(seats),
-        )
-
-    def moved(self, version: int, record: str, finished: bool) -> StoredGame:
-        """The game as stored after a move (a quicker ``dataclasses.replace``)."""
-        return StoredGame(
-            self.id,
-            version,
-            self.rules,
-            self.lang,
-            self.pad,
-            self.hints,
-            self.invite_hash,
-            record,
-            finished,
-            self.created_at,
-            utc_now(),
-            self.seats,
-        )
 
 
 def _numbered(n: int) -> str:

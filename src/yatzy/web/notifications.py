@@ -45,7 +45,7 @@ from yatzy.game import State
 from yatzy.i18n import LANGUAGES, N_, Message, messages
 from yatzy.store import GameRepository
 from yatzy.store.push import Device, PushStore
-from yatzy.store.repo import StoredGame
+from yatzy.store.stored import StoredGame
 from yatzy.web.catalog import rules_name
 from yatzy.web.models import PushExport
 
