@@ -249,7 +249,8 @@ class LiveChances:
                 parked = self._parked.pop(game_id, None)
                 if parked is not None and parked[0] > version and game_id not in self._queue:
                     self._queue[game_id] = parked  # the newest version waiting: its turn
-                    self._start()
+                    if not self._stopped:  # a worker's answer after stop(): no restart
+                        self._start()
             self._cond.notify_all()
         if self.notify is not None:
             try:
@@ -345,7 +346,9 @@ class LiveChances:
             for game_id, item in waiting.items():
                 if game_id not in self._queue:
                     self._queue[game_id] = item
-            if waiting:
+            # Not after stop(): a table job outlives the server's stop (its pool is the
+            # process's), and its end once started this thread again, computing on.
+            if waiting and not self._stopped:
                 self._start()
                 self._cond.notify()
 
