@@ -152,3 +152,45 @@ def test_every_kernel_is_cached_by_the_package_digest(name: str) -> None:
         path = kernel.stats.cache_path
         assert path is not None, kernel
         assert Path(path).name == cache.source_digest()[:16], kernel
+
+
+def test_the_locator_names_its_file_as_numbas_own_do() -> None:
+    # numba's cache reads the locator's ``_py_file`` to warn that a kernel cannot be
+    # cached (its own locators set it); ours lacked it, an AttributeError mid-compile.
+    from yatzy.kernels import common
+    from yatzy.kernels.jit import PackageCacheLocator
+
+    py_func = common.roll_index.py_func
+    locator = PackageCacheLocator.from_function(py_func, common.__file__)
+    assert locator is not None
+    assert locator._py_file == common.__file__
+
+
+NATIVE_AT_OPT_0 = """
+from yatzy.kernels import native_entry
+print("built", native_entry.native_entry("float64").address > 0)
+"""
+
+
+@pytest.mark.slow  # a fresh process compiles the solve kernel unoptimised (about 7 CPU-s)
+def test_the_native_solve_kernel_compiles_with_numba_opt_0(tmp_path: Path) -> None:
+    # At NUMBA_OPT=0 numba cannot cache the kernels (their code keeps "dynamic
+    # globals") and warns so, naming the locator's file: the native build's fallback
+    # once ended there with an AttributeError.
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path / "home"),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg-cache"),
+        "PYTHONPATH": str(Path(yatzy.__file__).parent.parent),
+        "NUMBA_OPT": "0",
+        cache.CACHE_ENV: str(tmp_path / "kernel-cache"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", NATIVE_AT_OPT_0],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["built", "True"]

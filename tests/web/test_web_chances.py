@@ -180,6 +180,26 @@ def test_a_failed_table_build_answers_unavailable_once(monkeypatch: pytest.Monke
     assert builds.count(True) == 1  # the second version did not build again
 
 
+def test_a_table_built_after_the_stop_does_not_start_the_chances_again() -> None:
+    # The table jobs' pool is the process's and outlives a server's stop: the end of a
+    # win tables' job queued the games waiting for it and started the stopped live
+    # chances' thread again (a stopped test server's chances then ran into the next
+    # test's stand-ins).
+    from yatzy.game import Game
+    from yatzy.rules import RuleSet
+    from yatzy.web.chances import LiveChances
+
+    live = LiveChances(budget=0.05, share=1.0)
+    rules = RuleSet.parse("yatzy")
+    state = Game(rules, ["Ann", "Kim"]).new_initial_state(starter=0)
+    live._waiting_for_tables["yatzy"] = {"g1": (0, state, [None, None])}
+    live._building.add("yatzy")
+    live.stop()
+    live._built(rules, None)
+    assert live._thread is None  # not started again
+    assert "yatzy" not in live._building
+
+
 def test_maxi_early_on_says_why_it_has_no_chances(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24: the "–" of Maxi's (and DubbelYatzy's) chances early in the game is
     explained: the answer says why (``large``), and the page has the words for it in

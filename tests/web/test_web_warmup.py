@@ -20,6 +20,7 @@ from tests.web.test_web_insight import create
 from yatzy.rules import RuleSet
 from yatzy.web import warm_children, warmup
 from yatzy.web.app import create_app
+from yatzy.web.jobs import Jobs, JobSpec
 from yatzy.web.models import WinAnalysisView
 
 
@@ -145,7 +146,7 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     advised: list[int | None] = []
     monkeypatch.setattr(advisor, "advise", lambda state: advised.append(child.poll()))
     monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
-    prepare._strategy({"spec": "yatzy+forced"})
+    JobSpec("strategy", {"spec": "yatzy+forced"}).run()  # as a worker process runs it
     assert advised == [0]  # advised only once the child had ended
     assert not warm_children.wait_for_warming("yatzy+forced")  # ended: nothing to wait for
 
@@ -308,8 +309,8 @@ def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
     monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
     monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
     monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
-    run = {"win_chances": chances._build_win_tables, "target": prepare._target}
-    run.get(job, prepare._winner)({"spec": "yatzy"})
+    assert chances and prepare  # their jobs' kinds registered
+    JobSpec(job, {"spec": "yatzy"}).run()  # as a worker process runs it: waits here
     assert built == [0]  # built only once the child had ended
 
 
@@ -369,3 +370,118 @@ def test_the_live_chances_wait_while_the_child_compiles(monkeypatch: pytest.Monk
     answer = live._compute("g", 5, state, [None, None])
     assert answer == {"version": 5, "unavailable": "computed here"}
     assert len(computed) == 1 and waiting == ["g"]
+
+
+@pytest.mark.parametrize("job", ["winner", "target", "win_chances"])
+def test_a_job_waiting_for_the_warm_up_leaves_the_table_worker_free(
+    job: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The jobs of the win chances' kernels wait for the warm-up child's end (minutes on
+    # a fresh install): they once waited in the one table worker, and every other
+    # table job (another rule set's strategy table) queued behind them.  They now wait
+    # aside, still queued (asked again, the same job: one builder per table), and are
+    # built once, after the child.
+    import subprocess
+    import sys
+
+    from yatzy.strategy import advisor, target_play, win_chance, winbot
+    from yatzy.web import chances, prepare
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+    assert child.stdin is not None and chances  # the win tables' job registered
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy", child)
+    built: list[int | None] = []
+    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    advised: list[str] = []
+    monkeypatch.setattr(advisor, "advise", lambda state: advised.append(state.rules.spec))
+    monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
+    pool = Jobs(workers=1, name="table-test")
+    waiting = JobSpec(job, {"spec": "yatzy"})
+    try:
+        first = pool.submit(waiting)
+        other = pool.submit(JobSpec("strategy", {"spec": "yatzy+forced"}))
+        other.result(120)  # the other rules' table, while the child still runs
+        assert advised == ["yatzy+forced"] and child.poll() is None
+        assert pool.status(waiting) == ("queued", None) and built == []
+        assert pool.submit(waiting) is first  # the same job, not a second builder
+        child.stdin.close()  # the child ends
+        first.result(120)
+        assert built == [0]  # built once, after the child
+    finally:
+        if not child.stdin.closed:
+            child.stdin.close()
+        child.wait(60)
+        pool.stop()
+
+
+def test_the_strategy_job_waits_for_the_childs_table_outside_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The strategy job waits for the child's first stage (the table) aside too; once
+    # the child says the table is cached it loads it, the child still running.
+    import subprocess
+    import sys
+
+    from yatzy.strategy import advisor
+    from yatzy.web import prepare
+
+    script = (
+        f"import sys; sys.stdin.readline(); print({warm_children.ANALYSIS_READY!r}, flush=True);"
+        " sys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert child.stdin is not None
+    monkeypatch.setattr(warm_children, "_children", {})
+    warm_children.warming("yatzy", child)
+    advised: list[tuple[str, int | None]] = []
+    monkeypatch.setattr(
+        advisor, "advise", lambda state: advised.append((state.rules.spec, child.poll()))
+    )
+    monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
+    pool = Jobs(workers=1, name="table-test")
+    try:
+        first = pool.submit(JobSpec("strategy", {"spec": "yatzy"}))
+        pool.submit(JobSpec("strategy", {"spec": "yatzy+forced"})).result(120)
+        assert advised == [("yatzy+forced", None)]  # the other rules' table went first
+        child.stdin.write(b"table\n")  # the child says its table is cached
+        child.stdin.flush()
+        first.result(120)
+        assert advised[1:] == [("yatzy", None)]  # loaded with the child still running
+    finally:
+        child.stdin.close()
+        child.wait(60)
+        pool.stop()
+
+
+def test_stopping_the_pool_drops_a_job_waiting_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    from concurrent.futures import CancelledError
+
+    from yatzy.web import jobs
+
+    entered, release = threading.Event(), threading.Event()
+    ran: list[object] = []
+
+    def wait(args: dict[str, Any]) -> Any:
+        return lambda: (entered.set(), release.wait(60))
+
+    monkeypatch.setitem(jobs._RUNNERS, "aside-test", ran.append)
+    monkeypatch.setitem(jobs._WAITERS, "aside-test", wait)
+    pool = Jobs(workers=1, name="table-test")
+    job = JobSpec("aside-test", {"n": 1})
+    future = pool.submit(job)
+    assert entered.wait(60)  # waiting aside
+    assert pool.status(job) == ("queued", None)
+    pool.stop()
+    release.set()
+    with pytest.raises(CancelledError):
+        future.result(60)
+    assert pool.status(job) == (None, None) and ran == []  # never run for a stopped pool

@@ -51,6 +51,10 @@ class PackageCacheLocator(_CacheLocator):
     """
 
     def __init__(self, py_func: Any, py_file: str) -> None:
+        # numba's cache reads ``_py_file`` beside the locator's methods: its warning
+        # that a kernel cannot be cached names the file (NUMBA_OPT=0 compiles such
+        # kernels: an AttributeError there once ended the compile).
+        self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
         self._path = str(cache_dir())
 

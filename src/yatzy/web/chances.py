@@ -34,7 +34,7 @@ from yatzy.game import Game, State, from_record, to_record
 from yatzy.rules import RuleSet
 from yatzy.store import StoredGame
 from yatzy.web.jobs import Busy, JobQueue, JobSpec, register
-from yatzy.web.prepare import policy, strategy_status, table_jobs
+from yatzy.web.prepare import after_the_warm_up, policy, strategy_status, table_jobs
 from yatzy.web.warm_children import still_warming
 
 log = logging.getLogger("yatzy.web")
@@ -249,7 +249,8 @@ class LiveChances:
                 parked = self._parked.pop(game_id, None)
                 if parked is not None and parked[0] > version and game_id not in self._queue:
                     self._queue[game_id] = parked  # the newest version waiting: its turn
-                    self._start()
+                    if not self._stopped:  # a worker's answer after stop(): no restart
+                        self._start()
             self._cond.notify_all()
         if self.notify is not None:
             try:
@@ -282,8 +283,9 @@ class LiveChances:
             # chances'): computed after it, not compiled beside it here, where numba's
             # compile holds the interpreter's lock and stalls every request (issue 24:
             # the analysis after a one-minute first game waited minutes behind it).
-            # The strategy table's job goes first in the one table worker: it waits for
-            # the child's table only, while the win tables' job waits for its end.
+            # The strategy table's job is asked for too: it waits for the child's table
+            # only, the win tables' job for its end, both outside the one table worker
+            # (yatzy.web.jobs), so neither holds the other, nor other rules' tables.
             strategy_status(state.rules)
             self._wait_for_tables(game_id, version, state, levels)
             return None
@@ -344,23 +346,23 @@ class LiveChances:
             for game_id, item in waiting.items():
                 if game_id not in self._queue:
                     self._queue[game_id] = item
-            if waiting:
+            # Not after stop(): a table job outlives the server's stop (its pool is the
+            # process's), and its end once started this thread again, computing on.
+            if waiting and not self._stopped:
                 self._start()
                 self._cond.notify()
 
 
 def _build_win_tables(args: dict[str, Any]) -> None:
     """The job that builds what the live chances of a whole game of ``args["spec"]``
-    need."""
+    need; run after a warm-up child's end (:func:`yatzy.web.prepare.after_the_warm_up`)."""
     from yatzy.strategy.win_chance import win_chances
-    from yatzy.web.warm_children import wait_until_warmed
 
-    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     start = Game(RuleSet.parse(args["spec"]), ["a", "b"]).new_initial_state(starter=0)
     win_chances(start, budget=0.0, build=True)
 
 
-register("win_chances", _build_win_tables)
+register("win_chances", _build_win_tables, wait=after_the_warm_up)
 
 
 def chances_job(

@@ -19,6 +19,14 @@ registered for its kind (:func:`register`), so that the same job could be handed
 a worker process on another machine; this module runs them in the server's process,
 which needs no other service (``yatzy serve`` with SQLite alone).  A job that fails
 keeps its reason (:meth:`Jobs.status`), and is tried again when asked for again.
+
+A kind may also register what its jobs wait for before they run (``wait``: a fresh
+install's warm-up child that builds the same table, :mod:`yatzy.web.warm_children`).
+The pool waits for it outside its workers: such a job is set aside, still queued (a
+second ask joins it, so the table still has one builder), on a thread of its own
+that only waits, and comes back to the front of the queue when the wait is over;
+meanwhile the workers run the other jobs (one table job waiting minutes for the
+child held the one table worker, and every other table job queued behind it).
 """
 
 from __future__ import annotations
@@ -38,7 +46,12 @@ log = logging.getLogger("yatzy.web")
 
 Runner = Callable[[dict[str, Any]], Any]
 
+Waiter = Callable[[dict[str, Any]], Callable[[], object] | None]
+"""What a job waits for before it runs: ``None`` when nothing (asked without
+waiting), else the function that waits (blocking, bounded by its own limit)."""
+
 _RUNNERS: dict[str, Runner] = {}
+_WAITERS: dict[str, Waiter] = {}
 
 JobState = Literal["queued", "running", "done", "failed"]
 
@@ -47,9 +60,14 @@ class Busy(YatzyError):
     """The pool takes no more jobs now (its queue, or the client's share, is full)."""
 
 
-def register(kind: str, runner: Runner) -> None:
-    """Make ``runner(args)`` the function that runs jobs of ``kind``."""
+def register(kind: str, runner: Runner, *, wait: Waiter | None = None) -> None:
+    """Make ``runner(args)`` the function that runs jobs of ``kind``; ``wait(args)``,
+    when given, says what a job waits for before it runs (see the module docstring)."""
     _RUNNERS[kind] = runner
+    if wait is None:
+        _WAITERS.pop(kind, None)
+    else:
+        _WAITERS[kind] = wait
 
 
 @dataclass(frozen=True)
@@ -70,12 +88,23 @@ class JobSpec:
             return self.name
         return json.dumps([self.kind, self.args], sort_keys=True)
 
-    def run(self) -> Any:
-        """Run the job here (by the function registered for its kind)."""
+    def waiting(self) -> Callable[[], object] | None:
+        """What the job waits for before it runs now (the function that waits), or
+        ``None`` when it can run at once (see :func:`register`)."""
+        waiter = _WAITERS.get(self.kind)
+        return None if waiter is None else waiter(self.args)
+
+    def run(self, *, waited: bool = False) -> Any:
+        """Run the job here (by the function registered for its kind), after what it
+        waits for (here, in this thread) unless the caller ``waited`` for it."""
         try:
             runner = _RUNNERS[self.kind]
         except KeyError:
             raise YatzyError(f"no runner for jobs of kind {self.kind!r}") from None
+        if not waited:
+            wait = self.waiting()
+            if wait is not None:
+                wait()
         return runner(self.args)
 
 
@@ -85,6 +114,7 @@ class _Entry:
     client: str | None
     state: JobState = "queued"
     error: str | None = None
+    waited: bool = False  # what it waits for is over (or was waited for its limit)
 
 
 class JobQueue(Protocol):
@@ -146,6 +176,7 @@ class Jobs:
         self._live: dict[str, _Entry] = {}
         self._failed: dict[str, str] = {}
         self._queue: deque[tuple[str, JobSpec, _Entry]] = deque()
+        self._aside: dict[str, _Entry] = {}  # queued jobs waiting outside the workers
         # Daemon threads: a server stopping never waits for a build of minutes (the
         # table's build lock dies with the process; the next start builds it again).
         self._threads: list[threading.Thread] = []
@@ -186,22 +217,27 @@ class Jobs:
                 self._failed.pop(key, None)
                 self._queue.append((key, spec, entry))
                 self._stopped = False
-                if len(self._threads) < self.workers:
-                    thread = threading.Thread(
-                        target=self._work,
-                        name=f"{self.name}-{len(self._threads)}",
-                        daemon=True,
-                    )
-                    self._threads.append(thread)
-                    thread.start()
+                self._start_worker()
                 self._lock.notify()
                 future = entry.future
         if then is not None:
             future.add_done_callback(lambda f: then(*_outcome(f)))
         return future
 
+    def _start_worker(self) -> None:
+        """Start a worker thread if there are fewer than ``workers`` (under the lock)."""
+        if len(self._threads) < self.workers:
+            thread = threading.Thread(
+                target=self._work,
+                name=f"{self.name}-{len(self._threads)}",
+                daemon=True,
+            )
+            self._threads.append(thread)
+            thread.start()
+
     def _work(self) -> None:
-        """A worker thread: run queued jobs, one at a time, until stopped."""
+        """A worker thread: run queued jobs, one at a time, until stopped; a job that
+        must wait first is set aside to wait on a thread of its own."""
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: self._queue or self._stopped)
@@ -209,12 +245,52 @@ class Jobs:
                     self._threads.remove(threading.current_thread())
                     return
                 key, spec, entry = self._queue.popleft()
-                entry.state = "running"
-            self._run(key, spec, entry)
+            wait = None
+            if not entry.waited:
+                try:
+                    wait = spec.waiting()
+                except Exception as exc:  # nothing known to wait for: run it
+                    log.info("%s job %s: %s", self.name, key, exc)
+            with self._lock:
+                if wait is None:
+                    entry.state = "running"
+                else:
+                    entry.waited = True
+                    self._aside[key] = entry
+            if wait is None:
+                self._run(key, spec, entry)
+            else:
+                threading.Thread(
+                    target=self._wait_aside,
+                    args=(key, spec, entry, wait),
+                    name=f"{self.name}-wait",
+                    daemon=True,
+                ).start()
+
+    def _wait_aside(
+        self, key: str, spec: JobSpec, entry: _Entry, wait: Callable[[], object]
+    ) -> None:
+        """Wait for what the job waits for, then queue it again, first (it was asked
+        for before the jobs queued since); unless the pool was stopped meanwhile."""
+        try:
+            wait()
+        except Exception as exc:  # the wait is a courtesy: the job runs anyway
+            log.info("%s job %s: its wait failed: %s", self.name, key, exc)
+        with self._lock:
+            if self._aside.pop(key, None) is not entry:
+                return  # dropped by stop(): its future is cancelled
+            if self._stopped:  # stopped as it was set aside: dropped as stop() drops
+                self._live.pop(key, None)
+            else:
+                self._queue.appendleft((key, spec, entry))
+                self._start_worker()
+                self._lock.notify()
+                return
+        entry.future.cancel()
 
     def _run(self, key: str, spec: JobSpec, entry: _Entry) -> None:
         try:
-            result = spec.run()
+            result = spec.run(waited=True)  # the worker asked, and waited aside if need be
         except Exception as exc:  # kept as the job's reason; the pool goes on
             log.warning("%s job %s failed: %s", self.name, key, exc)
             with self._lock:
@@ -259,15 +335,19 @@ class Jobs:
         return True
 
     def stop(self) -> None:
-        """Let running jobs finish; drop the queued ones (their futures are cancelled)."""
+        """Let running jobs finish; drop the queued ones, and those waiting aside
+        (their futures are cancelled)."""
         with self._lock:
             self._stopped = True
-            dropped = list(self._queue)
-            self._queue.clear()
-            for key, _, _ in dropped:
+            dropped = [entry for _, _, entry in self._queue] + list(self._aside.values())
+            for key, _, _ in self._queue:
                 self._live.pop(key, None)
+            for key in self._aside:
+                self._live.pop(key, None)
+            self._queue.clear()
+            self._aside.clear()
             self._lock.notify_all()
-        for _, _, entry in dropped:
+        for entry in dropped:
             entry.future.cancel()
 
 

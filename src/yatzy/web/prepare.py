@@ -25,6 +25,7 @@ import functools
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import Any, Literal
 
 from yatzy.bots import QUICK_BOTS, WINNER_LEVELS, Bot, GreedyBot, make_bot, preparing
@@ -149,11 +150,10 @@ def table_jobs() -> JobQueue:
 
 
 def _strategy(args: dict[str, Any]) -> None:
-    """Load or build the advisor's tables of ``args["spec"]`` (its first advice)."""
+    """Load or build the advisor's tables of ``args["spec"]`` (its first advice); run
+    after a warm-up child's table (:func:`_after_the_table`)."""
     from yatzy.strategy import advisor
-    from yatzy.web.warm_children import wait_for_warming
 
-    wait_for_warming(args["spec"])  # its child compiles the kernels: load them after it
     rules = RuleSet.parse(args["spec"])
     advisor.advise(Game(rules, ["warm-up"]).new_initial_state())
     try:
@@ -182,11 +182,10 @@ def load_kernels(rules: RuleSet) -> None:
 
 
 def _winner(args: dict[str, Any]) -> None:
-    """Load or build the winner bot's target tables of ``args["spec"]``."""
+    """Load or build the winner bot's target tables of ``args["spec"]``; run after a
+    warm-up child's end (:func:`after_the_warm_up`)."""
     from yatzy.strategy.winbot import win_tables, winner_supported
-    from yatzy.web.warm_children import wait_until_warmed
 
-    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     rules = RuleSet.parse(args["spec"])
     if winner_supported(rules):
         win_tables(rules, build=True)
@@ -196,17 +195,35 @@ def _winner(args: dict[str, Any]) -> None:
 
 def _target(args: dict[str, Any]) -> None:
     """Load or build the target table of ``args["spec"]`` (a solo game's live chance
-    of beating the record)."""
+    of beating the record); run after a warm-up child's end
+    (:func:`after_the_warm_up`)."""
     from yatzy.strategy.target_play import target_table_for
-    from yatzy.web.warm_children import wait_until_warmed
 
-    wait_until_warmed(args["spec"])  # its child compiles the win kernels: load them after
     target_table_for(RuleSet.parse(args["spec"]), build=True)
 
 
-register("strategy", _strategy)
-register("winner", _winner)
-register("target", _target)
+def _after_the_table(args: dict[str, Any]) -> Callable[[], object] | None:
+    """What a strategy job waits for: a warm-up child of its rules that builds the
+    same table (the job then loads it rather than compile and solve it beside the
+    child); waited for outside the table worker (:mod:`yatzy.web.jobs`)."""
+    from yatzy.web.warm_children import table_wait
+
+    return table_wait(args["spec"])
+
+
+def after_the_warm_up(args: dict[str, Any]) -> Callable[[], object] | None:
+    """What the jobs of the win chances' kernels wait for (the winner bot's, the target
+    tables', the live chances' tables): a warm-up child of their rules, which compiles
+    those kernels last; waited for outside the table worker, which meanwhile runs the
+    other table jobs (:mod:`yatzy.web.jobs`)."""
+    from yatzy.web.warm_children import warmed_wait
+
+    return warmed_wait(args["spec"])
+
+
+register("strategy", _strategy, wait=_after_the_table)
+register("winner", _winner, wait=after_the_warm_up)
+register("target", _target, wait=after_the_warm_up)
 
 
 def target_preparing(rules: RuleSet) -> bool:

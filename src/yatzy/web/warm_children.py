@@ -9,16 +9,22 @@ turn's values come from numpy until their kernel is compiled), then it says
 values', the win chances'.  The table job waits for the first stage only (a short
 first game's analysis, hints and exact computer are there that much sooner); what
 needs the win chances' kernels waits while the child runs (:func:`still_warming`).
+The table jobs wait outside the one table worker (:func:`table_wait`,
+:func:`warmed_wait`: the waits they register, :func:`yatzy.web.jobs.register`), so
+the worker runs other table jobs meanwhile.
 Its own module so that the two import it without importing each other."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import select
 import subprocess
 import threading
 import time
+import weakref
+from collections.abc import Callable
 
 log = logging.getLogger("yatzy.web")
 
@@ -33,7 +39,9 @@ needs nothing more)."""
 _lock = threading.Lock()
 _read_lock = threading.Lock()  # one reader of the children's output at a time
 _children: dict[str, list[subprocess.Popen[bytes]]] = {}
-_said_ready: set[int] = set()  # the children (by id) that said ANALYSIS_READY
+# The children that said ANALYSIS_READY: the objects, not their ids (an ended child's
+# id, reused by a later one, read as said: that one was then not waited for).
+_said_ready: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
 
 
 def warming(spec: str, child: subprocess.Popen[bytes]) -> None:
@@ -51,9 +59,7 @@ def wait_for_warming(spec: str, limit: float = WAIT_LIMIT) -> bool:
     install, and numba's compile holds this process's interpreter lock, stalling its
     requests)."""
     with _lock:
-        running = [
-            c for c in _children.get(spec, []) if c.poll() is None and id(c) not in _said_ready
-        ]
+        running = [c for c in _children.get(spec, []) if c.poll() is None and c not in _said_ready]
     deadline = time.monotonic() + limit
     for child in running:
         if not _first_stage(child, deadline):
@@ -74,7 +80,7 @@ def _first_stage(child: subprocess.Popen[bytes], deadline: float) -> bool:
     fd = out.fileno()  # read unbuffered: a buffered line would hide from select
     with _read_lock:
         said = b""
-        while id(child) not in _said_ready:
+        while child not in _said_ready:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
@@ -93,7 +99,7 @@ def _first_stage(child: subprocess.Popen[bytes], deadline: float) -> bool:
             said = lines.pop()  # an unfinished line waits for its end
             if any(ln.decode(errors="replace").strip() == ANALYSIS_READY for ln in lines):
                 with _lock:
-                    _said_ready.add(id(child))
+                    _said_ready.add(child)
     return True
 
 
@@ -117,3 +123,20 @@ def still_warming(spec: str) -> bool:
     than compile them here, beside it, holding this process's interpreter lock."""
     with _lock:
         return any(c.poll() is None for c in _children.get(spec, []))
+
+
+def table_wait(spec: str) -> Callable[[], object] | None:
+    """The wait of a job that needs the table of ``spec`` (the strategy job's): the
+    function that waits for this process's warm-up child's first stage
+    (:func:`wait_for_warming`), or ``None`` when no child of ``spec`` is before it."""
+    with _lock:
+        before = any(c.poll() is None and c not in _said_ready for c in _children.get(spec, []))
+    return functools.partial(wait_for_warming, spec) if before else None
+
+
+def warmed_wait(spec: str) -> Callable[[], object] | None:
+    """The wait of a job that needs the win chances' kernels of ``spec`` (the win
+    tables', the winner bot's, the target tables'): the function that waits for this
+    process's warm-up child's end (:func:`wait_until_warmed`), or ``None`` when none
+    runs."""
+    return functools.partial(wait_until_warmed, spec) if still_warming(spec) else None
