@@ -141,6 +141,23 @@ def test_the_level_at_the_end_is_measured_once_and_only_at_the_end() -> None:
     assert off.measured_at_end("g", state) == {}
 
 
+def test_a_game_still_waiting_for_the_analysis_ahead_is_measured_at_its_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the analysis ahead's one thread may be busy for a minute with another
+    # game's win analysis; the end of a game waiting behind it answered a bare
+    # "pending" meanwhile (no estimate: a Maxi game's first answer came after 96 s).
+    # Its people are measured at once instead (their turns' points: under a second).
+    _strategy_ready("yatzy+forced")
+    monkeypatch.setattr(Ahead, "_work", lambda self: None)  # its thread busy elsewhere
+    ahead = Ahead(WinAnalyses(enabled=False), measure=True)
+    state = _finished(["Ann", "Bo"], 3)
+    ahead.after_write("g", state)  # the last box: the game waits for the thread
+    found = ahead.measured_at_end("g", state)
+    assert {seat: m.level for seat, m in found.items()} == {0: "beginner", 1: "beginner"}
+    assert ahead.levels_of("g") == {0: "beginner", 1: "beginner"}
+
+
 def test_only_a_written_box_starts_an_analysis_ahead() -> None:
     from yatzy.game import Game, Player, Roll, Score
 

@@ -337,17 +337,13 @@ class Ahead:
     ) -> dict[int, Measured]:
         """:meth:`measured_of` for the analysis at the end of ``game_id`` (at ``state``),
         measured here and now where this process has not measured that position (a game
-        finished before a restart, or dropped from the waiting games): the win analysis
-        of a game counts its people at the same levels whichever process makes it.
-        Nothing is measured before the end, in a score pad, with the analysis ahead off,
-        or while the game waits here (:meth:`measuring`)."""
-        if (
-            self.enabled
-            and self.measure
-            and state.is_terminal()
-            and not state.game.pad
-            and not self.measuring(game_id, state)
-        ):
+        finished before a restart, dropped from the waiting games, or still waiting
+        behind another game's win analysis: its people's turns not yet tallied, a
+        fraction of a second with the tables ready): the win analysis of a game counts
+        its people at the same levels whichever process makes it, and its estimate is
+        shown at once rather than after the analysis ahead's queue.  Nothing is
+        measured before the end, in a score pad, or with the analysis ahead off."""
+        if self.enabled and self.measure and state.is_terminal() and not state.game.pad:
             self._guarded(self._measure, game_id, state, earlier)
         return self.measured_of(game_id)
 
@@ -363,15 +359,6 @@ class Ahead:
         since left to rate, rather than from nothing by a worker process."""
         with self._lock:
             return game_id in self._rated
-
-    def measuring(self, game_id: str, state: State) -> bool:
-        """Whether the people of ``game_id`` at ``state`` are still to be measured (it
-        waits here): the win analysis at the end waits for their final levels."""
-        if not self.enabled or not self.measure:
-            return False
-        with self._lock:
-            seen = self._levels.get(game_id)
-            return game_id in self._waiting and (seen is None or seen[0] != len(state.log))
 
     def measured_of(self, game_id: str) -> dict[int, Measured]:
         """:meth:`levels_of` with what each level was measured from."""
