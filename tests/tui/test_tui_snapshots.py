@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.conftest import covering
 from tests.tui.helpers import make_app, new_state, screen_text, settle
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.game import State
@@ -79,16 +80,21 @@ SIZES = [(80, 24), (120, 40)]
 LANGS: list[Language] = ["sv", "fi", "en"]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("lang", LANGS)
+def _shown(value: Any) -> str:
+    """A parameter's id: the language, or the size as columns x rows."""
+    return f"{value[0]}x{value[1]}" if isinstance(value, tuple) else str(value)
+
+
+# Language and size are independent concerns: the fast tier shoots three of the six
+# screens, every language and every size among them (covering, tests/conftest.py).
+@pytest.mark.parametrize(("lang", "size"), covering(LANGS, SIZES), ids=_shown)
 def test_turn_screen(lang: Language, size: tuple[int, int]) -> None:
     state = new_state("yatzy", ["Anna", "Bo"], ("greedy",))
     text = shoot(state, lang, size, roll_and_keep)
     check(f"yatzy-turn-{lang}-{size[0]}x{size[1]}", text)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("lang", "size"), covering(LANGS, SIZES), ids=_shown)
 def test_help_screen(lang: Language, size: tuple[int, int]) -> None:
     text = shoot(new_state("yatzy+forced", ["Anna"]), lang, size, help_keys)
     check(f"help-{lang}-{size[0]}x{size[1]}", text)
