@@ -246,7 +246,9 @@ def _in_database_file(path: Path, gid: str) -> int | None:
     conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
     try:
         row = conn.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()
-    except sqlite3.OperationalError:  # not even the tables are in the file yet
+    except sqlite3.DatabaseError:
+        # Not even the tables are in the file yet, or (read as immutable while the
+        # checkpoint writes its pages) a torn file, "malformed": asked again.
         return None
     finally:
         conn.close()
