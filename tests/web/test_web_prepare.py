@@ -30,6 +30,7 @@ from yatzy import table_cache
 from yatzy.bots import AdvisedBot, GreedyBot
 from yatzy.cli.main import main
 from yatzy.rules import RuleSet
+from yatzy.web import jobs as web_jobs
 from yatzy.web import prepare
 from yatzy.web.app import create_app
 from yatzy.web.jobs import Busy, Jobs, JobSpec, register
@@ -208,8 +209,10 @@ def test_a_bot_plays_greedily_while_its_tables_are_prepared(
     monkeypatch.setattr(prepare, "TABLE_JOBS", Jobs(name="test"))
     monkeypatch.setattr(prepare, "_ready", set())
     held = prepare.TABLE_JOBS
-    register("strategy", lambda args: gate.wait(scaled(60)))
-    request_finalizer = prepare._strategy
+    # The strategy job's runner held at the gate for this test only (put back after it,
+    # its registered wait included: re-registering it without one lost the wait for
+    # the tests after this one in the same process).
+    monkeypatch.setitem(web_jobs._RUNNERS, "strategy", lambda args: gate.wait(scaled(60)))
     rules = RuleSet.parse("yatzy+lenient+yatzy_pip_bonus+last_resort")
     bot, stands_in = prepare.bot_for("optimal", rules)
     assert isinstance(bot, GreedyBot) and stands_in
@@ -225,7 +228,6 @@ def test_a_bot_plays_greedily_while_its_tables_are_prepared(
     assert isinstance(bot, GreedyBot) and stands_in
     assert prepare.bot_plan("optimal", RuleSet.parse("yatzy+bonus_points=40")) == "not_prepared"
     assert prepare.bot_for("greedy", rules)[1] is False
-    register("strategy", request_finalizer)
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ is not built, never blocking the server, switched off by YATZY_WARM_KERNELS=0.""
 
 from __future__ import annotations
 
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -144,7 +145,15 @@ def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(
     assert not warm_children.wait_for_warming("yatzy")  # another rule set's child: no wait
     assert child.poll() is None
     advised: list[int | None] = []
-    monkeypatch.setattr(advisor, "advise", lambda state: advised.append(child.poll()))
+    here = threading.current_thread()
+
+    def advise(state: Any) -> None:
+        # Only this test's own calls: the process's table pool may still run an
+        # earlier test's job, which advises through the same (patched) function.
+        if threading.current_thread() is here:
+            advised.append(child.poll())
+
+    monkeypatch.setattr(advisor, "advise", advise)
     monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
     JobSpec("strategy", {"spec": "yatzy+forced"}).run()  # as a worker process runs it
     assert advised == [0]  # advised only once the child had ended
@@ -399,7 +408,12 @@ def test_a_job_waiting_for_the_warm_up_leaves_the_table_worker_free(
     monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
     monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
     advised: list[str] = []
-    monkeypatch.setattr(advisor, "advise", lambda state: advised.append(state.rules.spec))
+
+    def advise(state: Any) -> None:
+        if threading.current_thread().name.startswith("table-test"):  # this pool's only
+            advised.append(state.rules.spec)
+
+    monkeypatch.setattr(advisor, "advise", advise)
     monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
     pool = Jobs(workers=1, name="table-test")
     waiting = JobSpec(job, {"spec": "yatzy"})
@@ -442,9 +456,14 @@ def test_the_strategy_job_waits_for_the_childs_table_outside_the_worker(
     monkeypatch.setattr(warm_children, "_children", {})
     warm_children.warming("yatzy", child)
     advised: list[tuple[str, int | None]] = []
-    monkeypatch.setattr(
-        advisor, "advise", lambda state: advised.append((state.rules.spec, child.poll()))
-    )
+
+    def advise(state: Any) -> None:
+        # Only this pool's calls (the process's own table pool may still run an
+        # earlier test's job, advising through the same patched function).
+        if threading.current_thread().name.startswith("table-test"):
+            advised.append((state.rules.spec, child.poll()))
+
+    monkeypatch.setattr(advisor, "advise", advise)
     monkeypatch.setattr(prepare, "load_kernels", lambda rules: None)
     pool = Jobs(workers=1, name="table-test")
     try:
