@@ -201,12 +201,16 @@ def test_a_client_takes_only_so_many_sockets(make: Any) -> None:
 
 
 def test_a_full_server_closes_its_idlest_socket_for_a_newcomer(make: Any) -> None:
+    # Idle means quiet for 2 s here, the second socket opens 1 s after the first: each
+    # step below has about a second of slack on a loaded machine (0.3 s and 0.2 s
+    # apart once failed there: the first had already counted as idle).
     client = make(_off(sockets_total=2))
-    client.app.state.hub.evict_idle = 0.3
+    client.app.state.hub.evict_idle = 2.0
     games = [client.post("/api/games", json=SOLO).json()["id"] for _ in range(3)]
     with client.websocket_connect(f"/api/games/{games[0]}/ws") as old:
         old.receive_json()
-        time.sleep(0.2)
+        opened = time.monotonic()
+        time.sleep(1.0)
         with client.websocket_connect(f"/api/games/{games[1]}/ws") as younger:
             younger.receive_json()
             # Both are too fresh to give way: the newcomer is refused for now.
@@ -217,7 +221,8 @@ def test_a_full_server_closes_its_idlest_socket_for_a_newcomer(make: Any) -> Non
                 pass
             assert denied.value.status_code == 429
             assert "none idle" in denied.value.json()["detail"]
-            time.sleep(0.2)  # the first is quiet long enough now, the second is not
+            # the first is quiet long enough now (2 s), the second (1 s younger) is not
+            time.sleep(max(0.0, opened + 2.1 - time.monotonic()))
             with client.websocket_connect(f"/api/games/{games[2]}/ws") as newcomer:
                 assert newcomer.receive_json()["type"] == "state"
                 with pytest.raises(WebSocketDisconnect) as closed:
