@@ -19,9 +19,10 @@ seconds per action of the web processes, the workers, PostgreSQL and nginx, and 
 per socket of the web processes.  Scaled down to run in minutes on a 2-core machine;
 the issue's scale (1,000 games, 10,000 sockets) is ``--games 1000 --sockets 10000`` on
 a bigger one: the benchmark raises its open-file limit to the hard limit (inherited by
-the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 13,000), sizes
-nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
-connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
+the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 25,000, as
+nginx holds two per connection), sizes nginx's ``worker_connections`` and each
+server's ``--limit-concurrency`` by the connections, and opens the spectator sockets
+200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
         [--seconds 60] [--warm-up 20] [--think 2] [--bot-delay 1] [--kill-at 30]
@@ -173,11 +174,15 @@ class Cluster:
         )
         # nginx holds two descriptors per connection (the client's, the upstream's)
         events = max(16384, 2 * self.connections + 1024)
+        # nginx cannot raise its limit past the hard one it inherits (raise_open_files
+        # warns when that is too few)
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        files = events + 1024 if files == resource.RLIM_INFINITY else min(events + 1024, files)
         conf = self.folder / "nginx.conf"
         conf.write_text(
             f"""
 worker_processes 1;
-worker_rlimit_nofile {events + 1024};
+worker_rlimit_nofile {files};
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/nginx-error.log warn;
 events {{ worker_connections {events}; }}
@@ -477,7 +482,13 @@ async def spectators(
     count = opened
     if opened_all is not None:
         opened_all(count)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    # The open sockets close at ``until``; those still opening then are given up (each
+    # would otherwise wait its turn to open and close at once, lengthening the count).
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(
+            asyncio.gather(*tasks, return_exceptions=True),
+            max(0.0, until - time.monotonic()) + 5,
+        )
     return count
 
 
@@ -589,7 +600,8 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="yatzy-cluster-") as folder:
             connections = 2 * args.games + args.sockets
-            raise_open_files(connections + 1024)
+            # nginx holds two descriptors per connection (the client's, the upstream's)
+            raise_open_files(2 * connections + 1024)
             cluster = Cluster(url, args.bot_delay, args.nginx, Path(folder), connections).start()
             try:
                 measure(args, cluster)
