@@ -367,6 +367,8 @@ class Game:
                         await self.refresh()
                     continue
                 await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+                if time.monotonic() >= self.deadline:  # no action after the count's end
+                    break
                 action = {"action": choose(self.view), "version": self.view["version"]}
                 start = time.monotonic()
                 try:
@@ -518,6 +520,12 @@ async def run(
         await asyncio.sleep(min(0.1, 5.0 / args.games))
     await asyncio.sleep(1.0)
     gids = [g.gid for g in games if hasattr(g, "gid")]
+    # The crowd's arrival is this client's work: when it outlasts the warm-up, the client
+    # (not the servers) is what the run measures, and the spectators open late or never.
+    arrived = time.monotonic() - start
+    print(f"{len(gids)} of {args.games} games created in {arrived:.0f} s", flush=True)
+    if arrived > args.warm_up:
+        print("warning: the games arrived after the warm-up: this client is saturated", flush=True)
     web = cluster.pids()["web"]
     before = rss_mib(web)
 
