@@ -15,8 +15,10 @@ Prints actions per second (the people's and the bots', i.e. versions stored), p5
 latency of the people's actions (through nginx), the chance latency (from a version's
 state message on a page to that version's computed chances on the same page) and how
 many versions got chances (a game moving faster than its chances skips versions), CPU
-seconds per action of the web processes, the workers, PostgreSQL and nginx, and memory
-per socket of the web processes.  Scaled down to run in minutes on a 2-core machine;
+seconds per action of the web processes, the workers, PostgreSQL and nginx (and this
+client's own CPU), and memory per socket of the web processes; first, how long the games
+took to arrive (longer than the warm-up: this client, not the servers, is the
+bottleneck).  Scaled down to run in minutes on a 2-core machine;
 the issue's scale (1,000 games, 10,000 sockets) is ``--games 1000 --sockets 10000`` on
 a bigger one: the benchmark raises its open-file limit to the hard limit (inherited by
 the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 25,000, as
