@@ -15,13 +15,16 @@ Prints actions per second (the people's and the bots', i.e. versions stored), p5
 latency of the people's actions (through nginx), the chance latency (from a version's
 state message on a page to that version's computed chances on the same page) and how
 many versions got chances (a game moving faster than its chances skips versions), CPU
-seconds per action of the web processes, the workers, PostgreSQL and nginx, and memory
-per socket of the web processes.  Scaled down to run in minutes on a 2-core machine;
+seconds per action of the web processes, the workers, PostgreSQL and nginx (and this
+client's own CPU), and memory per socket of the web processes; first, how long the games
+took to arrive (longer than the warm-up: this client, not the servers, is the
+bottleneck).  Scaled down to run in minutes on a 2-core machine;
 the issue's scale (1,000 games, 10,000 sockets) is ``--games 1000 --sockets 10000`` on
 a bigger one: the benchmark raises its open-file limit to the hard limit (inherited by
-the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 13,000), sizes
-nginx's ``worker_connections`` and each server's ``--limit-concurrency`` by the
-connections, and opens the spectator sockets 200 at a time.  Not a test: run it by hand,
+the servers, workers and nginx it starts; ``ulimit -Hn`` must allow about 25,000, as
+nginx holds two per connection), sizes nginx's ``worker_connections`` and each
+server's ``--limit-concurrency`` by the connections, and opens the spectator sockets
+200 at a time.  Not a test: run it by hand,
 
     .venv/bin/python benchmarks/bench_cluster.py [--games 20] [--sockets 200]
         [--seconds 60] [--warm-up 20] [--think 2] [--bot-delay 1] [--kill-at 30]
@@ -47,6 +50,7 @@ import resource
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -172,11 +176,15 @@ class Cluster:
         )
         # nginx holds two descriptors per connection (the client's, the upstream's)
         events = max(16384, 2 * self.connections + 1024)
+        # nginx cannot raise its limit past the hard one it inherits (raise_open_files
+        # warns when that is too few)
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        files = events + 1024 if files == resource.RLIM_INFINITY else min(events + 1024, files)
         conf = self.folder / "nginx.conf"
         conf.write_text(
             f"""
 worker_processes 1;
-worker_rlimit_nofile {events + 1024};
+worker_rlimit_nofile {files};
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/nginx-error.log warn;
 events {{ worker_connections {events}; }}
@@ -291,6 +299,7 @@ class Stats:
         self.versions_seen = 0
         self.versions_with_chances = 0
         self.errors = 0
+        self.reads = 0  # views read by a waiting person (no socket, or a silent one)
         self.acknowledged: dict[str, int] = {}  # game -> newest version answered 200
         self.chances_after_kill: set[str] = set()
         self.killed_at: float | None = None
@@ -305,21 +314,33 @@ class Stats:
         """Forget what was counted so far (the warm-up's actions and chances)."""
         self.latencies.clear()
         self.chance_latencies.clear()
-        self.versions_seen = self.versions_with_chances = self.errors = 0
+        self.versions_seen = self.versions_with_chances = self.errors = self.reads = 0
         self.unavailable.clear()
 
 
 class Game:
     """One game: its person acts over HTTP; its page follows it over a WebSocket."""
 
-    def __init__(self, base: str, stats: Stats, think: float, deadline: float) -> None:
+    def __init__(
+        self, base: str, stats: Stats, think: float, deadline: float, bot_delay: float = 1.0
+    ) -> None:
         self.base = base
         self.stats = stats
         self.think = think
         self.deadline = deadline
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        # One TLS context for every game: httpx loads the CA bundle for each client
+        # otherwise (16 ms of CPU each, 16 s for 1,000 games, all before the first game).
+        self.http = httpx.AsyncClient(base_url=base, timeout=30, verify=TLS)
         self.view: dict[str, Any] = {}
         self.changed = asyncio.Event()
+        self.following = False
+        """Whether the page's socket is open (its versions come without asking)."""
+        self.heard = time.monotonic()
+        """When the page's socket last brought a message."""
+        self.patience = 4 * bot_delay + 10
+        """Silence on an open socket after which the view is read anyway (3 bots' moves
+        take 3 bot delays: a shorter wait would read the view of every waiting game
+        every few seconds, hundreds of requests a second that no person makes)."""
         self.state_at: dict[int, float] = {}
         self.chanced: set[int] = set()
 
@@ -341,10 +362,15 @@ class Game:
                     self.changed.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.changed.wait(), 2.0)
-                    if not self.changed.is_set():  # a socket lost: read the view
+                    quiet = time.monotonic() - self.heard
+                    if not self.changed.is_set() and (
+                        not self.following or quiet > self.patience
+                    ):  # no socket, or one gone silent: read the view
                         await self.refresh()
                     continue
                 await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+                if time.monotonic() >= self.deadline:  # no action after the count's end
+                    break
                 action = {"action": choose(self.view), "version": self.view["version"]}
                 start = time.monotonic()
                 try:
@@ -368,6 +394,7 @@ class Game:
             await self.http.aclose()
 
     async def refresh(self) -> None:
+        self.stats.reads += 1
         with contextlib.suppress(httpx.HTTPError, ValueError):
             r = await self.http.get(f"/api/games/{self.gid}")
             if r.status_code == 200:
@@ -383,10 +410,14 @@ class Game:
         while True:
             try:
                 async with websockets.connect(url, max_size=2**20) as ws:
+                    self.following = True
                     async for text in ws:
+                        self.heard = time.monotonic()
                         self.message(orjson.loads(text))
             except (OSError, websockets.WebSocketException):
+                self.following = False
                 await asyncio.sleep(0.5)  # the process went away: again, through nginx
+            self.following = False
 
     def message(self, message: dict[str, Any]) -> None:
         now = time.monotonic()
@@ -455,29 +486,48 @@ async def spectators(
     count = opened
     if opened_all is not None:
         opened_all(count)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    # The open sockets close at ``until``; those still opening then are given up (each
+    # would otherwise wait its turn to open and close at once, lengthening the count).
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(
+            asyncio.gather(*tasks, return_exceptions=True),
+            max(0.0, until - time.monotonic()) + 5,
+        )
     return count
 
 
 OPENING = 200
 """Spectator sockets being opened at once."""
 
+TLS = ssl.create_default_context()
+"""The players' clients' TLS context (loopback HTTP here; made once, not per client)."""
+
 
 async def run(
-    args: argparse.Namespace, cluster: Cluster, mark: Callable[[], None] | None = None
+    args: argparse.Namespace,
+    cluster: Cluster,
+    mark: Callable[[], None] | None = None,
+    end: Callable[[], None] | None = None,
 ) -> Stats:
-    """Play the games; ``mark`` is called ``--warm-up`` seconds in, as the counts start."""
+    """Play the games; ``mark`` is called ``--warm-up`` seconds in, as the counts start,
+    and ``end`` as they end (before the check of the acknowledged moves)."""
     stats = Stats()
     base = f"http://127.0.0.1:{cluster.port}"
     start = time.monotonic()
     deadline = start + args.warm_up + args.seconds
-    games = [Game(base, stats, args.think, deadline) for _ in range(args.games)]
+    games = [Game(base, stats, args.think, deadline, args.bot_delay) for _ in range(args.games)]
     players = []
     for game in games:  # a crowd arrives over a few seconds, not at once
         players.append(asyncio.create_task(game.play()))
         await asyncio.sleep(min(0.1, 5.0 / args.games))
     await asyncio.sleep(1.0)
     gids = [g.gid for g in games if hasattr(g, "gid")]
+    # The crowd's arrival is this client's work: when it outlasts the warm-up, the client
+    # (not the servers) is what the run measures, and the spectators open late or never.
+    arrived = time.monotonic() - start
+    print(f"{len(gids)} of {args.games} games created in {arrived:.0f} s", flush=True)
+    if arrived > args.warm_up:
+        print("warning: the games arrived after the warm-up: this client is saturated", flush=True)
     web = cluster.pids()["web"]
     before = rss_mib(web)
 
@@ -512,6 +562,8 @@ async def run(
     stats.spectators = await watchers
     sampler.cancel()
     marker.cancel()
+    if end is not None:
+        end()
     # Every acknowledged move stored?
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         lost = 0
@@ -558,7 +610,8 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="yatzy-cluster-") as folder:
             connections = 2 * args.games + args.sockets
-            raise_open_files(connections + 1024)
+            # nginx holds two descriptors per connection (the client's, the upstream's)
+            raise_open_files(2 * connections + 1024)
             cluster = Cluster(url, args.bot_delay, args.nginx, Path(folder), connections).start()
             try:
                 measure(args, cluster)
@@ -574,26 +627,32 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     pids = cluster.pids()
     rss0 = rss_mib(pids["web"])
     cpu0: dict[int, float] = {}
-    db0 = t0 = 0.0
+    db0 = t0 = client0 = 0.0
     load0 = os.getloadavg()[0]
 
     def mark() -> None:  # the warm-up is over: CPU and time count from here
-        nonlocal db0, t0
+        nonlocal db0, t0, client0
         cpu0.update({pid: cpu_seconds([pid]) for ps in cluster.pids().values() for pid in ps})
         db0 = database_cpu_seconds()
+        client0 = time.process_time()  # this process alone (its children are the cluster)
         t0 = time.monotonic()
 
+    cpu: dict[str, float] = {}
+    db = elapsed = client = 0.0
+    load = (0.0, 0.0, 0.0)
+
+    def end() -> None:  # the counting is over (the check of the moves is not measured)
+        nonlocal db, elapsed, client, load
+        elapsed = time.monotonic() - t0
+        load = os.getloadavg()
+        # per role, the processes alive at the end (a killed one's CPU is gone with it)
+        for role, ps in cluster.pids().items():
+            cpu[role] = sum(cpu_seconds([pid]) - cpu0.get(pid, 0.0) for pid in ps)
+        db = database_cpu_seconds() - db0
+        client = time.process_time() - client0
+
     mark()
-    stats = asyncio.run(run(args, cluster, mark if args.warm_up > 0 else None))
-    elapsed = time.monotonic() - t0
-    load = os.getloadavg()
-    after = cluster.pids()
-    # per role, the processes alive at the end (a killed one's CPU is gone with it)
-    cpu = {
-        role: sum(cpu_seconds([pid]) - cpu0.get(pid, 0.0) for pid in ps)
-        for role, ps in after.items()
-    }
-    db = database_cpu_seconds() - db0
+    stats = asyncio.run(run(args, cluster, mark if args.warm_up > 0 else None, end))
     actions = stats.versions_seen
     print(
         f"{args.games} games x 4 seats (1 person, 3 greedy bots), {stats.spectators} of "
@@ -608,8 +667,9 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     )
     print(
         f"  actions: {actions / elapsed:.1f}/s stored ({len(stats.latencies)} by people, "
-        f"{stats.errors} refused or failed); people's latency p50 "
-        f"{pct(stats.latencies, 0.5):.1f} ms, p99 {pct(stats.latencies, 0.99):.1f} ms"
+        f"{stats.errors} refused or failed, {stats.reads} views read while waiting); "
+        f"people's latency p50 {pct(stats.latencies, 0.5):.1f} ms, "
+        f"p99 {pct(stats.latencies, 0.99):.1f} ms"
     )
     print(
         f"  chances: {stats.versions_with_chances} of {stats.versions_seen} versions; "
@@ -622,7 +682,8 @@ def measure(args: argparse.Namespace, cluster: Cluster) -> None:
     print(
         "  CPU per action: "
         + ", ".join(f"{role} {1000 * cpu[role] / per:.1f} ms" for role in cpu)
-        + f", postgres {1000 * db / per:.1f} ms"
+        + f", postgres {1000 * db / per:.1f} ms; this client (every player, page and "
+        f"socket) {client:.1f} CPU-s in {elapsed:.0f} s"
     )
     sockets = args.games + stats.spectators
     if not args.kill_at and sockets:
