@@ -124,6 +124,14 @@ def _driver_on(fd: int, app: Any) -> SafeLinuxDriver:
     return driver
 
 
+def _watching(fd: int, app: Any) -> tuple[SafeLinuxDriver, threading.Thread]:
+    """A driver of ``app`` on terminal ``fd`` and its hang-up watcher, started."""
+    driver = _driver_on(fd, app)
+    watcher = threading.Thread(target=driver._watch_for_hang_up, daemon=True)
+    watcher.start()
+    return driver, watcher
+
+
 class _HangUpApp:
     def __init__(self) -> None:
         self.said: list[int] = []
@@ -139,9 +147,7 @@ def test_the_watcher_sees_a_hang_up_while_nothing_is_written() -> None:
     master, slave = pty.openpty()
 
     async def main() -> None:
-        driver = _driver_on(slave, app)
-        watcher = threading.Thread(target=driver._watch_for_hang_up, daemon=True)
-        watcher.start()
+        _driver, watcher = _watching(slave, app)
         await asyncio.sleep(0.3)
         assert app.said == [] and watcher.is_alive()  # the terminal is there: nothing
         os.close(master)  # the window closes
@@ -164,9 +170,7 @@ def test_the_watcher_stops_with_the_app() -> None:
     master, slave = pty.openpty()
 
     async def main() -> None:
-        driver = _driver_on(slave, app)
-        watcher = threading.Thread(target=driver._watch_for_hang_up, daemon=True)
-        watcher.start()
+        driver, watcher = _watching(slave, app)
         driver._stop_watching.set()  # what stop_application_mode does
         watcher.join(5)
         assert not watcher.is_alive()

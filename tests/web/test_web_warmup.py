@@ -63,6 +63,19 @@ def spawned(monkeypatch: pytest.MonkeyPatch) -> Spawned:
     return found
 
 
+def _record_win_builds(monkeypatch: pytest.MonkeyPatch, child: Any) -> list[int | None]:
+    """Stand in for the win tables', target tables' and winner bot's builds: each
+    appends ``child.poll()`` (``None`` while the warm-up child still runs)."""
+    from yatzy.strategy import target_play, win_chance, winbot
+
+    built: list[int | None] = []
+    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
+    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    return built
+
+
 def test_the_first_game_of_unbuilt_rules_starts_one_warm_up(
     tmp_path: Path, spawned: Spawned, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -307,17 +320,12 @@ def test_the_win_tables_jobs_wait_for_the_whole_warm_up(
     import subprocess
     import sys
 
-    from yatzy.strategy import target_play, win_chance, winbot
     from yatzy.web import chances, prepare
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
     monkeypatch.setattr(warm_children, "_children", {})
     warm_children.warming("yatzy", child)
-    built: list[int | None] = []
-    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    built = _record_win_builds(monkeypatch, child)
     assert chances and prepare  # their jobs' kinds registered
     JobSpec(job, {"spec": "yatzy"}).run()  # as a worker process runs it: waits here
     assert built == [0]  # built only once the child had ended
@@ -393,7 +401,7 @@ def test_a_job_waiting_for_the_warm_up_leaves_the_table_worker_free(
     import subprocess
     import sys
 
-    from yatzy.strategy import advisor, target_play, win_chance, winbot
+    from yatzy.strategy import advisor
     from yatzy.web import chances, prepare
 
     child = subprocess.Popen(
@@ -402,11 +410,7 @@ def test_a_job_waiting_for_the_warm_up_leaves_the_table_worker_free(
     assert child.stdin is not None and chances  # the win tables' job registered
     monkeypatch.setattr(warm_children, "_children", {})
     warm_children.warming("yatzy", child)
-    built: list[int | None] = []
-    monkeypatch.setattr(win_chance, "win_chances", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(target_play, "target_table_for", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(winbot, "win_tables", lambda *a, **k: built.append(child.poll()))
-    monkeypatch.setattr(winbot, "winner_supported", lambda rules: True)
+    built = _record_win_builds(monkeypatch, child)
     advised: list[str] = []
 
     def advise(state: Any) -> None:
