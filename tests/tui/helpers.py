@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from textual.pilot import Pilot
 
+from tests.helpers import DEFAULT_TIMEOUT, scaled
 from yatzy.bots import make_bot
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.cli.tui.keymap import box_letter
@@ -64,17 +66,28 @@ def make_app(
 
 async def settle(pilot: Pilot[Any]) -> None:
     """Wait until a person is to act (a bot waiting for the person's word included),
-    a dialog is open, or the game is over."""
+    a dialog is open, or the game is over.
+
+    The wait is bounded by time, not by a count of pauses: a bot's paced move waits on
+    a timer, and under CI's load many quick pauses pass before that timer fires.
+    """
     app = pilot.app
     assert isinstance(app, YatzyApp)
-    for _ in range(5000):
+    deadline = time.monotonic() + scaled(DEFAULT_TIMEOUT)
+    spins = 0
+    while time.monotonic() < deadline:
         idle = not app.thinking
         person = app.people_to_play or app.in_grace
         if idle and (len(app.screen_stack) > 1 or app.finished or person):
             await pilot.pause()
             return
-        await pilot.pause(0.01 if app.thinking else None)
-    raise AssertionError("the app never came back to a person")
+        spins += 1
+        # Quick pauses first (a person's turn usually comes at once), then real sleeps
+        # so that a timer or a thinking thread gets the time it needs.
+        await pilot.pause(0.01 if app.thinking or spins > 200 else None)
+    raise AssertionError(
+        f"the app never came back to a person within {scaled(DEFAULT_TIMEOUT):.0f} s"
+    )
 
 
 def letter(app: YatzyApp, box: str) -> str:

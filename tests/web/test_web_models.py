@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.helpers import eventually
 from tests.web.helpers import conforms
 from yatzy.web.app import create_app
 from yatzy.web.inputs import Refusal
@@ -158,12 +159,13 @@ def test_the_answers_are_what_the_document_says(client: TestClient) -> None:
     assert r.status_code == 201
     conforms(CreatedView, r.json())
     gid = r.json()["id"]
-    game = client.get(f"/api/games/{gid}").json()
-    conforms(GameView, game)
-    for _ in range(1000):  # the bot may open the game: its moves are the server's
-        if game["turn"] is not None and game["turn"]["seat"] == 0:
-            break
-        game = client.get(f"/api/games/{gid}").json()
+    conforms(GameView, client.get(f"/api/games/{gid}").json())
+    eventually(  # the bot may open the game: its moves are the server's
+        lambda: client.get(f"/api/games/{gid}").json(),
+        lambda game: game["turn"] is not None and game["turn"]["seat"] == 0,
+        interval=0.01,
+        what="Ann's turn",
+    )
     acted = client.post(f"/api/games/{gid}/actions", json={"action": {"roll": []}})
     assert acted.status_code == 200
     conforms(GameView, acted.json())
