@@ -424,8 +424,14 @@ def test_dubbel_yatzy_inner_and_outer(
     roll(page)
     assert page.locator("#legend").is_visible()
     assert words(lang, "inner_legend") in page.locator("#legend").inner_text()
-    height = page.locator(".die").first.evaluate("d => d.offsetHeight")  # not the tumble's
-    assert height >= 48  # big enough to read both faces
+    # Big enough to read both faces (the laid-out height, not the tumble's).  Read in
+    # one script from the dice on the page now: a die found first and measured after
+    # the tray was drawn anew (a socket's update) is detached and measures 0.
+    height = page.evaluate(
+        "() => Math.min(...[...document.querySelectorAll('#dice .die')].map(d => d.offsetHeight),"
+        " document.querySelectorAll('#dice .die').length ? Infinity : -1)"
+    )
+    assert height >= 48
     inner = page.locator('button.choose.inner[data-box="chance"]')
     outer = page.locator('button.choose.outer[data-box="ones"]')
     inner_points = int(re.sub(r"[^0-9-]", "", inner.inner_text()))
