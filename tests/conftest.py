@@ -148,6 +148,36 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         sys.stderr.write(said + "\n")
 
 
+def _no_whole_target_builds(init: Any) -> Any:
+    """``TargetTable.__init__`` refusing to solve a whole game's target table that is
+    not on disk (Yatzy's takes about 300 CPU-seconds and 1.7 GiB): a test's solo game
+    with a record to beat queues one for the record chance, and the test process went
+    on building it on a core of its own, unseen, until the process ended (a quarter of
+    the suite's CPU).  Sub-games (``open_boxes``) are solved as before, a whole game's
+    table already on disk still loads, and the tests of the jobs that build them
+    replace the builders."""
+
+    def guarded(self: Any, rules: Any, **kw: Any) -> None:
+        if kw.get("open_boxes") is not None or kw.get("cached_only"):
+            init(self, rules, **kw)
+            return
+        try:
+            init(self, rules, **{**kw, "cached_only": True})
+        except LookupError:
+            raise YatzyError(f"the tests solve no whole game's target table ({rules})") from None
+
+    guarded.guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Once target tables are imported in this process, no test solves a whole game's
+    (:func:`_no_whole_target_builds`)."""
+    target = sys.modules.get("yatzy.solver.target")
+    if target is not None and not getattr(target.TargetTable.__init__, "guarded", False):
+        target.TargetTable.__init__ = _no_whole_target_builds(target.TargetTable.__init__)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The run's folder goes when the run passed (the controller's end; a worker's end
     stops only its own throwaway PostgreSQL)."""

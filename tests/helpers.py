@@ -36,11 +36,16 @@ def eventually(
 ) -> T:
     """Call ``probe`` until ``until`` holds for what it returns, and return that value.
 
-    ``interval`` is the pause between calls (0 for a probe that blocks by itself, such
-    as a socket's receive).  After ``timeout`` seconds (scaled) the test fails with
+    ``interval`` is the first pause between calls (0 for a probe that blocks by
+    itself, such as a socket's receive); each later pause is half as long again, up to
+    :data:`LONGEST_PAUSE` (or ``interval`` when that is longer).  A quick event is
+    seen at once, and a slow one is not polled hundreds of times: a probe is often a
+    request to a server in this very process, whose work it would slow down by taking
+    the interpreter's lock.  After ``timeout`` seconds (scaled) the test fails with
     ``what`` and the last value seen.
     """
     deadline = time.monotonic() + scaled(timeout)
+    pause, longest = interval, max(interval, LONGEST_PAUSE)
     while True:
         value = probe()
         if until(value):
@@ -49,8 +54,14 @@ def eventually(
             raise AssertionError(
                 f"{what} did not happen within {scaled(timeout):.0f} s; last: {value!r:.300}"
             )
-        if interval:
-            time.sleep(interval)
+        if pause:
+            time.sleep(pause)
+            pause = min(pause * 1.5, longest)
+
+
+LONGEST_PAUSE = 0.1
+"""The longest pause :func:`eventually` makes between two calls of its probe, unless
+its first pause is longer."""
 
 
 def join_all(
