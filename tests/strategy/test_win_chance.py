@@ -272,7 +272,7 @@ def test_kernel_plays_as_the_bot_does(
             state.apply_roll([dice[-1]])
     policy = policy_for(level, state.rules)
     kernel = KernelSampler(state, 0, policy, True).sample(20_000, 3)
-    python = PythonSampler(state, 0, policy).sample(150, 4)
+    python = PythonSampler(state, 0, policy).sample(100, 4)
     se = np.sqrt(kernel.var() / len(kernel) + python.var() / len(python))
     assert abs(kernel.mean() - python.mean()) < 4 * se + 1e-9
 
@@ -348,7 +348,7 @@ def test_dubbel_kernel_plays_as_the_approximate_strategy(level: str) -> None:
     state.apply_roll([(6, 3), (6, 3), (2, 3), (5, 1), (6, 6), (1, 2)])
     policy = policy_for(level, state.rules)
     kernel = DoubleSampler(state, 0, policy, True).sample(20_000, 3)
-    python = PythonSampler(state, 0, policy).sample(150, 4)
+    python = PythonSampler(state, 0, policy).sample(100, 4)
     se = np.sqrt(kernel.var() / len(kernel) + python.var() / len(python))
     assert abs(kernel.mean() - python.mean()) < 4 * se
 

@@ -262,7 +262,7 @@ def test_kernel_and_python_bot_win_as_often(spec: str, boxes: list[str]) -> None
     )
     assert abs(float(np.mean(control.means)) - worth) < 4 * se, (control.means, worth)
     rng = random.Random(3)
-    games = 300
+    games = 200
     points = 0.0
     for g in range(games):
         state = position(spec, [boxes, boxes], [{}, {}], bots=("winner", "optimal"))
