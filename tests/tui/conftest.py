@@ -13,7 +13,6 @@ dialogs), and Pilot still waits until every widget has handled its messages
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 import textual.app
@@ -31,8 +30,7 @@ async def _yield_to_the_loop(min_sleep: float = 0.0, max_sleep: float = 1.0) -> 
 
 
 @pytest.fixture(autouse=True)
-def _no_wait_for_an_idle_cpu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _no_wait_for_an_idle_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     """Textual's wait for an idle CPU replaced in this area's tests (see above)."""
     monkeypatch.setattr(textual.pilot, "wait_for_idle", _yield_to_the_loop)
     monkeypatch.setattr(textual.app, "wait_for_idle", _yield_to_the_loop)
-    yield
