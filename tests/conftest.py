@@ -36,6 +36,8 @@ from _pytest.mark.expression import Expression
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL = ROOT / ".cache" / "tests"
 RUNS = LOCAL / "runs"
+E2E = Path(__file__).parent / "e2e"
+"""The browser tests' folder."""
 _RUN_ENV = "YATZY_TEST_RUN_DIR"
 
 
@@ -172,10 +174,21 @@ def _no_whole_target_builds(init: Any) -> Any:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Once target tables are imported in this process, no test solves a whole game's
-    (:func:`_no_whole_target_builds`)."""
+    (:func:`_no_whole_target_builds`).  Before a test outside tests/e2e, the browser
+    modules' shared chromium stops (its driver's event loop would break ``asyncio.run``,
+    tests/e2e/conftest.py)."""
+    if E2E not in item.path.parents:
+        _stop_shared_chromium()
     target = sys.modules.get("yatzy.solver.target")
     if target is not None and not getattr(target.TargetTable.__init__, "guarded", False):
         target.TargetTable.__init__ = _no_whole_target_builds(target.TargetTable.__init__)
+
+
+def _stop_shared_chromium() -> None:
+    """Stop the browser modules' chromium where this process started one."""
+    e2e = sys.modules.get("tests.e2e.conftest")
+    if e2e is not None:
+        e2e.CHROMIUM_SHARED.stop()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -183,6 +196,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     stops only its own throwaway PostgreSQL)."""
     from tests import postgres
 
+    _stop_shared_chromium()
     postgres.stop()
     if hasattr(session.config, "workerinput"):
         return
@@ -196,8 +210,7 @@ _WHOLLY_SLOW = re.compile(r"^pytestmark = (\[[^\]]*)?pytest\.mark\.slow\b", re.M
 def _wholly_slow(path: Path) -> bool:
     """Whether every test of the module at ``path`` is ``slow``: tests/e2e, and a module
     that marks itself so (``pytestmark = pytest.mark.slow``, or a list with it)."""
-    e2e = Path(__file__).parent / "e2e"
-    if e2e in path.parents:
+    if E2E in path.parents:
         return True
     try:
         return bool(_WHOLLY_SLOW.search(path.read_text(encoding="utf-8")))

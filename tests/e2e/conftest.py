@@ -1,13 +1,20 @@
 """The browser of the e2e tests: Debian's chromium driven by Playwright (never a browser
-that Playwright downloads), one per test module.  Not one per session: Playwright's sync
-API keeps an asyncio event loop running in the main thread while it is started, and every
-later test of the process that calls ``asyncio.run`` (Textual's Pilot, the store's async
-tests) would fail with "cannot be called from a running event loop"."""
+that Playwright downloads), shared by the browser modules a worker runs one after the
+other (:data:`CHROMIUM_SHARED`).
+
+Not one for the whole session: Playwright's sync API keeps an asyncio event loop running
+in the main thread while it is started, and a test that calls ``asyncio.run`` (Textual's
+Pilot, the store's async tests) would fail with "cannot be called from a running event
+loop".  So the shared chromium is stopped before the first test outside tests/e2e
+(``tests/conftest.py`` calls :meth:`SharedChromium.stop`) and started again by the next
+browser module.  A launch costs about 4 CPU-s (Playwright's driver, chromium's browser,
+GPU and zygote processes): with xdist's ``worksteal`` a worker runs the browser modules
+as one block, so the 26 modules launch chromium two or three times, not 26.
+"""
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +23,48 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium, headless, with the app's Content-Security-Policy in force."""
-    from playwright.sync_api import sync_playwright
+class SharedChromium:
+    """One headless chromium (and its Playwright driver) for the browser modules that
+    run one after the other in this process."""
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (apt-get install chromium; see scripts/test)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        """The running chromium, launched (again) when there is none or it has gone."""
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        self.stop()
+        from playwright.sync_api import sync_playwright
+
+        if not Path(CHROMIUM).exists():
+            pytest.fail("Debian's chromium is needed (apt-get install chromium; see scripts/test)")
+        self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox"]
+        )
+        return self._browser
+
+    def stop(self) -> None:
+        """Close chromium and stop the driver (its event loop with it); idempotent."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None and browser.is_connected():
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+CHROMIUM_SHARED = SharedChromium()
+"""This process's chromium for the browser modules."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Chromium, headless, with the app's Content-Security-Policy in force.  Every test
+    makes its own context (cookies, storage and viewport of its own), so modules share
+    the browser and nothing else."""
+    return CHROMIUM_SHARED.get()
