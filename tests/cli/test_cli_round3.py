@@ -133,6 +133,47 @@ def test_the_first_hint_answers_at_once_while_its_table_is_built(
     assert started == [("optimal", "yatzy")]
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "ready"),
+    [
+        ("en", "hint", "The hints' strategy table is ready"),
+        ("sv", "tips", "Tipsens strategitabell är klar"),
+        ("fi", "vihje", "Vihjeiden strategiataulukko on valmis"),
+    ],
+)
+def test_a_hint_asked_while_its_table_is_built_comes_by_itself(
+    lang: Language, word: str, ready: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The line mode no longer says "ask again in a moment": the options it could not
+    # give come at the first prompt after the table is ready, without asking again.
+    building = [True]
+    monkeypatch.setattr("yatzy.bots.preparing", lambda level, rules: building[0])
+    monkeypatch.setattr("yatzy.cli.play_common.prepare_in_background", lambda *a: True)
+    state = rolled("yatzy", [6, 6, 6, 5, 4])
+    session = session_of(state, lang, script=f"{word}\n\n\n")
+    prompts = 0
+    read = session._read_line
+
+    def read_line(prompt: str) -> str | None:
+        nonlocal prompts
+        prompts += 1
+        if prompts == 3:
+            building[0] = False  # the build ended while the player read the board
+        return read(prompt)
+
+    monkeypatch.setattr(session, "_read_line", read_line)
+    session.run()
+    text = session.stdout.getvalue()  # type: ignore[attr-defined]
+    asked, _, after = text.partition(ready)
+    # Two prompts went by with no options; then, unasked, the options, once.
+    assert text.count(ready) == 1
+    options = [line for line in after.splitlines() if line.startswith("  ") and line.strip()]
+    assert len(options) >= 6
+    assert not any(line in asked for line in options[1:])
+    if lang == "en":
+        assert "Expected final score" in after and "Expected final score" not in asked
+
+
 def _never_advise(*args: object) -> None:
     raise AssertionError("the hint waited for the advisor's table")
 

@@ -338,8 +338,9 @@ _FULL_SCREEN = messages(
     N_(
         "cli.hint_preparing",
         "The hints' strategy table is being prepared (once on this computer, about a "
-        "minute): ask again in a moment.",
+        "minute): the options are shown by themselves at the first prompt after it is ready.",
     ),
+    N_("cli.hint_ready", "The hints' strategy table is ready: the hint you asked for."),
     N_(
         "cli.tui_hint_preparing",
         "The hints' strategy table is being prepared (once on this computer, about a "

@@ -169,6 +169,9 @@ class PlaySession:
         self._grace_due = False  # a person has just written: ask before a bot's turn
         self.record = record
         self.chances = chances and len(state.players) > 1
+        # A hint asked while its table was being prepared: shown by itself at the
+        # first prompt after the table is ready (the full screen's open hint fills in).
+        self._hint_pending = False
 
     # -- output -------------------------------------------------------------------------
 
@@ -380,6 +383,7 @@ class PlaySession:
                 continue
             if self._dirty:
                 self._show_board()
+            self._hint_when_ready()
             try:
                 line = self._read(f"{state.players[seat].name}> ")
             except KeyboardInterrupt:
@@ -636,12 +640,27 @@ class PlaySession:
         return None
 
     def _hint(self) -> None:
-        """``hint``: the advisor's best options now (the full screen's H)."""
+        """``hint``: the advisor's best options now (the full screen's H).  While its
+        table is being prepared it says so, and the options come by themselves at the
+        first prompt after the table is ready (:meth:`_hint_when_ready`)."""
         state = self.state
         record = self.record if len(state.players) == 1 else None
+        lines = hint_lines(state.clone(), record, self.lang)
+        self._hint_pending = lines == [tr("hint_preparing", self.lang)]
         self._print(tr("tui_hint_title", self.lang))
-        for text in hint_lines(state.clone(), record, self.lang):
+        for text in lines:
             self._print(f"  {text}" if text else "")
+
+    def _hint_when_ready(self) -> None:
+        """A hint asked while its table was being prepared, once the table is ready."""
+        if not self._hint_pending:
+            return
+        from yatzy.bots import preparing
+
+        if preparing("optimal", self.state.rules):
+            return
+        self._print(tr("hint_ready", self.lang))
+        self._hint()
 
     def _confirm_wasted_layers(self, fill: Fill2) -> bool:
         """DubbelYatzy: ask before each result's 0 where that layer's dice would score."""
