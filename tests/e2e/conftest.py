@@ -7,9 +7,9 @@ in the main thread while it is started, and a test that calls ``asyncio.run`` (T
 Pilot, the store's async tests) would fail with "cannot be called from a running event
 loop".  So the shared chromium is stopped before the first test outside tests/e2e
 (``tests/conftest.py`` calls :meth:`SharedChromium.stop`) and started again by the next
-browser module.  A launch costs about 4 CPU-s (Playwright's driver, chromium's browser,
-GPU and zygote processes): with xdist's ``worksteal`` a worker runs the browser modules
-as one block, so the 26 modules launch chromium two or three times, not 26.
+browser module.  With xdist's ``worksteal`` a worker runs the browser modules as one
+block, so the 25 modules launch chromium two or three times, not 25 (about a CPU-second
+each: Playwright's driver and chromium's start; the pages cost far more).
 """
 
 from __future__ import annotations
