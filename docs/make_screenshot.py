@@ -111,7 +111,10 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     seen = version(page)
     page.keyboard.press("r")
     wait_change(page, seen)
-    page.wait_for_selector("#hint:not([hidden]) .hint-options", timeout=120_000)
+    # A fresh install prepares the hints' table first (about a minute on an idle
+    # machine, several under load): the page says so meanwhile, and this waits for it.
+    print(f"{lang} {size}: waiting for the hint's options", flush=True)
+    page.wait_for_selector("#hint:not([hidden]) .hint-options", timeout=900_000)
     shot("hints")
     play_to_the_end(page)
     page.wait_for_timeout(1500)
