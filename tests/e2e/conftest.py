@@ -15,6 +15,7 @@ each: Playwright's driver and chromium's start; the pages cost far more).
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +64,13 @@ CHROMIUM_SHARED = SharedChromium()
 
 
 @pytest.fixture(scope="module")
-def browser() -> Any:
+def browser() -> Iterator[Any]:
     """Chromium, headless, with the app's Content-Security-Policy in force.  Every test
     makes its own context (cookies, storage and viewport of its own), so modules share
-    the browser and nothing else."""
-    return CHROMIUM_SHARED.get()
+    the browser and nothing else: the contexts a module leaves open are closed at its
+    end, as its own browser's close did (their pages would tick and hold sockets)."""
+    shared = CHROMIUM_SHARED.get()
+    yield shared
+    if shared.is_connected():
+        for context in shared.contexts:
+            context.close()

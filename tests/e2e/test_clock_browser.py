@@ -86,7 +86,11 @@ def test_the_countdown_the_time_out_and_the_choice(browser: Any, server: Server,
         " && document.getElementById('clock-time').textContent.startsWith(text)",
         arg=[theirs],
     )
-    assert away.page.locator("#clock-time").inner_text().startswith(mine)
+    # the other device may still be drawing its page
+    away.page.wait_for_function(
+        "([text]) => document.getElementById('clock-time').textContent.startsWith(text)",
+        arg=[mine],
+    )
     assert_accessible(here.page)
     # the time runs out: the server pauses the seat (its periodic look, or a view)
     advance(31)
