@@ -10,6 +10,7 @@ import random
 import pytest
 
 from yatzy.bots import make_bot, prepare_tables
+from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
 from yatzy.game import BoxEntry, Game, Roll, State
 from yatzy.rules import Language
@@ -172,6 +173,19 @@ def test_a_hint_asked_while_its_table_is_built_comes_by_itself(
     assert not any(line in asked for line in options[1:])
     if lang == "en":
         assert "Expected final score" in after and "Expected final score" not in asked
+
+
+def test_a_hint_at_a_terminal_breaks_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At 80 columns the terminal itself cut the long "being prepared" line mid-word.
+    monkeypatch.setattr("yatzy.bots.preparing", lambda level, rules: True)
+    monkeypatch.setattr("yatzy.cli.play_common.prepare_in_background", lambda *a: True)
+    session = session_of(rolled("yatzy", [6, 6, 6, 5, 4]), "fi")
+    monkeypatch.setattr(session, "_columns", lambda: 80)
+    session.handle("vihje")
+    lines = session.stdout.getvalue().splitlines()  # type: ignore[attr-defined]
+    said = tr("hint_preparing", "fi")
+    assert len(lines) > 2 and all(len(line) < 80 for line in lines)
+    assert " ".join(line.strip() for line in lines[1:]) == said
 
 
 def _never_advise(*args: object) -> None:

@@ -16,6 +16,7 @@ import os
 import random
 import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -648,8 +649,23 @@ class PlaySession:
         lines = hint_lines(state.clone(), record, self.lang)
         self._hint_pending = lines == [tr("hint_preparing", self.lang)]
         self._print(tr("tui_hint_title", self.lang))
+        width = self._columns()
         for text in lines:
-            self._print(f"  {text}" if text else "")
+            if not text:
+                self._print()
+            elif width is None:
+                self._print(f"  {text}")
+            else:  # at a terminal, broken between words rather than mid-word at its edge
+                self._print(
+                    textwrap.fill(
+                        text,
+                        width - 1,
+                        initial_indent="  ",
+                        subsequent_indent="    ",
+                        break_long_words=False,
+                        break_on_hyphens=False,
+                    )
+                )
 
     def _hint_when_ready(self) -> None:
         """A hint asked while its table was being prepared, once the table is ready."""
