@@ -175,6 +175,22 @@ def test_a_hint_asked_while_its_table_is_built_comes_by_itself(
         assert "Expected final score" in after and "Expected final score" not in asked
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "best"),
+    [("en", "hint", "best"), ("sv", "tips", "bäst"), ("fi", "vihje", "paras")],
+)
+def test_the_first_option_of_a_hint_is_called_the_best(
+    lang: Language, word: str, best: str
+) -> None:
+    # It said "as good" (as what?) where the web page says "best".
+    session = session_of(rolled("yatzy", [6, 6, 6, 5, 4]), lang)
+    session.handle(word)
+    lines = session.stdout.getvalue().splitlines()  # type: ignore[attr-defined]
+    options = [line for line in lines if line.startswith("  ") and line.endswith(")")]
+    assert options[0].endswith(f"  ({best})")
+    assert not any(line.endswith(f"({best})") for line in options[1:])
+
+
 def test_a_hint_at_a_terminal_breaks_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
     # At 80 columns the terminal itself cut the long "being prepared" line mid-word.
     monkeypatch.setattr("yatzy.bots.preparing", lambda level, rules: True)

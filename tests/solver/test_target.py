@@ -259,7 +259,7 @@ def test_the_full_screen_hint_aims_at_the_record(monkeypatch: pytest.MonkeyPatch
         f"Aiming at your record (75): the chance of beating it with the best play is {best:.1f} %"
     )
     options = lines[2:]
-    assert options and "(as good)" in options[0]
+    assert options and "(best)" in options[0]
     assert any("percentage points)" in line for line in options[1:])
     sv = _record_hint_lines(state, 75, "sv")
     assert sv[0].startswith("Siktar på ditt rekord (75)") and "," in sv[0]  # decimal comma

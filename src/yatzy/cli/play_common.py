@@ -631,7 +631,7 @@ def hint_lines(position: State, record: int | None, lang: Language) -> list[str]
     wait is shown.  Solo with a record to beat, the options are ranked first by the
     chance of beating it (where the target table is at hand), then by expected score."""
     from yatzy.bots import preparing
-    from yatzy.strategy.advice_words import approximate_note, describe, loss_words
+    from yatzy.strategy.advice_words import approximate_note, describe, loss_words, word
     from yatzy.strategy.advice_words import number as decimal_number
     from yatzy.strategy.advisor import advise
 
@@ -651,9 +651,11 @@ def hint_lines(position: State, record: int | None, lang: Language) -> list[str]
     if not advice.exact:
         lines.append(approximate_note(position.rules, lang))
     lines.append("")
-    for option in advice.options[: 4 if record is not None else 8]:
+    for rank, option in enumerate(advice.options[: 4 if record is not None else 8]):
         text = describe(position, option.action, lang)
-        lines.append(f"{text}  ({loss_words(option.loss, lang)})")
+        # The first option is the best one, not "as good" as some other.
+        lost = word("best", lang) if rank == 0 else loss_words(option.loss, lang)
+        lines.append(f"{text}  ({lost})")
     return lines
 
 
@@ -676,10 +678,12 @@ def _record_hint_lines(position: State, record: int | None, lang: Language) -> l
         return []
     percent = decimal(100 * float(advice.value), lang)
     lines = [tr("tui_hint_record", lang, record=record, percent=percent), ""]
-    for option in advice.options[:6]:
+    for rank, option in enumerate(advice.options[:6]):
         text = describe(position, option.action, lang)
         lost = 100 * float(option.loss)
-        if lost < 0.05:
+        if rank == 0:
+            words = word("best", lang)
+        elif lost < 0.05:
             words = word("as_good", lang)
         else:
             words = tr("tui_hint_chance_lost", lang, points=decimal(lost, lang))

@@ -41,6 +41,7 @@ _WORDS: dict[str, Message] = messages(
     N_("advice.entry", "{box} ({points})"),
     N_("advice.entry_scratch", "scratch {box}"),
     N_("advice.fill2", "Inner: {inner}, outer: {outer}"),
+    N_("advice.best", "best"),
     N_("advice.as_good", "as good"),
     N_("advice.lost", "−{points} p"),
     N_(
