@@ -12,6 +12,7 @@ import asyncio
 import random
 import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -306,6 +307,60 @@ def test_the_record_line_fits_80_columns(lang: Language) -> None:
     drive(app, body)
 
 
+def test_the_record_line_never_compiles_on_the_screens_thread(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # With the table shipped, a fresh install's first solo turn worked out the
+    # approximate chance at once, and numba compiled its kernels on the screen's
+    # thread: the screen froze for 9 s.  Now a child compiles them meanwhile.
+    import subprocess
+
+    import yatzy.bots as bots
+    from yatzy.cli import play_common
+    from yatzy.strategy import target_play, win_chance
+
+    started: list[list[str]] = []
+
+    class Child:
+        def __init__(self, args: list[str], **kw: object) -> None:
+            started.append(args)
+
+        def poll(self) -> int:
+            return 0
+
+    marker = tmp_path / "warmed" / "record-yatzy"
+    monkeypatch.setattr("yatzy.kernels.cache.warm_marker", lambda name: marker)
+    monkeypatch.setattr(subprocess, "Popen", Child)
+    monkeypatch.setattr(play_common, "_builds", {})
+    monkeypatch.setattr(play_common, "_record_chance_here", set())
+    monkeypatch.setattr(bots, "preparing", lambda level, rules: False)
+    monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
+    worked_out: list[object] = []
+    monkeypatch.setattr(
+        win_chance, "approximate_chance_to_beat", lambda *a, **k: worked_out.append(a) or 0.5834
+    )
+    state = new_state("yatzy", ["Anna"], starter=0)
+    for _ in range(3):  # the screen redrawn: one child, no figure worked out here
+        assert "58" not in play_common.record_line(state, 250, "en")
+    assert len(started) == 1 and "warm_record_chance" in started[0][2]
+    assert started[0][3] == "yatzy" and not worked_out
+    marker.parent.mkdir()
+    marker.touch()  # the child is done
+    assert "about 58 %" in play_common.record_line(state, 250, "en")
+    assert len(worked_out) == 1 and len(started) == 1
+
+
+def test_the_record_chances_child_leaves_its_marker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from yatzy.cli import play_common
+
+    marker = tmp_path / "warmed" / "record-yatzy+forced"
+    monkeypatch.setattr("yatzy.kernels.cache.warm_marker", lambda name: marker)
+    play_common.warm_record_chance("yatzy+forced")  # kernels cached by the tests: quick
+    assert marker.exists()
+
+
 @pytest.mark.parametrize("lang", ["sv", "fi", "en"])
 def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     lang: Language, monkeypatch: pytest.MonkeyPatch
@@ -313,11 +368,14 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     # Issue 24: the terminal has no target table until ``yatzy solve SPEC --target``:
     # meanwhile the best-points strategy's chance, said as approximate, within 80 columns.
     import yatzy.bots as bots
+    from yatzy.cli import play_common
     from yatzy.cli.play_common import record_line
     from yatzy.strategy import target_play, win_chance
 
-    # The best-points tables are at hand (whether an earlier test built them or not).
+    # The best-points tables are at hand (whether an earlier test built them or not),
+    # and the approximate chance's kernels too.
     monkeypatch.setattr(bots, "preparing", lambda level, rules: False)
+    monkeypatch.setattr(play_common, "record_chance_at_hand", lambda spec: True)
     monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
     monkeypatch.setattr(win_chance, "approximate_chance_to_beat", lambda *a, **k: 0.5834)
     state = new_state("yatzy", ["Anna"], starter=0)

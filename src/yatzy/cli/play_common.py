@@ -111,6 +111,58 @@ def prepare_in_background(level: str, state: State) -> bool:
         return child.poll() is None
 
 
+_RECORD_WARM_CODE = (
+    "import sys; from yatzy.cli.play_common import warm_record_chance; "
+    "warm_record_chance(sys.argv[1])"
+)
+_record_chance_here: set[str] = set()  # rule sets whose record chance this process made
+
+
+def record_chance_at_hand(spec: str) -> bool:
+    """Whether the approximate chance of beating a record (:func:`record_line`) is made
+    without compiling a kernel on this thread: this process made one already, or a
+    child warmed its kernels into the disk cache.  Otherwise that child is started
+    (once per rules in this program) and False is said meanwhile: the status line is
+    drawn on the screen's thread, where numba's compile (about 9 s on an idle machine,
+    holding the interpreter's lock) froze the screen at a fresh install's first turn."""
+    from yatzy.kernels.cache import warm_marker
+
+    if spec in _record_chance_here or warm_marker(f"record-{spec}").exists():
+        return True
+    with _builds_lock:
+        if ("record", spec) not in _builds:
+            _builds["record", spec] = subprocess.Popen(
+                [sys.executable, "-c", _RECORD_WARM_CODE, spec],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+    return False
+
+
+def warm_record_chance(spec: str) -> None:
+    """The child's work for :func:`record_chance_at_hand`: the approximate chance of
+    beating a record at a game's start and near its end (the simulation's and the
+    exact rest's kernels, into the disk cache), then the marker that says so."""
+    from yatzy.bots import GreedyBot, play_turn
+    from yatzy.game import Game
+    from yatzy.kernels.cache import warm_marker
+    from yatzy.rules import RuleSet
+    from yatzy.strategy.win_chance import approximate_chance_to_beat
+
+    rules = RuleSet.parse(spec)
+    state = Game(rules, ["warm-up"]).new_initial_state(starter=0)
+    rng = random.Random(1)
+    approximate_chance_to_beat(state, 200)
+    while len(state.sheets[0].open_boxes) > 3:
+        play_turn(state, GreedyBot(), rng)
+    approximate_chance_to_beat(state, 200)
+    marker = warm_marker(f"record-{spec}")
+    with contextlib.suppress(OSError):  # not writable: the next program warms again
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
 def stop_preparing() -> None:
     """End the table builds this program started (at its exit: the build lock dies with
     them, and the next game starts them again)."""
@@ -405,8 +457,11 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
             return tr(f"{prefix}_unsupported", lang, record=record)
         # Only from the best-points tables at hand: the status line is drawn on the
         # screen's thread, which never waits for a table (2.7 s on a cold install).
-        ready = not preparing("optimal", state.rules)
+        spec = state.rules.spec
+        ready = not preparing("optimal", state.rules) and record_chance_at_hand(spec)
         approx = approximate_chance_to_beat(state, record) if ready else None
+        if ready:
+            _record_chance_here.add(spec)  # compiled here now, if it was not
         if approx is not None:  # the best-points strategy's chance, said as approximate
             percent = decimal(f"{approx * 100:.0f}", lang)
             return tr(

@@ -22,11 +22,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import platformdirs
 
-__all__ = ["CACHE_ENV", "PACKAGE_DIR", "cache_dir", "cache_root", "source_digest"]
+__all__ = ["CACHE_ENV", "PACKAGE_DIR", "cache_dir", "cache_root", "source_digest", "warm_marker"]
 
 CACHE_ENV = "YATZY_KERNEL_CACHE"
 """The environment variable that overrides :func:`cache_root`."""
@@ -71,3 +72,12 @@ def cache_dir() -> Path:
     """This version's cache directory: :func:`cache_root` / the first 16 hex digits of
     :func:`source_digest` (not created here)."""
     return cache_root() / source_digest()[:16]
+
+
+def warm_marker(name: str) -> Path:
+    """The file that a process warming kernels in the background leaves when it has
+    compiled them for ``name`` (a rule set's spec, or a purpose and a spec): in
+    :func:`cache_dir`, so kernels changed since are warmed again.  A front end that
+    must not compile on its own thread (numba holds the interpreter's lock) waits for
+    it; the marker is not created here."""
+    return cache_dir() / "warmed" / re.sub(r"[^A-Za-z0-9_.=+-]+", "_", name)
