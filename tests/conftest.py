@@ -81,6 +81,11 @@ os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
 # Nor do they start a child process that warms a fresh install's kernels (the tests
 # of yatzy.web.warmup switch it on).
 os.environ.setdefault("YATZY_WARM_KERNELS", "0")
+# Nor do they read the tables shipped with the package: the tests of a table's build,
+# its "being prepared" and its stand-in start from a cache without the table, as
+# before the tables shipped (tests/solver/test_shipped_tables.py and the fresh-install
+# tests of the terminal switch them on).
+os.environ.setdefault("YATZY_SHIPPED_TABLES", "0")
 # Nor does an app put all its routes together at start (the OpenAPI document, about
 # 1 CPU-second of FastAPI and pydantic an app, where a test calls a few routes; the
 # suite starts hundreds of apps): tests/web/test_web_models.py keeps the default.

@@ -123,7 +123,7 @@ def test_the_warm_up_is_off_by_the_environment(
 
 
 def test_rules_without_tables_here_or_built_need_no_warming(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from yatzy.strategy import advisor
 
@@ -131,6 +131,13 @@ def test_rules_without_tables_here_or_built_need_no_warming(
     assert warmup.needs_warming(RuleSet.parse("yatzy"))
     assert not warmup.needs_warming(RuleSet.parse("yatzy+bonus_points=40"))  # not prepared
     monkeypatch.setattr(advisor, "strategy_ready", lambda rules: True)
+    marker = tmp_path / "warmed" / "yatzy"
+    monkeypatch.setattr(warmup, "warmed_marker", lambda spec: marker)
+    # A table at hand (built, or shipped with the package) whose kernels no child has
+    # compiled yet is warmed: the win analysis would compile them in the server.
+    assert warmup.needs_warming(RuleSet.parse("yatzy"))
+    marker.parent.mkdir()
+    marker.touch()
     assert not warmup.needs_warming(RuleSet.parse("yatzy"))
 
 
@@ -138,6 +145,7 @@ def test_the_childs_work_runs_through() -> None:
     # The child's own work, here in the test's process (its tables and kernels are
     # cached by the other tests: seconds): the table, the analysis, the win analysis.
     warmup.warm("yatzy+forced")
+    assert warmup.warmed_marker("yatzy+forced").exists()  # the next server need not
 
 
 def test_the_table_job_waits_for_the_warm_up_child_of_its_rules(

@@ -14,13 +14,24 @@ least recently until the cache fits it, sparing the tables that running processe
 hold; loading one marks it used and holds it while the array lives.  Building goes
 through :func:`building`: one builder per table per computer, the others wait and
 load its file.
+
+A few tables ship with the package (:data:`SHIPPED_DIR`, lzma-compressed ``.npy``
+files under the same names, made by ``scripts/ship_tables.py``): the start page's
+whole-game tables that fit in a few megabytes.  A lookup that misses the cache
+unpacks the shipped table into it, so a fresh install plays, hints and analyses
+those rules exactly at once instead of compiling the solve kernel and solving (about
+11 s on an idle machine, a minute under load).  A shipped table is used only under
+exactly its key (the fingerprint holds the solve kernels' sources), so a changed
+solver never reads an old one; :data:`SHIPPED_ENV` = ``0`` ignores them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
+import lzma
 import os
 import re
 import tempfile
@@ -38,6 +49,17 @@ from yatzy import table_cache
 
 FORMAT_VERSION = 1
 """Bump when the meaning or layout of a cached table changes."""
+
+SHIPPED_DIR = Path(__file__).parent / "shipped"
+"""The tables shipped with the package: ``<name>.npy.xz`` with ``<name>.json``."""
+
+SHIPPED_SPECS = ("yatzy", "yatzy+forced", "yatzy+half_forced", "yahtzee", "yatzy+lenient")
+"""The rules whose whole-game ``float32`` tables ship: the presets Yatzy, Forced order,
+Half-forced and Yahtzee, and ``yatzy+lenient``, the table DubbelYatzy's approximate
+strategy reads.  Maxi's (319 MB) and the house rules' variants are built on first use."""
+
+SHIPPED_ENV = "YATZY_SHIPPED_TABLES"
+"""Set to ``0`` to ignore the shipped tables (to time or test a fresh build)."""
 
 _stored = 0  # tables this process stored: a memo of "missing" older than one is stale
 
@@ -66,16 +88,65 @@ def _paths(key: dict[str, Any]) -> tuple[Path, Path]:
 
 
 def exists(key: dict[str, Any]) -> bool:
-    """Whether a table stored under exactly ``key`` is in the cache (not loaded)."""
+    """Whether a table stored under exactly ``key`` is in the cache or shipped with
+    the package (not loaded)."""
     data_path, meta_path = _paths(key)
     try:
-        return bool(json.loads(meta_path.read_text()).get("key") == key) and data_path.exists()
+        if json.loads(meta_path.read_text()).get("key") == key and data_path.exists():
+            return True
     except (OSError, ValueError):
+        pass
+    return shipped(key) is not None
+
+
+def shipped(key: dict[str, Any]) -> Path | None:
+    """The compressed file of the table shipped under exactly ``key``, or ``None``
+    (none shipped, or :data:`SHIPPED_ENV` is ``0``)."""
+    if os.environ.get(SHIPPED_ENV, "").strip() == "0":
+        return None
+    packed, meta = shipped_paths(key)
+    try:
+        if json.loads(meta.read_text()).get("key") != key:
+            return None
+    except (OSError, ValueError):
+        return None
+    return packed if packed.exists() else None
+
+
+def shipped_paths(key: dict[str, Any]) -> tuple[Path, Path]:
+    """Where the table of ``key`` ships: its compressed data and its description
+    (whether or not they exist)."""
+    data_path, meta_path = _paths(key)
+    return SHIPPED_DIR / (data_path.name + ".xz"), SHIPPED_DIR / meta_path.name
+
+
+def _unpack_shipped(key: dict[str, Any], shape: tuple[int, ...]) -> bool:
+    """Store the shipped table of ``key`` in the cache; whether there was one of
+    ``shape`` (a damaged file is passed over: the table is built as without it)."""
+    packed = shipped(key)
+    if packed is None:
         return False
+    try:
+        with lzma.open(packed) as fh:
+            table = np.load(io.BytesIO(fh.read()), allow_pickle=False)
+    except (OSError, ValueError, EOFError, lzma.LZMAError):
+        return False
+    if table.shape != shape or table.dtype != np.dtype(key["dtype"]):
+        return False
+    save(key, table, 0.0)
+    return True
 
 
 def load(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None:
-    """The cached table for ``key``, or ``None`` when missing, stale or damaged."""
+    """The cached table for ``key`` (unpacked from the package's shipped tables on a
+    first use), or ``None`` when missing, stale or damaged."""
+    found = _load_cached(key, shape)
+    if found is None and _unpack_shipped(key, shape):
+        found = _load_cached(key, shape)
+    return found
+
+
+def _load_cached(key: dict[str, Any], shape: tuple[int, ...]) -> npt.NDArray[Any] | None:
     data_path, meta_path = _paths(key)
     try:
         meta = json.loads(meta_path.read_text())

@@ -16,7 +16,10 @@ kernels (the win analysis waits for the child's end).
 
 Once per rule set per server process, at most :data:`MAX_CHILDREN` at a time; never
 for a score pad, rules the server prepares no tables for, or where the table is
-cached already.  ``YATZY_WARM_KERNELS=0`` switches it off (the tests do).
+cached and the child has run to its end for these rules with this version of the
+kernels (:func:`warmed_marker`).  A table shipped with the package is cached at once,
+so the child's first stage is then immediate, and it goes on to the kernels.
+``YATZY_WARM_KERNELS=0`` switches it off (the tests do).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
+from yatzy.kernels.cache import warm_marker
 from yatzy.rules import RuleSet
 from yatzy.web.warm_children import ANALYSIS_READY, warming
 
@@ -50,9 +55,16 @@ def enabled_by_env() -> bool:
     return os.environ.get(WARM_ENV, "").strip() != "0"
 
 
+def warmed_marker(spec: str) -> Path:
+    """The file a child leaves when it has warmed ``spec`` to its end
+    (:func:`yatzy.kernels.cache.warm_marker`: changed kernels warm again)."""
+    return warm_marker(spec)
+
+
 def needs_warming(rules: RuleSet) -> bool:
     """Whether a game of ``rules`` would wait for a build: the server prepares its
-    tables, and the advisor's table is not cached (a fresh install, or new rules)."""
+    tables, and the advisor's table is not cached (a fresh install, or new rules) or
+    its kernels were not compiled yet (no child warmed these rules to its end)."""
     from yatzy.web.prepare import policy
 
     if not policy().allows(rules):
@@ -62,7 +74,7 @@ def needs_warming(rules: RuleSet) -> bool:
     except ImportError:  # the strategy package is not installed
         return False
     try:
-        return not strategy_ready(rules)
+        return not strategy_ready(rules) or not warmed_marker(rules.spec).exists()
     except Exception:  # no table can serve these rules: nothing to warm
         return False
 
@@ -157,6 +169,10 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     # read-only table: numba compiles the sampler once more for it.
     win_chances(first, [None, "greedy"], budget=0.05, build=False)
     analyze_wins(state, budget=0.05, start=start)
+    marker = warmed_marker(spec)
+    with contextlib.suppress(OSError):  # not writable: the next server warms again
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
 
 
 def _say(line: str) -> None:
