@@ -108,6 +108,8 @@ def _row(url: str, key: str) -> tuple[Any, ...] | None:
         (["--database-url", "postgresql://u@h/d", "--concurrency", "0"], "less than 1"),
         (["--database-url", "postgresql://u@h/d", "--stalled-after", "0"], "not positive"),
         (["--database-url", "postgresql://u@h/d", "--log-level", "loud"], "--log-level"),
+        (["--database-url", "postgresql://u@h/d", "--nice", "20"], "--nice 20 is not in 0-19"),
+        (["--database-url", "postgresql://u@h/d", "--nice", "-1"], "--nice -1 is not in 0-19"),
     ],
 )
 def test_the_worker_command_refuses_bad_settings_in_one_line(
@@ -281,11 +283,15 @@ def test_a_job_written_but_never_deferred_is_queued_again_by_a_worker(
 def test_a_failing_job_keeps_its_reason(pg_url: str, workers: Callable[..., Worker]) -> None:
     backend = PgBackend(pg_url)
     try:
-        workers("--queues", "analyses", "--stalled-after", "2")
+        worker = workers("--queues", "analyses", "--stalled-after", "2")
         jobs = PgJobs(backend, "analyses", name="analysis")
         broken = JobSpec("analysis", {"record": {"rules": "nonsense"}, "lang": "en"}, name="x")
         with pytest.raises(JobFailed):
             jobs.submit(broken).result(scaled(120))
+        # Background work: the worker runs at a lower CPU priority than the servers.
+        assert os.getpriority(os.PRIO_PROCESS, worker.proc.pid) == os.getpriority(
+            os.PRIO_PROCESS, 0
+        ) + min(10, 19 - os.getpriority(os.PRIO_PROCESS, 0))
         assert jobs.status(broken)[0] == "failed"
         assert (_row(pg_url, "x") or ())[0] == "failed"
     finally:

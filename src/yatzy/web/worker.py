@@ -23,6 +23,12 @@ from yatzy.errors import YatzyError
 POOLS = ("tables", "analyses", "chances")
 """The job pools (procrastinate queues): table builds, (win) analyses, live chances."""
 
+NICE = 10
+"""How much a worker lowers its CPU priority by default.  The jobs are background
+work: at 1,000 games on two cores shared with the web processes, the workers' live
+chances took the cores from the players' moves (p99 853 ms, benchmarks/bench_cluster.py).
+On a machine of their own the workers lose nothing by it."""
+
 
 def add_parser(sub: Any) -> None:
     """Register the subcommand."""
@@ -61,6 +67,14 @@ def add_parser(sub: Any) -> None:
         help="seconds without a worker's heartbeat after which its running jobs are "
         "queued again (default 30)",
     )
+    p.add_argument(
+        "--nice",
+        type=int,
+        default=NICE,
+        metavar="N",
+        help=f"lower this worker's CPU priority by N, 0-19 (default {NICE}): on a machine "
+        "it shares with web processes, players' moves then come before the jobs",
+    )
     p.add_argument("--log-level", default="info", help="log level (default info)")
     p.set_defaults(run=run)
 
@@ -79,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         raise YatzyError(f"--concurrency {args.concurrency} is less than 1")
     if not args.stalled_after > 0:
         raise YatzyError(f"--stalled-after {args.stalled_after} is not positive")
+    if not 0 <= args.nice <= 19:
+        raise YatzyError(f"--nice {args.nice} is not in 0-19")
     queues = [q.strip() for q in args.queues.split(",") if q.strip()]
     unknown = [q for q in queues if q not in POOLS]
     if unknown or not queues:
@@ -105,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
         reason = getattr(exc, "orig", None) or exc  # SQLAlchemy's wraps the driver's
         first = str(reason).strip().splitlines()[0] if str(reason).strip() else type(exc).__name__
         raise YatzyError(f"cannot use the database {shown_url(url)}: {first}") from None
+    if args.nice:
+        os.nice(args.nice)  # the children it starts (none yet) would inherit it
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(work(url, queues, args.concurrency, args.stalled_after))
     return 0
