@@ -25,30 +25,25 @@ import io
 import json
 import lzma
 import sys
+from typing import Any
 
 import numpy as np
 
 from yatzy.rules import RuleSet
-from yatzy.solver import Model, Solver, cache
+from yatzy.solver import DType, Solver, cache, whole_table_key
 
-DTYPE = "float32"  # the front ends' tables
+DTYPE: DType = "float32"  # the front ends' tables
 
 
-def key_of(spec: str) -> dict[str, object]:
+def key_of(spec: str) -> dict[str, Any]:
     """The cache key of the whole-game table of ``spec`` as the solver makes it now."""
-    rules = RuleSet.parse(spec)
-    return cache.table_key(rules.spec, "", DTYPE, Model.build(rules).fingerprint())
+    return whole_table_key(RuleSet.parse(spec), DTYPE)
 
 
 def current(spec: str) -> bool:
     """Whether the shipped table of ``spec`` is there under its current key (whatever
     :data:`yatzy.solver.cache.SHIPPED_ENV` says)."""
-    key = key_of(spec)
-    packed, meta = cache.shipped_paths(key)
-    try:
-        return bool(json.loads(meta.read_text())["key"] == key) and packed.exists()
-    except (OSError, ValueError, KeyError):
-        return False
+    return cache.shipped(key_of(spec), honour_env=False) is not None
 
 
 def ship(spec: str) -> int:

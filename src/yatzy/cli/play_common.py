@@ -146,7 +146,7 @@ def warm_record_chance(spec: str) -> None:
     exact rest's kernels, into the disk cache), then the marker that says so."""
     from yatzy.bots import GreedyBot, play_turn
     from yatzy.game import Game
-    from yatzy.kernels.cache import warm_marker
+    from yatzy.kernels.cache import mark_warm
     from yatzy.rules import RuleSet
     from yatzy.strategy.win_chance import approximate_chance_to_beat
 
@@ -157,10 +157,7 @@ def warm_record_chance(spec: str) -> None:
     while len(state.sheets[0].open_boxes) > 3:
         play_turn(state, GreedyBot(), rng)
     approximate_chance_to_beat(state, 200)
-    marker = warm_marker(f"record-{spec}")
-    with contextlib.suppress(OSError):  # not writable: the next program warms again
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+    mark_warm(f"record-{spec}")
 
 
 def stop_preparing() -> None:

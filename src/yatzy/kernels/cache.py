@@ -27,7 +27,15 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["CACHE_ENV", "PACKAGE_DIR", "cache_dir", "cache_root", "source_digest", "warm_marker"]
+__all__ = [
+    "CACHE_ENV",
+    "PACKAGE_DIR",
+    "cache_dir",
+    "cache_root",
+    "mark_warm",
+    "source_digest",
+    "warm_marker",
+]
 
 CACHE_ENV = "YATZY_KERNEL_CACHE"
 """The environment variable that overrides :func:`cache_root`."""
@@ -81,3 +89,14 @@ def warm_marker(name: str) -> Path:
     must not compile on its own thread (numba holds the interpreter's lock) waits for
     it; the marker is not created here."""
     return cache_dir() / "warmed" / re.sub(r"[^A-Za-z0-9_.=+-]+", "_", name)
+
+
+def mark_warm(name: str) -> None:
+    """Leave :func:`warm_marker` of ``name`` (a folder that cannot be written is passed
+    over: the next program warms again)."""
+    marker = warm_marker(name)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass

@@ -34,6 +34,7 @@ from yatzy.solver.base import (
     check_supported,
     scored_without_bonus,
     table_cached,
+    whole_table_key,
 )
 
 # Imported for its registration: Solver(...) returns a SavedSolver for the rule sets
@@ -51,4 +52,5 @@ __all__ = [
     "check_supported",
     "scored_without_bonus",
     "table_cached",
+    "whole_table_key",
 ]

@@ -37,17 +37,23 @@ __all__ = [
     "check_supported",
     "scored_without_bonus",
     "table_cached",
+    "whole_table_key",
 ]
 
 DType = Literal["float32", "float64"]
 
 
+def whole_table_key(rules: RuleSet, dtype: DType = "float32") -> dict[str, Any]:
+    """The cache key of the whole game's table of ``rules`` as this solver makes it."""
+    return cache.table_key(rules.spec, "", dtype, Model.build(rules).fingerprint())
+
+
 def table_cached(rules: RuleSet, dtype: DType = "float32") -> bool:
-    """Whether the whole game's table of ``rules`` is in the disk cache (nothing is
-    loaded or solved: a front end asks before a first move that would build it)."""
+    """Whether the whole game's table of ``rules`` is in the disk cache or shipped
+    (nothing is loaded or solved: a front end asks before a first move that would
+    build it)."""
     check_supported(rules)
-    model = Model.build(rules)
-    return cache.exists(cache.table_key(rules.spec, "", dtype, model.fingerprint()))
+    return cache.exists(whole_table_key(rules, dtype))
 
 
 _CHUNK = 2048  # masks per kernel call: keeps the progress bar moving on big layers

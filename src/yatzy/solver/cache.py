@@ -99,10 +99,10 @@ def exists(key: dict[str, Any]) -> bool:
     return shipped(key) is not None
 
 
-def shipped(key: dict[str, Any]) -> Path | None:
+def shipped(key: dict[str, Any], *, honour_env: bool = True) -> Path | None:
     """The compressed file of the table shipped under exactly ``key``, or ``None``
-    (none shipped, or :data:`SHIPPED_ENV` is ``0``)."""
-    if os.environ.get(SHIPPED_ENV, "").strip() == "0":
+    (none shipped, or :data:`SHIPPED_ENV` is ``0`` and ``honour_env``)."""
+    if honour_env and os.environ.get(SHIPPED_ENV, "").strip() == "0":
         return None
     packed, meta = shipped_paths(key)
     try:

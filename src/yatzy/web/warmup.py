@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from yatzy.kernels.cache import warm_marker
+from yatzy.kernels.cache import mark_warm, warm_marker
 from yatzy.rules import RuleSet
 from yatzy.web.warm_children import ANALYSIS_READY, warming
 
@@ -169,10 +169,7 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     # read-only table: numba compiles the sampler once more for it.
     win_chances(first, [None, "greedy"], budget=0.05, build=False)
     analyze_wins(state, budget=0.05, start=start)
-    marker = warmed_marker(spec)
-    with contextlib.suppress(OSError):  # not writable: the next server warms again
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+    mark_warm(spec)  # warmed_marker(spec): the next server need not
 
 
 def _say(line: str) -> None:
