@@ -119,6 +119,9 @@ def test_against_the_computer_to_the_end(
     page.locator("#play-bot").click()
     page.wait_for_url(GAME_URL)
     assert wait_mine(page)
+    if size == "phone":
+        # the focus on Roll, in the tray stuck to the screen's bottom, scrolls nothing
+        assert page.evaluate("window.scrollY") == 0, "the turn must start at the sheet's top"
     seen = version(page)
     page.locator("#roll").click()
     wait_change(page, seen)
@@ -132,6 +135,8 @@ def test_against_the_computer_to_the_end(
     page.keyboard.press("2")
     page.keyboard.press("4")
     assert page.locator('.die[aria-pressed="true"]').count() == 2
+    if size == "phone":
+        assert page.evaluate("window.scrollY") == 0, "a die kept by key must not scroll the sheet"
     label = page.locator(".die.kept").first.get_attribute("aria-label") or ""
     assert words(lang, "kept") in label
     page.reload()

@@ -1,7 +1,7 @@
 // Input: buttons, forms and keys (attached once by listen()).
 import { showChances } from "./chances.js";
 import { beep, parsePadDice } from "./widgets.js";
-import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm } from "./game-state.js";
+import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm, focusInPlay } from "./game-state.js";
 import { api, explain, act, load, accept } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
 import { handingOver, allKept, myUndo } from "./game-panels.js";
@@ -128,7 +128,7 @@ export function listen() {
   });
   $("rematch").addEventListener("click", rematch);
   $("roll").addEventListener("click", rollNow);
-  $("scratch-mode").addEventListener("click", () => { state.scratching = !state.scratching; render(); $("scratch-mode").focus(); });
+  $("scratch-mode").addEventListener("click", () => { state.scratching = !state.scratching; render(); focusInPlay($("scratch-mode")); });
   $("undo").addEventListener("click", undo);
   $("handover-undo").addEventListener("click", undo);
   $("go-on").addEventListener("click", goOn);
@@ -151,7 +151,7 @@ export function listen() {
   $("handover-go").addEventListener("click", () => {
     state.handedTo = state.view.turn.seat;
     render();
-    $("roll").focus();
+    focusInPlay($("roll"));
   });
   $("hint").addEventListener("pointerover", (e) => highlightHint(e.target));
   $("hint").addEventListener("focusin", (e) => highlightHint(e.target));
@@ -162,7 +162,7 @@ export function listen() {
     const dice = parsePadDice($("pad-dice-input").value, state.view.num_dice, state.view.double);
     if (!dice) {
       $("error").textContent = state.view.double ? t("pad_dice_bad_double", { n: state.view.num_dice }) : t("pad_dice_bad", { n: state.view.num_dice });
-      $("pad-dice-input").focus();
+      focusInPlay($("pad-dice-input"));
       return;
     }
     act({ dice });
@@ -172,7 +172,7 @@ export function listen() {
     const raw = $("pad-points").value;
     if (raw === "" || !Number.isInteger(Number(raw))) {
       $("error").textContent = t("points_missing");
-      $("pad-points").focus();
+      focusInPlay($("pad-points"));
       return;
     }
     const entry = { write: $("pad-box").value, points: Number(raw) };

@@ -3,7 +3,7 @@
 import { percentText } from "./chances.js";
 import { renderHint, renderAnalysis, renderWinAnalysis } from "./insight.js";
 import { el } from "./widgets.js";
-import { root, gameId, words, $, FACES, BOX_KEYS, params, url, state, t, seatName, boxOf, mine, spectator } from "./game-state.js";
+import { root, gameId, words, $, FACES, BOX_KEYS, params, url, state, t, seatName, boxOf, mine, spectator, focusInPlay } from "./game-state.js";
 import { api, explain, accept, reconnect, load } from "./game-net.js";
 import { restoreKept } from "./game-kept.js";
 import { renderDice } from "./game-sheet.js";
@@ -97,7 +97,7 @@ export function renderJoin() {
         accept(data, data.you);
         contributeOnce();
         reconnect();
-        $("roll").focus();
+        focusInPlay($("roll"));
       } catch (e) { $("error").textContent = explain(e); }
     },
   }, t("join_as", { player: p.name }))));

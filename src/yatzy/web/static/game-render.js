@@ -1,5 +1,5 @@
 // Drawing the whole page from the state, keeping the focus where play is.
-import { root, $, state, mine } from "./game-state.js";
+import { root, $, state, mine, focusInPlay } from "./game-state.js";
 import { announceChanges } from "./game-announce.js";
 import { renderProtocol } from "./game-sheet.js";
 import { renderFairDice } from "./fair-dice.js";
@@ -18,15 +18,15 @@ export function keepFocus(before) {
   if (!lost) return;
   if ($("confirm").open) return;
   const again = before && document.querySelector(`[data-focus="${before}"]`);
-  if (again && !again.disabled) { again.focus(); return; }
+  if (again && !again.disabled) { focusInPlay(again); return; }
   if (!$("handover").hidden) { $("handover-go").focus(); return; }
   if (state.view.finished) { $("winner-h").focus(); return; }
   if (mine()) {
-    if (!$("roll").hidden && !$("roll").disabled) { $("roll").focus(); return; }
+    if (!$("roll").hidden && !$("roll").disabled) { focusInPlay($("roll")); return; }
     const first = document.querySelector("button.choose");
-    if (first) { first.focus(); return; }
+    if (first) { focusInPlay(first); return; }
   }
-  if (!$("play").hidden) $("play").focus();
+  if (!$("play").hidden) focusInPlay($("play"));
   else {
     $("status").setAttribute("tabindex", "-1");
     $("status").focus();

@@ -1,7 +1,7 @@
 // The dice on the table and the sheet (the protocol): what the player picks and writes.
 import { drawChances } from "./chances.js";
 import { confirmAsk, el } from "./widgets.js";
-import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine, tapConfirm } from "./game-state.js";
+import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine, tapConfirm, focusInPlay } from "./game-state.js";
 import { act } from "./game-net.js";
 import { saveKept } from "./game-kept.js";
 import { handingOver, labelRoll } from "./game-panels.js";
@@ -54,7 +54,7 @@ export function toggleKeep(i) {
   renderDice();
   labelRoll();
   const die = document.querySelector(`.die[data-pos="${i}"]`);
-  if (die) die.focus();
+  if (die) focusInPlay(die);
 }
 
 export function entryCell(entry, seat, boxId) {

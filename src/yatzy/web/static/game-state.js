@@ -67,3 +67,10 @@ export const signed = (n) => (n > 0 ? "+" + n : String(n));
 export const mine = () => Boolean(state.view && state.view.turn && state.you.seats.includes(state.view.turn.seat)
   && !(state.view.clock && state.view.clock.computer.includes(state.view.turn.seat)));
 export const spectator = () => state.you.seats.length === 0;
+
+// The phone's tray is stuck to the bottom of the screen, so its controls are always in
+// view: focusing one must not scroll the page, which html's scroll-padding-bottom (there
+// to keep a focused box above the tray) would otherwise do, hiding the sheet's top rows.
+export function focusInPlay(node) {
+  node.focus({ preventScroll: Boolean(node.closest(".tray")) });
+}
