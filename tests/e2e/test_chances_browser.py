@@ -7,6 +7,7 @@ page state is checked with axe-core and logs no console error."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,4 +170,69 @@ def test_a_lopsided_simulated_chance_is_bounded_by_its_margin(browser: Any, serv
         }"""
     )
     assert said == ["under_percent 3", "over_percent 97", "under_percent 1", "about_percent 54"]
+    context.close()
+
+
+def _chances_held_back(page: Any) -> None:
+    """The server's chances kept from ``page`` (as on a fresh install, while the kernels
+    they need compile for a minute): its views say "pending", its pushed chances never
+    arrive."""
+
+    def pending(game: dict[str, Any]) -> dict[str, Any]:
+        if game.get("win_chances") is not None:
+            game["win_chances"] = {"version": game["version"], "pending": True}
+        return game
+
+    def view(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        response = route.fetch()
+        route.fulfill(response=response, json=pending(response.json()))
+
+    def socket(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "chances":
+                return
+            if isinstance(data.get("game"), dict):
+                pending(data["game"])
+            ws.send(json.dumps(data))
+
+        server.on_message(to_page)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route(re.compile(r".*/api/games/[0-9a-f]{32}$"), view)
+    page.route_web_socket(re.compile(r".*/api/games/[0-9a-f]{32}/ws.*"), socket)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+def test_chances_being_worked_out_are_said_in_words(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    """Until the chances come (a minute on a fresh install), each column head says in
+    a word that they are being worked out, and the note under the sheet says it whole:
+    never a bare "…" (issue 24: anything longer than a second says what happens)."""
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    _chances_held_back(page)
+    page.goto(server.url + "/")
+    page.locator("#play-bot").click()
+    page.wait_for_url(GAME_URL)
+    assert wait_mine(page)
+    seen = version(page)
+    page.locator("#roll").click()
+    wait_change(page, seen)
+    assert _heads(page) == [words(lang, "win_pending_short")] * 2
+    assert all(h.is_visible() for h in page.locator("#protocol thead .win").all())
+    labels = page.locator("#protocol thead .win .sr").all_text_contents()
+    assert labels == [words(lang, "win_pending")] * 2
+    note = page.locator("#chances-note")
+    assert note.inner_text() == words(lang, "win_pending")
+    assert_accessible(page)
+    w.assert_clean()
     context.close()

@@ -196,6 +196,9 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.show_chances", "Win chances"),
     N_("web.win_chance_of", "{player}: chance to win {chance}"),
     N_("web.win_pending", "working out the chances to win…"),
+    # shown in a player's narrow column head until the chances come (the long text
+    # above is read to screen readers there and shown under the sheet)
+    N_("web.win_pending_short", "working…"),
     N_("web.win_unavailable", "The chances to win cannot be worked out for this position yet."),
     N_(
         "web.win_unavailable_large",

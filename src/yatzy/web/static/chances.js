@@ -61,8 +61,10 @@ export function drawChances(view, chances, { t, seatName, toggle, note }) {
     span.classList.toggle("stale", stale);
     if (!seat) {
       const none = chances && chances.unavailable;
+      // Until the chances come, a word says they are being worked out (on a fresh
+      // install that takes a minute): never a bare "…".
       span.replaceChildren(el("span", { class: "sr" }, none ? unavailableWords(view, chances, t) : t("win_pending")),
-        el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : "…"));
+        el("span", { class: "pending", "aria-hidden": "true" }, none ? "–" : t("win_pending_short")));
       return;
     }
     const text = chanceText(seat, t);
