@@ -439,12 +439,17 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
     # left open, it asks again (every HINT_RETRY_SECONDS) and shows the options by
     # itself once the table is built, rather than until it is closed and asked again.
     from yatzy.cli.i18n import tr
+    from yatzy.cli.play_common import HintLines
     from yatzy.cli.tui import app as app_module
 
     ready = False
 
-    def hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
-        return ["Keep the three 6s  (best)"] if ready else [tr("hint_preparing", lang)]
+    def hint_lines(position: State, record: int | None, lang: Language) -> HintLines:
+        if ready:
+            return HintLines(["Keep the three 6s  (best)"])
+        waiting = HintLines([tr("hint_preparing", lang)])
+        waiting.preparing = True
+        return waiting
 
     monkeypatch.setattr(app_module, "hint_lines", hint_lines)
     monkeypatch.setattr(app_module, "HINT_RETRY_SECONDS", 0.1)

@@ -677,7 +677,14 @@ def keep_in_stats(state: State, url: str | None, lang: Language) -> str:
     return tr("stats_recorded" if stored else "stats_already_recorded", lang)
 
 
-def hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
+class HintLines(list[str]):
+    """A hint's lines in words; ``preparing`` when its table is still being built in
+    the background and the lines only say so (the options come once it is ready)."""
+
+    preparing: bool = False
+
+
+def hint_lines(position: State, record: int | None, lang: Language) -> HintLines:
     """The advisor's best options for ``position`` in words (the full screen's H, the
     line mode's ``hint``); it may load or build a table, so callers run it where a
     wait is shown.  Solo with a record to beat, the options are ranked first by the
@@ -691,12 +698,15 @@ def hint_lines(position: State, record: int | None, lang: Language) -> list[str]
         # Its table is built in the background rather than behind a wait of minutes:
         # the first hint answers at once and says why it has no options yet.
         prepare_in_background("optimal", position)
-        return [tr("hint_preparing", lang)]
-    lines = _record_hint_lines(position, record, lang)
+        waiting = HintLines([tr("hint_preparing", lang)])
+        waiting.preparing = True
+        return waiting
+    lines = HintLines(_record_hint_lines(position, record, lang))
     try:
         advice = advise(position)
     except YatzyError as exc:
-        return [*lines, str(exc)]
+        lines.append(str(exc))
+        return lines
     if lines:
         lines += ["", tr("tui_hint_for_points", lang)]
     lines.append(tr("tui_hint_value", lang, value=decimal_number(advice.value, lang)))

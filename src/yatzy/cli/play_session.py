@@ -647,7 +647,7 @@ class PlaySession:
         state = self.state
         record = self.record if len(state.players) == 1 else None
         lines = hint_lines(state.clone(), record, self.lang)
-        self._hint_pending = lines == [tr("hint_preparing", self.lang)]
+        self._hint_pending = lines.preparing
         self._print(tr("tui_hint_title", self.lang))
         width = self._columns()
         for text in lines:

@@ -30,6 +30,7 @@ from yatzy.bots import QUICK_BOTS
 from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
+    HintLines,
     PeopleHistory,
     explain_refusal,
     hint_lines,
@@ -517,14 +518,14 @@ class YatzyApp(BotTurns):
         lang = self.lang
         record = self.record if len(position.players) == 1 else None
 
-        def task() -> list[str]:
+        def task() -> HintLines:
             return hint_lines(position, record, lang)
 
-        def done(lines: list[str]) -> None:
+        def done(lines: HintLines) -> None:
             self._background -= 1
             if not screen.is_attached:
                 return
-            if lines == [tr("hint_preparing", lang)]:
+            if lines.preparing:
                 # The table is built in the background: asked again while the hint is
                 # open, so its options come by themselves once it is ready (and it
                 # says so, rather than the line mode's "ask again").
