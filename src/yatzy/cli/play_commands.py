@@ -109,6 +109,43 @@ def die_matcher(token: str, double: bool) -> Callable[[Die], bool] | None:
     return lambda d: d == face
 
 
+def keep_positions(words: Sequence[str], num_dice: int, lang: Language) -> tuple[int, ...]:
+    """``k 1 3``: the dice to keep by their places on the board, 1 to ``num_dice``
+    (0-based in the result); each place once."""
+    out: list[int] = []
+    for token in split_numbers(words):
+        if not token.isdigit() or not 1 <= int(token) <= num_dice:
+            raise PromptError(tr("bad_position", lang, text=token, n=num_dice))
+        if int(token) - 1 in out:
+            raise PromptError(tr("position_twice", lang, pos=token))
+        out.append(int(token) - 1)
+    if not out:
+        raise PromptError(tr("need_positions", lang))
+    return tuple(out)
+
+
+def keep_values(
+    words: Sequence[str], dice: Sequence[Die], double: bool, lang: Language
+) -> tuple[int, ...]:
+    """``v 5 5``: the dice to keep by what they show (double dice ``3/6`` or inner
+    ``3``), each typed value taking one more die that shows it; their places, sorted."""
+    taken: list[int] = []
+    for token in split_numbers(words):
+        shows = die_matcher(token, double)
+        if shows is None:
+            raise PromptError(tr("bad_double_value" if double else "bad_value", lang, text=token))
+        free = [i for i, d in enumerate(dice) if shows(d) and i not in taken]
+        if not free:
+            count = sum(1 for d in dice if shows(d))
+            if count:
+                raise PromptError(tr("value_too_few", lang, count=count, value=token))
+            raise PromptError(tr("value_missing", lang, value=token))
+        taken.append(free[0])
+    if not taken:
+        raise PromptError(tr("need_positions", lang))
+    return tuple(sorted(taken))
+
+
 def parse_entry(resolver: BoxResolver, mode: str, words: list[str], lang: Language) -> Entry:
     text = " ".join(words)
     drop: int | None = None

@@ -28,10 +28,10 @@ from yatzy.cli.play_commands import (
     WORD_TO_COMMAND,
     BoxResolver,
     PromptError,
-    die_matcher,
     enable_line_editing,
+    keep_positions,
+    keep_values,
     parse_two,
-    split_numbers,
 )
 from yatzy.cli.play_common import (
     NO_WORDS,
@@ -615,9 +615,10 @@ class PlaySession:
         if not ready(state):
             raise PromptError(tr("roll_first_r", self.lang))
         if command == "keep":
-            self._player_act(Roll(self._positions(rest)))
+            self._player_act(Roll(keep_positions(rest, state.rules.num_dice, self.lang)))
         elif command == "value":
-            self._player_act(Roll(self._values(rest)))
+            assert state.dice is not None  # ready(state): the dice are rolled
+            self._player_act(Roll(keep_values(rest, state.dice, state.rules.double, self.lang)))
         elif state.rules.double:
             fill = self._fill2(command, rest)
             if self.guard and not self._confirm_wasted_layers(fill):
@@ -715,40 +716,6 @@ class PlaySession:
         if not state.rolls_left():
             raise PromptError(tr("no_rolls", self.lang))
         self._player_act(Roll(tuple(kept_positions(state))))
-
-    def _positions(self, words: Sequence[str]) -> tuple[int, ...]:
-        n = self.state.rules.num_dice
-        out: list[int] = []
-        for token in split_numbers(words):
-            if not token.isdigit() or not 1 <= int(token) <= n:
-                raise PromptError(tr("bad_position", self.lang, text=token, n=n))
-            if int(token) - 1 in out:
-                raise PromptError(tr("position_twice", self.lang, pos=token))
-            out.append(int(token) - 1)
-        if not out:
-            raise PromptError(tr("need_positions", self.lang))
-        return tuple(out)
-
-    def _values(self, words: Sequence[str]) -> tuple[int, ...]:
-        state = self.state
-        assert state.dice is not None
-        dice = list(state.dice)
-        taken: list[int] = []
-        for token in split_numbers(words):
-            shows = die_matcher(token, state.rules.double)
-            if shows is None:
-                key = "bad_double_value" if state.rules.double else "bad_value"
-                raise PromptError(tr(key, self.lang, text=token))
-            free = [i for i, d in enumerate(dice) if shows(d) and i not in taken]
-            if not free:
-                count = sum(1 for d in dice if shows(d))
-                if count:
-                    raise PromptError(tr("value_too_few", self.lang, count=count, value=token))
-                raise PromptError(tr("value_missing", self.lang, value=token))
-            taken.append(free[0])
-        if not taken:
-            raise PromptError(tr("need_positions", self.lang))
-        return tuple(sorted(taken))
 
     def _fill2(self, command: str, words: Sequence[str]) -> Fill2:
         entries = parse_two(self.resolver, command, list(words), self.lang)
