@@ -163,7 +163,12 @@ elif what == "server":
         if turn["dice"] is None or (turn["rolls_left"] > 0 and turn["rolls_used"] < 2):
             return {"roll": []}
         preview = {b: p for b, p in turn["preview"].items() if b in turn["allowed"]}
-        return {"score": max(preview, key=lambda b: (preview[b], b))}
+        if not v["double"]:
+            return {"score": max(preview, key=lambda b: (preview[b], b))}
+        # DubbelYatzy: the inner dice's best box, the outer dice's best of the others
+        inner = max(preview, key=lambda b: (preview[b][0], b))
+        outer = max((b for b in preview if b != inner), key=lambda b: (preview[b][1], b))
+        return {"inner": {"score": inner}, "outer": {"score": outer}}
     seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "optimal"}]
     import os
     out["load average at the start"] = os.getloadavg()[0]
