@@ -256,6 +256,72 @@ def test_a_failed_chance_is_shown_failed_never_the_last_figure() -> None:
     drive(app, body)
 
 
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_chances_not_available_show_a_dash_and_say_why_once(lang: Language) -> None:
+    # Issue 24: a two-person Maxi game at a terminal showed a bare "…" the whole game
+    # (its table not built): the row now shows "–" and one message says why.
+    from yatzy.cli.i18n import tr
+
+    state = new_state("maxi", ["Anna", "Bo"], starter=0)
+    app = make_app(state, lang=lang, chances=lambda position: None)
+    said = tr("win_line_pending", lang, reason="yatzy solve maxi")
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await settle(pilot)
+        assert _win_row(app) == ["–", "–"]
+        await pilot.press("space")
+        await settle(pilot)
+        assert _win_row(app) == ["–", "–"]
+        assert [m for m in app.messages if said in m] == [said]  # once, not every move
+
+    drive(app, body, size=(120, 40))
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_a_slow_first_chance_says_what_the_dots_wait_for(lang: Language) -> None:
+    # Issue 24: anything over a second says in words what happens (on a fresh
+    # install the first figures wait some seconds for their kernels to compile).
+    import threading
+
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.tui import drawing
+
+    release = threading.Event()
+    figures = _chances(first=True)
+
+    def slow(position: State) -> Any:
+        release.wait(10)
+        return figures(position)
+
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state, lang=lang, chances=slow)
+    said = tr("tui_chances_pending", lang)
+
+    async def main() -> None:
+        # not drive(): its settling would wait for the chances themselves
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.1)
+            assert _win_row(app) == ["…", "…"]
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if said in app.messages:
+                    break
+            assert said in app.messages and _win_row(app) == ["…", "…"]
+            release.set()
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if _win_row(app) == ["71", "29"]:
+                    break
+            assert _win_row(app) == ["71", "29"]
+            assert app.messages.count(said) == 1
+
+    assert drawing.CHANCES_SLOW_SECONDS <= 1.0
+    try:
+        asyncio.run(main())
+    finally:
+        release.set()
+
+
 def _to_the_last_round(state: State) -> None:
     """Every seat writes all its boxes but one through the state itself (not by keys):
     the game is at its last round."""

@@ -316,6 +316,7 @@ _FULL_SCREEN = messages(
         "{pressed} does nothing · 1-6 keep · Space/R roll · letter+Enter write · ? help",
     ),
     N_("cli.tui_chances_failed", "Win % could not be computed ({reason}): shown as ?"),
+    N_("cli.tui_chances_pending", "Working out the chances to win (Win %) …"),
     N_("cli.record_short", "record {record}: {percent} % to beat it"),
     N_("cli.record_short_unavailable", "record {record}: chance needs its table built"),
     N_("cli.record_short_approx", "record {record}: about {percent} % to beat it"),

@@ -34,6 +34,7 @@ from yatzy.cli.tui.sheetview import (
     player_heads,
     sheet_rows,
     split_rows,
+    unavailable_cells,
 )
 from yatzy.cli.tui.widgets import FIXED, DiceBar, MessageLines, SheetTable
 from yatzy.game.actions import Entry
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 
 MESSAGES_KEPT = 3
 """Lines of the message area (it must fit 80x24 with the sheet)."""
+CHANCES_SLOW_SECONDS = 1.0
+"""After this long without a game's first chances to win, a message says they are
+being worked out (on a fresh install their kernels compile for some seconds)."""
 _CHROME = 8  # lines around the sheet: headline, dice (2), status, messages (3), keys
 
 _log = logging.getLogger(__name__)
@@ -67,6 +71,10 @@ class SheetDrawing(SavingApp):
     _chances_busy: bool
     _chances_failed: tuple[Any, ...] | None
     _measured_said: str = ""
+    # Not available (a table not built, as Maxi's): the row shows "–" and one message
+    # says why; a first computation that takes over a second is said once too.
+    _chances_unavailable: bool = False
+    _chances_waits_said: bool = False
     in_grace: bool
     split: bool
     record: int | None
@@ -201,7 +209,7 @@ class SheetDrawing(SavingApp):
         if self._chances_failed == here:
             return failed_cells(self.state)
         if self._chances is None:
-            return None
+            return unavailable_cells(self.state) if self._chances_unavailable else None
         from yatzy.cli.tui.sheetview import chance_cells
 
         return chance_cells(self._chances, self._chances_for != here)
@@ -219,6 +227,9 @@ class SheetDrawing(SavingApp):
             return
         self._chances_busy = True
         position = state.clone()
+        if self._chances is None and not self._chances_unavailable:
+            # A fresh install's first figures wait for their kernels to compile.
+            self.set_timer(CHANCES_SLOW_SECONDS, self._say_chances_wait)
 
         def task() -> Any:
             try:
@@ -240,17 +251,29 @@ class SheetDrawing(SavingApp):
             elif result is not None:
                 self._chances = result
                 self._chances_for = here
+                self._chances_unavailable = False
                 # Who counts at the level their play has shown: said once, when it changes.
                 measured = measured_line(self.state, result, self.lang, self.history)
                 if measured and measured != self._measured_said:
                     self._say(measured)
                 self._measured_said = measured
-            else:  # not available (a table not built): "…" rather than an old figure
+            else:  # not available (a table not built): "–" and why, never an old figure
                 self._chances = None
                 self._chances_for = here
+                if not self._chances_unavailable:
+                    reason = f"yatzy solve {self.state.rules.spec}"
+                    self._say(tr("win_line_pending", self.lang, reason=reason))
+                self._chances_unavailable = True
             self._redraw()
 
         self._in_background(task, done)
+
+    def _say_chances_wait(self) -> None:
+        """Once a game, when its first chances take over a second: what the "…" waits for."""
+        if self._chances_busy and self._chances is None and not self._chances_waits_said:
+            self._chances_waits_said = True
+            self._say(tr("tui_chances_pending", self.lang))
+            self._redraw()
 
     def _status(self) -> Text:
         status = self._status_text()

@@ -174,6 +174,12 @@ def failed_cells(state: State) -> tuple[Cell, ...]:
     return tuple(Cell("?", "red") for _ in state.players)
 
 
+def unavailable_cells(state: State) -> tuple[Cell, ...]:
+    """The chances-to-win row when they cannot be worked out yet (a table not built):
+    "–", its reason said once in the messages."""
+    return tuple(Cell("–", GREY) for _ in state.players)
+
+
 def win_row(state: State, lang: Language, cells: tuple[Cell, ...] | None) -> SheetRow:
     """The row of the players' chances to win ("…" while the first are computed)."""
     if cells is None:
