@@ -122,3 +122,78 @@ def test_maxis_missing_chances_say_why(browser: Any, server: Server, lang: str, 
     assert_accessible(page)
     w.assert_clean()
     context.close()
+
+
+def _pad_game(context: Any, server: Server, rules: str, lang: str) -> str:
+    created = context.request.post(
+        server.url + "/api/games",
+        data={"rules": rules, "lang": lang, "pad": True, "seats": [{"name": "Ann", "here": True}]},
+    )
+    assert created.status == 201, created.text()
+    return str(created.json()["id"])
+
+
+def _pad_act(context: Any, server: Server, gid: str, action: dict[str, Any]) -> None:
+    """An action through the API, as another device of the same player would send it."""
+    answer = context.request.post(f"{server.url}/api/games/{gid}/actions", data={"action": action})
+    assert answer.status == 200, answer.text()
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_joker_last_resort_and_half_forced_refusals_name_their_rule(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # The issue's own examples: the joker and "last resort" refusals said with the
+    # rule's and the boxes' names as the sheet writes them (the score pad's dice make
+    # the positions certain); half-forced order too.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+
+    def open_game(gid: str) -> None:
+        page.goto(f"{server.url}/g/{gid}")
+        assert wait_mine(page)
+
+    def refused(action: dict[str, Any], error: str) -> str:
+        status, name, text = page.evaluate(_REFUSED, [action])
+        assert (status, name) == (422, error)
+        assert not TECHNICAL.search(text), text
+        assert page.locator("#error").inner_text() == text
+        return str(text)
+
+    # Yahtzee's forced joker: a second five of a kind goes in its upper box first.
+    gid = _pad_game(context, server, "yahtzee", lang)
+    _pad_act(context, server, gid, {"dice": [3, 3, 3, 3, 3]})
+    _pad_act(context, server, gid, {"score": "yatzy"})
+    _pad_act(context, server, gid, {"dice": [4, 4, 4, 4, 4]})
+    open_game(gid)
+    text = refused({"score": "chance"}, "OrderError")
+    chance, fours = _name(page, "chance"), _name(page, "fours")
+    assert text == words(lang, "refused_joker", box=chance, allowed=fours)
+    assert_accessible(page)
+
+    # Last resort: Chance and zeros only where the dice score nowhere else.
+    gid = _pad_game(context, server, "yatzy+last_resort", lang)
+    _pad_act(context, server, gid, {"dice": [6, 6, 6, 2, 4]})
+    open_game(gid)
+    allowed = ", ".join(
+        _name(page, b) for b in ("twos", "fours", "sixes", "one_pair", "three_of_a_kind")
+    )
+    text = refused({"score": "chance"}, "LastResortError")
+    assert text == words(lang, "refused_last_resort_chance", box=chance, allowed=allowed)
+    text = refused({"scratch": "yatzy"}, "LastResortError")
+    yatzy = _name(page, "yatzy")
+    assert text == words(lang, "refused_last_resort_zero", box=yatzy, allowed=allowed)
+
+    # Half-forced: the first box is the top of either half.
+    gid = _pad_game(context, server, "yatzy+half_forced", lang)
+    _pad_act(context, server, gid, {"dice": [3, 3, 3, 2, 1]})
+    open_game(gid)
+    text = refused({"score": "threes"}, "OrderError")
+    allowed = f"{_name(page, 'ones')}, {_name(page, 'one_pair')}"
+    assert text == words(lang, "refused_half_forced", box=_name(page, "threes"), allowed=allowed)
+    assert_accessible(page)
+    # The refusals asked for above are the only console lines (the browser logs a 422).
+    assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
+    context.close()

@@ -40,7 +40,11 @@ def _played(context: Any, server: Server, lang: str, seats: list[dict[str, Any]]
         server.url + "/api/games", data={"rules": "yatzy", "lang": lang, "seats": seats}
     )
     assert created.status == 201, created.text()
-    gid = created.json()["id"]
+    return _play_out(context, server, created.json()["id"])
+
+
+def _play_out(context: Any, server: Server, gid: str) -> Any:
+    """The game ``gid`` played to its end through the API; its last view."""
 
     def view() -> Any:
         return context.request.get(f"{server.url}/api/games/{gid}").json()
@@ -132,5 +136,64 @@ def test_a_missing_analysis_is_said_in_the_pages_words(
     assert "table" not in page.locator("#winner").inner_text()
     assert_accessible(page)
     # the refused request is the one console line
+    assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def unprepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that prepares no tables: a solo game with a record never queues the
+    whole game's target table (300 CPU-s) behind the chance of beating it."""
+    folder: Path = tmp_path_factory.mktemp("record")
+    with Server(
+        f"sqlite:///{folder / 'e2e.db'}",
+        log=folder / "server.log",
+        args=["--prepare-specs", "none"],
+    ) as s:
+        yield s
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS)
+def test_a_solo_game_is_measured_against_the_record(
+    browser: Any, unprepared: Server, lang: str, size: str
+) -> None:
+    # Solo: the first game is a record; the next one shows the record while it is
+    # played and ends with "New record!" or the record it did not beat.
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    first = _played(context, unprepared, lang, [{"name": "Ann", "here": True}])
+    page.goto(f"{unprepared.url}/g/{first['id']}")
+    page.locator("#winner-h").wait_for()
+    assert page.locator("#record").inner_text() == words(lang, "new_record")
+    best = first["totals"][0]
+    created = context.request.post(
+        unprepared.url + "/api/games",
+        data={"rules": "yatzy", "lang": lang, "seats": [{"name": "Ann", "here": True}]},
+    )
+    assert created.status == 201, created.text()
+    gid = created.json()["id"]
+    page.goto(f"{unprepared.url}/g/{gid}")
+    status = page.locator("#status")
+    status.wait_for()
+    assert words(lang, "record_is", points=best) in status.inner_text()
+    assert_accessible(page)
+    second = _play_out(context, unprepared, gid)
+    page.reload()
+    page.locator("#winner-h").wait_for()
+    total = second["totals"][0]
+    assert page.locator("#winner-h").inner_text() == words(
+        lang, "solo_result", player="Ann", points=total
+    )
+    record = page.locator("#record").inner_text()
+    if total > best:
+        assert record == words(lang, "new_record")
+    else:
+        assert record == words(lang, "record_is", points=best)
+    assert_accessible(page)
+    # This server prepares no tables, so its analyses are refused (the page says so in
+    # its words, test_a_missing_analysis_is_said_in_the_pages_words): the browser logs
+    # those 422s, nothing else.
     assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
     context.close()
