@@ -272,6 +272,40 @@ def test_the_board_is_printed_once_after_a_bots_turn() -> None:
     assert len(without_prompt) == bot_rolls, boards
 
 
+def test_the_screen_is_not_blank_while_the_chances_are_computed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: the line mode blanked the screen for up to a minute while the chances
+    # were computed. The screen is cleared only once every line of the board is ready:
+    # while the chances are computed, the last board is still on it.
+    import yatzy.cli.play_session as module
+
+    out = io.StringIO()
+    seen: list[str] = []
+
+    def chances(state: State, budget: float = 0.2, *, history: object = None) -> None:
+        seen.append(out.getvalue())  # what is on the screen meanwhile
+        return None
+
+    monkeypatch.setattr(module, "live_chances", chances)
+    state = Game("yatzy", ["A", "B"]).new_initial_state(0)
+    session = PlaySession(
+        state,
+        stdin=io.StringIO(lines("r", "s chance", "q", "n")),
+        stdout=out,
+        rng=random.Random(1),
+        chances=True,
+        clear=True,
+    )
+    session.run()
+    assert len(seen) >= 2
+    # Each computation after the first sees a screen that still ends with a board
+    # (its last clear followed by that board's lines), never a clear just written.
+    for screen in seen[1:]:
+        assert not screen.endswith(CLEAR)
+        assert screen.rsplit(CLEAR, 1)[-1].strip(), "a blank screen while the chances computed"
+
+
 def test_a_failed_chance_to_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     import yatzy.cli.play_session as module
 
