@@ -4,6 +4,7 @@ analyze`` unchanged, and the command's start imports no numeric library."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import subprocess
@@ -157,3 +158,50 @@ def test_the_command_starts_without_numba() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "--win-budget" in proc.stdout and "--record" in proc.stdout
     assert proc.stdout.splitlines()[-1] == "HEAVY []"
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_said_at_a_terminal_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: anything over a second says in words what happens; `analyze --win`
+    # took a minute in silence on a fresh install (its kernels compiling).
+    from yatzy.cli import win_report
+
+    assert win_report.progress_reporter(io.StringIO()) is None  # a pipe: the result only
+    marker = tmp_path / "warmed" / win_report.WARM_NAME
+    monkeypatch.setattr("yatzy.kernels.cache.warm_marker", lambda name: marker)
+    screen = _Terminal()
+    report = win_report.progress_reporter(screen)
+    assert report is not None
+    report(0, 30)
+    report(29, 30)
+    said = screen.getvalue()
+    assert said.startswith("Working out the chance of every decision (the first time")
+    assert said.endswith("\r  turn 1 of 30 …\r  turn 30 of 30 …")
+    marker.parent.mkdir(parents=True)
+    marker.touch()  # compiled once: not said again
+    screen = _Terminal()
+    win_report.progress_reporter(screen)
+    assert screen.getvalue() == "Working out the chance of every decision …\n"
+
+
+@pytest.mark.slow
+def test_the_command_reports_progress_at_a_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    code = main(["analyze", str(game), "--win", "--win-budget", "0.01"])
+    out = capsys.readouterr().out
+    assert code == 0 and "chance of winning" in out
+    said = screen.getvalue()
+    assert "Working out the chance of every decision" in said
+    assert "turn 30 of 30 …" in said and said.endswith("\r\x1b[K")

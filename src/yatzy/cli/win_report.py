@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 from yatzy.errors import YatzyError
 
@@ -23,6 +25,32 @@ CHART_ROWS = 11
 """Rows of the text chart (0 % to 100 % in steps of 10)."""
 CHART_COLUMNS = 60
 """The text chart's widest plot: longer games show every n-th turn."""
+WARM_NAME = "win-analysis"
+"""The warm marker (:func:`yatzy.kernels.cache.warm_marker`) left once this command's
+kernels are compiled: until then its progress line says the first run compiles them."""
+
+
+def progress_reporter(stream: TextIO) -> Callable[[int, int], None] | None:
+    """At a terminal, a line on ``stream`` that says what the analysis is doing, turn by
+    turn (it takes seconds to minutes); ``None`` where ``stream`` is no terminal (a
+    pipe or a file gets only the result)."""
+    if not stream.isatty():
+        return None
+    from yatzy.kernels.cache import warm_marker
+
+    first = (
+        ""
+        if warm_marker(WARM_NAME).exists()
+        else " (the first time on this computer it also compiles its kernels: about a minute)"
+    )
+    stream.write(f"Working out the chance of every decision{first} …\n")
+    stream.flush()
+
+    def report(done: int, total: int) -> None:
+        stream.write(f"\r  turn {done + 1} of {total} …")
+        stream.flush()
+
+    return report
 
 
 def solo_record(state: State, url: str | None) -> int | None:
@@ -97,7 +125,14 @@ def run_win(args: argparse.Namespace) -> int:
             raise YatzyError(
                 "a solo game is rated by the chance of beating a record: give --record POINTS"
             )
-    win = analyze_wins(state, record=record, budget=budget)
+    report = progress_reporter(sys.stderr)
+    win = analyze_wins(state, record=record, budget=budget, progress=report)
+    if report is not None:
+        sys.stderr.write("\r\x1b[K")  # the progress line gives way to the result
+        sys.stderr.flush()
+    from yatzy.kernels.cache import mark_warm
+
+    mark_warm(WARM_NAME)
     points = win.points_analysis
     if args.plot:
         from yatzy.strategy.plot import save_win_chart
