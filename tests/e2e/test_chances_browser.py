@@ -215,8 +215,9 @@ def test_chances_being_worked_out_are_said_in_words(
     """Until the chances come (a minute on a fresh install), each column head says in
     a word that they are being worked out, and the note under the sheet says it whole:
     never a bare "…" (issue 24: anything longer than a second says what happens)."""
-    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
-    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    from tests.e2e.test_browser import _context
+
+    context = _context(browser, lang, size)
     w = Watched(context)
     page = w.page
     _chances_held_back(page)

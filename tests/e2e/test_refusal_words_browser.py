@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, roll, wait_mine, words
 from tests.e2e.support import Server
-from tests.e2e.test_browser import RUNS, _BypassCSP
+from tests.e2e.test_browser import RUNS, _BypassCSP, _context
 
 pytestmark = pytest.mark.slow
 
@@ -146,8 +146,7 @@ def test_joker_last_resort_and_half_forced_refusals_name_their_rule(
     # The issue's own examples: the joker and "last resort" refusals said with the
     # rule's and the boxes' names as the sheet writes them (the score pad's dice make
     # the positions certain); half-forced order too.
-    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
-    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    context = _context(browser, lang, size)
     w = Watched(context)
     page = w.page
 

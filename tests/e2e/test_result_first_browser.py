@@ -12,7 +12,7 @@ import pytest
 
 from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
 from tests.e2e.support import Server, next_action
-from tests.e2e.test_browser import RUNS, _BypassCSP
+from tests.e2e.test_browser import RUNS, _BypassCSP, _context
 from tests.helpers import eventually
 
 pytestmark = pytest.mark.slow
@@ -159,8 +159,7 @@ def test_a_solo_game_is_measured_against_the_record(
 ) -> None:
     # Solo: the first game is a record; the next one shows the record while it is
     # played and ends with "New record!" or the record it did not beat.
-    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
-    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    context = _context(browser, lang, size)
     w = Watched(context)
     page = w.page
     first = _played(context, unprepared, lang, [{"name": "Ann", "here": True}])
