@@ -505,15 +505,15 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
     # left open, it asks again (every HINT_RETRY_SECONDS) and shows the options by
     # itself once the table is built, rather than until it is closed and asked again.
     from yatzy.cli.i18n import tr
-    from yatzy.cli.play_common import HintLines
+    from yatzy.cli.play_common import AdvisorLines
     from yatzy.cli.tui import app as app_module
 
     ready = False
 
-    def hint_lines(position: State, record: int | None, lang: Language) -> HintLines:
+    def hint_lines(position: State, record: int | None, lang: Language) -> AdvisorLines:
         if ready:
-            return HintLines(["Keep the three 6s  (best)"])
-        waiting = HintLines([tr("hint_preparing", lang)])
+            return AdvisorLines(["Keep the three 6s  (best)"])
+        waiting = AdvisorLines([tr("hint_preparing", lang)])
         waiting.preparing = True
         return waiting
 
@@ -535,5 +535,104 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
                 break
         text = screen_text(app)
         assert "Keep the three 6s" in text and "being prepared" not in text
+
+    drive(app, body, size=(120, 40))
+
+
+# -- a finished game's analysis --------------------------------------------------------------
+
+
+def _finished(spec: str, people: list[str]) -> State:
+    """A game of ``spec`` played to its end through the state (a casual bot's choices,
+    so there are mistakes to find)."""
+    from yatzy.bots import make_bot
+
+    state = new_state(spec, people, starter=0)
+    bot, rng = make_bot("casual"), random.Random(7)
+    while not state.is_terminal():
+        action = bot.choose(state, rng)
+        state.apply(action)
+        if isinstance(action, Roll) or state.is_chance_node():
+            state.roll(rng)
+    return state
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_a_finished_games_analysis_is_one_key_away(lang: Language) -> None:
+    # Issue 24: the analysis within seconds of the last box, in the terminal too: A at
+    # the end shows each player's points lost to the best play and the costliest
+    # decisions, in the game's language, as `yatzy analyze` rates them.
+    from yatzy.cli.i18n import tr
+    from yatzy.strategy.advice_words import number
+    from yatzy.strategy.analyze import analyze
+
+    state = _finished("yatzy", ["Anna", "Bo"])
+    expected = analyze(state, lang)
+    app = make_app(state, lang=lang)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        assert tr("tui_keys_over", lang) in screen_text(app)
+        from yatzy.cli.tui.screens import TextScreen
+
+        results = app.screen
+        assert isinstance(results, TextScreen)
+        assert tr("tui_analysis_key", lang) in results.lines  # the results say how
+        await pilot.press("a")  # from the results at once
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if tr("analysis_costliest", lang) in getattr(app.screen, "lines", []):
+                break
+        shown = app.screen
+        assert isinstance(shown, TextScreen)
+        assert shown.title_text == tr("tui_analysis_title", lang)
+        text = "\n".join(shown.lines)
+        for p in expected.players:
+            line = tr(
+                "analysis_player",
+                lang,
+                name=p.name,
+                points=p.final,
+                mistakes=p.mistakes,
+                decisions=p.decisions,
+                loss=number(p.total_loss, lang),
+            )
+            assert line in text
+        worst = max(expected.decisions, key=lambda d: d.loss)
+        assert f"−{number(worst.loss, lang)}" in text
+
+    drive(app, body, size=(120, 40))
+
+
+def test_the_analysis_comes_by_itself_once_its_table_is_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.play_common import AdvisorLines
+    from yatzy.cli.tui import app as app_module
+
+    ready = False
+
+    def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+        if ready:
+            return AdvisorLines(["Anna: 200 points"])
+        waiting = AdvisorLines([tr("analysis_preparing", lang)])
+        waiting.preparing = True
+        return waiting
+
+    monkeypatch.setattr(app_module, "analysis_lines", analysis_lines)
+    monkeypatch.setattr(app_module, "HINT_RETRY_SECONDS", 0.1)
+    app = make_app(_finished("yatzy", ["Anna"]))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        nonlocal ready
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        assert "being prepared" in screen_text(app)
+        ready = True
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if "Anna: 200 points" in screen_text(app):
+                break
+        assert "Anna: 200 points" in screen_text(app)
 
     drive(app, body, size=(120, 40))

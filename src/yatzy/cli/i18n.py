@@ -238,7 +238,28 @@ _FULL_SCREEN = messages(
         "cli.tui_keys",
         "1-6 keep  R roll  A-Z Enter write  X scratch  U undo  H hint  ? help  Q quit",
     ),
-    N_("cli.tui_keys_over", "The game is over · ? help · Ctrl-S save · Q quit"),
+    N_("cli.tui_keys_over", "The game is over · A analysis · ? help · Ctrl-S save · Q quit"),
+    N_("cli.tui_analysis_title", "Analysis: each decision against the best play"),
+    N_("cli.tui_analysis_key", "A: the analysis of every decision"),
+    N_(
+        "cli.analysis_preparing",
+        "The analysis's strategy table is being prepared (once on this computer, about a "
+        "minute): the analysis appears here as soon as it is ready.",
+    ),
+    N_("cli.analysis_failed", "The analysis could not be made: {reason}"),
+    N_(
+        "cli.analysis_player",
+        "{name}: {points} points; {mistakes} mistakes in {decisions} decisions, {loss} "
+        "points lost to the best play in all",
+    ),
+    N_(
+        "cli.analysis_unrated",
+        "{name}: {points} points; cannot be rated: the pad holds the points without the "
+        "dice they were scored from",
+    ),
+    N_("cli.analysis_no_mistakes", "No mistakes: every decision was as good as the best."),
+    N_("cli.analysis_costliest", "The costliest decisions:"),
+    N_("cli.analysis_mistake", "{name}, turn {turn}: {chosen}; best: {best} (−{loss} points)"),
     N_("cli.tui_first_roll", "{name}: press Space or R to roll"),
     N_(
         "cli.tui_choose",

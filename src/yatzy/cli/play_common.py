@@ -677,14 +677,15 @@ def keep_in_stats(state: State, url: str | None, lang: Language) -> str:
     return tr("stats_recorded" if stored else "stats_already_recorded", lang)
 
 
-class HintLines(list[str]):
-    """A hint's lines in words; ``preparing`` when its table is still being built in
-    the background and the lines only say so (the options come once it is ready)."""
+class AdvisorLines(list[str]):
+    """Lines in words from the advisor's table (a hint, a finished game's analysis);
+    ``preparing`` when the table is still being built in the background and the lines
+    only say so (the rest comes once it is ready)."""
 
     preparing: bool = False
 
 
-def hint_lines(position: State, record: int | None, lang: Language) -> HintLines:
+def hint_lines(position: State, record: int | None, lang: Language) -> AdvisorLines:
     """The advisor's best options for ``position`` in words (the full screen's H, the
     line mode's ``hint``); it may load or build a table, so callers run it where a
     wait is shown.  Solo with a record to beat, the options are ranked first by the
@@ -698,10 +699,10 @@ def hint_lines(position: State, record: int | None, lang: Language) -> HintLines
         # Its table is built in the background rather than behind a wait of minutes:
         # the first hint answers at once and says why it has no options yet.
         prepare_in_background("optimal", position)
-        waiting = HintLines([tr("hint_preparing", lang)])
+        waiting = AdvisorLines([tr("hint_preparing", lang)])
         waiting.preparing = True
         return waiting
-    lines = HintLines(_record_hint_lines(position, record, lang))
+    lines = AdvisorLines(_record_hint_lines(position, record, lang))
     try:
         advice = advise(position)
     except YatzyError as exc:
@@ -718,6 +719,58 @@ def hint_lines(position: State, record: int | None, lang: Language) -> HintLines
         # The first option is the best one, not "as good" as some other.
         lost = word("best", lang) if rank == 0 else loss_words(option.loss, lang)
         lines.append(f"{text}  ({lost})")
+    return lines
+
+
+ANALYSIS_SHOWN = 8
+"""The costliest decisions a finished game's analysis lists (it fits 80x24)."""
+
+
+def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+    """A finished game's analysis in words (the full screen's A at the end): per player
+    the points lost to the best play and the mistakes, then the costliest decisions,
+    as ``yatzy analyze`` rates them.  While the strategy table is being prepared (a
+    fresh install's Maxi), the lines say so and ``preparing`` is set."""
+    from yatzy.bots import preparing
+    from yatzy.strategy.advice_words import number
+    from yatzy.strategy.analyze import MISTAKE, analyze
+
+    if preparing("optimal", state.rules):
+        prepare_in_background("optimal", state)
+        waiting = AdvisorLines([tr("analysis_preparing", lang)])
+        waiting.preparing = True
+        return waiting
+    try:
+        analysis = analyze(state, lang)
+    except YatzyError as exc:
+        return AdvisorLines([tr("analysis_failed", lang, reason=str(exc))])
+    lines = AdvisorLines()
+    for p in analysis.players:
+        if not p.complete:
+            lines.append(tr("analysis_unrated", lang, name=p.name, points=p.final))
+            continue
+        lines.append(
+            tr(
+                "analysis_player",
+                lang,
+                name=p.name,
+                points=p.final,
+                mistakes=p.mistakes,
+                decisions=p.decisions,
+                loss=number(p.total_loss, lang),
+            )
+        )
+    worst = sorted((d for d in analysis.decisions if d.loss > MISTAKE), key=lambda d: -d.loss)[
+        :ANALYSIS_SHOWN
+    ]
+    lines.append("")
+    if not worst:
+        lines.append(tr("analysis_no_mistakes", lang))
+        return lines
+    lines.append(tr("analysis_costliest", lang))
+    for d in worst:
+        words = {"name": d.name, "turn": d.own_turn, "chosen": d.chosen, "best": d.best}
+        lines.append(tr("analysis_mistake", lang, loss=number(d.loss, lang), **words))
     return lines
 
 

@@ -30,8 +30,9 @@ from yatzy.bots import QUICK_BOTS
 from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
-    HintLines,
+    AdvisorLines,
     PeopleHistory,
+    analysis_lines,
     explain_refusal,
     hint_lines,
     rescue_dir,
@@ -132,6 +133,7 @@ class YatzyApp(BotTurns):
         self._chances: Any = None
         self._chances_for: tuple[Any, ...] | None = None
         self._chances_busy = False
+        self._results: TextScreen | None = None  # the game's results, once it is over
         self._chances_failed: tuple[Any, ...] | None = None  # the position whose failed
         self.grace = grace
         self.in_grace = False  # a bot waits: the person's last write may be taken back
@@ -282,7 +284,11 @@ class YatzyApp(BotTurns):
         table = protocol_table(state, self.lang, preview=False)
         self.exit_lines = [headline(state, self.lang), *table, "", *lines]
         self._settle_finished()  # the file is no longer called unfinished-...
-        self.push_screen(TextScreen(lines[0], lines[1:], self.lang))
+        # The results say how to reach the analysis; A there opens it at once.
+        self._results = TextScreen(
+            lines[0], [*lines[1:], "", tr("tui_analysis_key", self.lang)], self.lang
+        )
+        self.push_screen(self._results)
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -302,6 +308,10 @@ class YatzyApp(BotTurns):
     def on_key(self, event: events.Key) -> None:
         """Every key of the game screen (dialogs have their own)."""
         if len(self.screen_stack) > 1:
+            if self.screen is self._results and (event.character or "").lower() == "a":
+                self.pop_screen()
+                self._show_analysis()
+                event.stop()
             return
         key = event.key
         char = (event.character or "").lower()
@@ -313,6 +323,8 @@ class YatzyApp(BotTurns):
             self.action_request_quit()
         elif char == "h":
             self._show_hint()
+        elif char == "a" and self.state.is_terminal():
+            self._show_analysis()
         elif self.in_grace and len(self.screen_stack) == 1:
             self._grace_key(key, char)
         elif not self.people_to_play:
@@ -518,10 +530,10 @@ class YatzyApp(BotTurns):
         lang = self.lang
         record = self.record if len(position.players) == 1 else None
 
-        def task() -> HintLines:
+        def task() -> AdvisorLines:
             return hint_lines(position, record, lang)
 
-        def done(lines: HintLines) -> None:
+        def done(lines: AdvisorLines) -> None:
             self._background -= 1
             if not screen.is_attached:
                 return
@@ -535,6 +547,32 @@ class YatzyApp(BotTurns):
                 screen.set_lines(lines)
 
         self._in_background(task, done)
+
+    def _show_analysis(self) -> None:
+        """A: the finished game's analysis, made off the screen's thread (it may load a
+        table); while its table is being prepared it says so and comes by itself."""
+        screen = TextScreen(
+            tr("tui_analysis_title", self.lang), [tr("tui_thinking", self.lang)], self.lang
+        )
+        self.push_screen(screen)
+        self._analyse(screen)
+
+    def _analyse(self, screen: TextScreen) -> None:
+        state, lang = self.state, self.lang
+
+        def done(lines: AdvisorLines) -> None:
+            self._background -= 1
+            if not screen.is_attached:
+                return
+            screen.set_lines(list(lines))
+            if lines.preparing:
+                self.set_timer(HINT_RETRY_SECONDS, lambda: self._analyse_again(screen))
+
+        self._in_background(lambda: analysis_lines(state, lang), done)
+
+    def _analyse_again(self, screen: TextScreen) -> None:
+        if screen.is_attached:
+            self._analyse(screen)
 
     def _advise_again(self, screen: TextScreen, position: State) -> None:
         if screen.is_attached:
