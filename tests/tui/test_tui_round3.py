@@ -542,32 +542,42 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
 # -- a finished game's analysis --------------------------------------------------------------
 
 
-def _finished(spec: str, people: list[str]) -> State:
+def _finished(spec: str, people: list[str], boxes: list[State] | None = None) -> State:
     """A game of ``spec`` played to its end through the state (a casual bot's choices,
-    so there are mistakes to find)."""
+    so there are mistakes to find); ``boxes`` collects the position after each
+    written box but the last (what the full screen hands to its analysis ahead)."""
     from yatzy.bots import make_bot
 
     state = new_state(spec, people, starter=0)
     bot, rng = make_bot("casual"), random.Random(7)
     while not state.is_terminal():
+        turn = state.turn_number
         action = bot.choose(state, rng)
         state.apply(action)
         if isinstance(action, Roll) or state.is_chance_node():
             state.roll(rng)
+        if boxes is not None and state.turn_number > turn and not state.is_terminal():
+            boxes.append(state.clone())
     return state
 
 
 @pytest.mark.parametrize("lang", ["sv", "fi", "en"])
-def test_a_finished_games_analysis_is_one_key_away(lang: Language) -> None:
+def test_a_finished_games_analysis_is_one_key_away(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Issue 24: the analysis within seconds of the last box, in the terminal too: A at
     # the end shows each player's points lost to the best play and the costliest
     # decisions, in the game's language, as `yatzy analyze` rates them.
+    from yatzy.cli import play_common
     from yatzy.cli.i18n import tr
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.analyze import analyze
+    from yatzy.strategy.win_analysis import analyze_wins
 
+    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
     state = _finished("yatzy", ["Anna", "Bo"])
     expected = analyze(state, lang)
+    win = analyze_wins(state, budget=0.01)
     app = make_app(state, lang=lang)
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
@@ -599,6 +609,15 @@ def test_a_finished_games_analysis_is_one_key_away(lang: Language) -> None:
             assert line in text
         worst = max(expected.decisions, key=lambda d: d.loss)
         assert f"−{number(worst.loss, lang)}" in text
+        # and in chance to win, as `yatzy analyze --win` rates it
+        assert tr("analysis_win_title", lang) in text
+        for w in win.players:
+            start = number(100 * win.points[0].chances[w.player], lang)
+            given = number(100 * w.total_cost, lang)
+            line = tr(
+                "analysis_win_player", lang, name=w.name, start=start, given=given, costly=w.costly
+            )
+            assert line in text
 
     drive(app, body, size=(120, 40))
 
@@ -634,5 +653,63 @@ def test_the_analysis_comes_by_itself_once_its_table_is_ready(
             if "Anna: 200 points" in screen_text(app):
                 break
         assert "Anna: 200 points" in screen_text(app)
+
+    drive(app, body, size=(120, 40))
+
+
+def test_the_win_analysis_is_rated_while_the_game_is_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Rated ahead after each box (as the web server does), the end has only the last
+    # turn left to rate: the win analysis at the end comes in a fraction of a second
+    # (0.06 s against 15 s for a game of two, measured).
+    from yatzy.cli import play_common
+    from yatzy.strategy import win_analysis
+
+    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    win_analysis.forget_analysed()
+    positions: list[State] = []
+    state = _finished("yatzy+forced", ["Anna", "Bo"], positions)
+    rated: list[int] = []
+    rate = win_analysis._rate
+
+    def counted(replay: State, *args: Any) -> Any:
+        rated.append(replay.turn_number)
+        return rate(replay, *args)
+
+    monkeypatch.setattr(win_analysis, "_rate", counted)
+    for position in positions:  # as the full screen hands them over
+        play_common.win_analysis_ahead(position)
+    before_end = len(rated)
+    assert before_end > 0
+    lines = play_common.analysis_lines(state, "en")
+    assert any("at the start" in line for line in lines)
+    last = {t for t in rated[before_end:]}
+    assert last <= {len(state.log) - 1}, "the end rated turns that were rated ahead"
+    win_analysis.forget_analysed()
+
+
+def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead() -> None:
+    import threading
+
+    handed: list[int] = []
+    done = threading.Event()
+
+    def ahead(position: State) -> None:
+        handed.append(position.turn_number)
+        done.set()
+
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state)
+    app.ahead = ahead
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        assert handed == []  # a roll is no written box
+        await pilot.press("o", "enter")  # Chance
+        await settle(pilot)
+        assert done.wait(5)
+        assert handed == [1]
 
     drive(app, body, size=(120, 40))

@@ -259,6 +259,16 @@ _FULL_SCREEN = messages(
     ),
     N_("cli.analysis_no_mistakes", "No mistakes: every decision was as good as the best."),
     N_("cli.analysis_costliest", "The costliest decisions:"),
+    N_(
+        "cli.analysis_win_title",
+        "In chance to win (people counted as playing their best, the computer at its level):",
+    ),
+    N_(
+        "cli.analysis_win_player",
+        "{name}: {start} % at the start; {given} percentage points given up to the best "
+        "play, {costly} decisions costly",
+    ),
+    N_("cli.analysis_win_failed", "The analysis in chance to win could not be made: {reason}"),
     N_("cli.analysis_mistake", "{name}, turn {turn}: {chosen}; best: {best} (−{loss} points)"),
     N_("cli.tui_first_roll", "{name}: press Space or R to roll"),
     N_(

@@ -120,9 +120,15 @@ class YatzyApp(BotTurns):
         autosave_path: str | None = None,
         grace: float = 0.0,
         history: PeopleHistory | None = None,
+        ahead: Callable[[State], Any] | None = None,
     ) -> None:
         super().__init__()
         self.state = state
+        # Run on the game so far after each written box, off the screen's thread
+        # (play_common.win_analysis_ahead): the analysis at the end is then ready at once.
+        self.ahead = ahead
+        self._ahead_turn = 0
+        self._ahead_busy = False
         # The person's earlier games on this computer, counted in their measured level
         # by ``chances`` (the same history) and said in the measured line.
         self.history = history

@@ -65,6 +65,9 @@ class SheetDrawing(SavingApp):
     state of play and the keys."""
 
     chances_of: Callable[[Any], Any] | None
+    ahead: Callable[[Any], Any] | None
+    _ahead_turn: int
+    _ahead_busy: bool
     history: PeopleHistory | None
     _chances: Any
     _chances_for: tuple[Any, ...] | None
@@ -156,6 +159,7 @@ class SheetDrawing(SavingApp):
         state = self.state
         lang = self.lang
         self._update_chances()
+        self._analyse_ahead()
         rows = self._rows()
         seat = current_seat(state)
         first, second = self._tables()
@@ -267,6 +271,30 @@ class SheetDrawing(SavingApp):
             self._redraw()
 
         self._in_background(task, done)
+
+    def _analyse_ahead(self) -> None:
+        """After a written box, the game so far analysed in a daemon thread of its own
+        (one at a time; a thread still busy is caught up with at the next box).  Not
+        counted as the app's thinking: nobody waits for it."""
+        state = self.state
+        ahead = self.ahead
+        if ahead is None or self._ahead_busy or state.is_terminal():
+            return
+        if state.turn_number <= self._ahead_turn or state.is_chance_node():
+            return
+        self._ahead_turn = state.turn_number
+        self._ahead_busy = True
+        position = state.clone()
+
+        def run() -> None:
+            try:
+                ahead(position)
+            except Exception:  # the analysis at the end does the work then
+                _log.warning("the analysis ahead failed", exc_info=True)
+            finally:
+                self._ahead_busy = False
+
+        threading.Thread(target=run, daemon=True, name="yatzy-ahead").start()
 
     def _say_chances_wait(self) -> None:
         """Once a game, when its first chances take over a second: what the "…" waits for."""
