@@ -61,6 +61,36 @@ def test_history_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_statistics_say_what_each_figure_is_on_a_phone(
+    browser: Any, server: Server, lang: str
+) -> None:
+    # On a phone the statistics' rows become cards without the table's head: each
+    # figure must carry its column's name (they showed ": 1", ": 85.0").
+    from tests.e2e.test_result_first_browser import _played
+
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale=LOCALES[lang])
+    w = Watched(context)
+    page = w.page
+    _played(context, server, lang, [{"name": "Ann", "here": True}])  # a finished game
+    page.goto(server.url + "/history")
+    page.wait_for_selector("table.stats-table tbody td")
+    labels = page.eval_on_selector_all(
+        "table.stats-table tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)"
+    )
+    keys = ["games_played", "average", "best_score", "bonus_rate", "yatzy_rate", "solo_record"]
+    assert labels == [words(lang, k) for k in keys]
+    shown = page.locator("table.stats-table tbody td").first.evaluate(
+        "td => getComputedStyle(td, '::before').content"
+    )
+    assert words(lang, "games_played") in shown
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS["phone"]["width"], f"the history is {width} px wide"
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
 def _play_bot(page: Any, server: Server, preset: str, hints: bool = False) -> None:
     page.goto(server.url + "/")
     page.locator(f'input[name="preset"][value="{preset}"]').check()

@@ -27,11 +27,14 @@ function table(rows) {
   const head = el("tr", {}, ...["variant", "games_played", "average", "best_score", "bonus_rate", "yatzy_rate", "solo_record"]
     .map((k) => el("th", { scope: "col" }, words[k])));
   const body = el("tbody");
+  // Each cell names its column: on a phone the rows become cards whose cells show the
+  // label (app.css, .history td::before), as the games list's do.
+  const cell = (key, text) => el("td", { "data-label": words[key] }, text);
   for (const r of rows) {
     body.append(el("tr", { "data-rules": r.rules }, rulesCell(r),
-      el("td", {}, String(r.games)), el("td", {}, one.format(r.average)), el("td", {}, String(r.best)),
-      el("td", {}, percent.format(r.bonus_rate)), el("td", {}, percent.format(r.yatzy_rate)),
-      el("td", {}, r.solo_record === null ? "–" : String(r.solo_record))));
+      cell("games_played", String(r.games)), cell("average", one.format(r.average)), cell("best_score", String(r.best)),
+      cell("bonus_rate", percent.format(r.bonus_rate)), cell("yatzy_rate", percent.format(r.yatzy_rate)),
+      cell("solo_record", r.solo_record === null ? "–" : String(r.solo_record))));
   }
   return el("div", { class: "protocol-wrap" }, el("table", { class: "history stats-table" }, el("thead", {}, head), body));
 }
