@@ -4,8 +4,9 @@ phone (390×844):
 * a game against the computer some turns in (``docs/screenshot-{desktop,phone}-LANG.png``
   and ``docs/screenshot.png``, the English laptop one, shown first in the README);
 * ``--screens``: the main screens of docs/playing.md in Swedish, English and Finnish
-  — the start page, a game with hints on, and the end screen — as compressed WebP
-  (``docs/screens/{start,hints,end}-{desktop,phone}-LANG.webp``).
+  — the start page, a game with hints on, the end screen, Undo against the computer,
+  pass and play's hand-over card and the history — as compressed WebP
+  (``docs/screens/{start,hints,end,undo,handover,history}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
 [--screens] [LANG ...]``.
@@ -85,7 +86,9 @@ def webp(png: Path, out: Path) -> None:
 
 
 def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
-    """The start page, a game against the computer with hints on, and its end."""
+    """The start page, a game against the computer with hints on, and its end; a write
+    taken back against the computer and on pass and play's hand-over card; the
+    history."""
     page = browser.new_page(
         viewport=DESKTOP if size == "desktop" else PHONE,
         locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
@@ -119,6 +122,37 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     play_to_the_end(page)
     page.wait_for_timeout(1500)
     shot("end")
+    # A write against the computer can be taken back while it waits (Undo, Go on).
+    page.goto(f"{url}/?lang={lang}")
+    page.locator("#play-bot").click()
+    page.wait_for_url("**/g/*")
+    wait_mine(page)
+    seen = version(page)
+    page.keyboard.press("r")
+    wait_change(page, seen)
+    box, _ = best_box(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+    page.wait_for_selector("#undo:not([hidden])")
+    shot("undo")
+    # Pass and play: the hand-over card, with the write still to take back.
+    page.goto(f"{url}/?lang={lang}")
+    page.locator('button[data-mode="hotseat"]').click()
+    page.locator("#start-btn").click()
+    page.wait_for_url("**/g/*")
+    wait_mine(page)
+    seen = version(page)
+    page.keyboard.press("r")
+    wait_change(page, seen)
+    box, _ = best_box(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+    page.wait_for_selector("#handover:not([hidden])")
+    shot("handover")
+    # This browser's games, with their chart.
+    page.goto(f"{url}/history?lang={lang}")
+    page.wait_for_timeout(500)
+    shot("history")
     page.close()
 
 
@@ -128,7 +162,9 @@ def main() -> None:
     db = Path(tempfile.mkdtemp()) / "shot.db"
     docs = ROOT / "docs"
     langs = args or (["sv", "en", "fi"] if "--screens" in sys.argv else ["sv", "en"])
-    with Server(f"sqlite:///{db}", bot_delay=0.05) as server, sync_playwright() as p:
+    # the computer waits 5 s after a person's write (as `yatzy serve` does): Undo shows
+    server = Server(f"sqlite:///{db}", bot_delay=0.05, undo_grace=5.0)
+    with server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for lang in langs:
             for size in ("desktop", "phone"):
