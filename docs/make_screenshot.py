@@ -85,6 +85,18 @@ def webp(png: Path, out: Path) -> None:
         image.convert("RGB").save(out, "WEBP", quality=72, method=6)
 
 
+def roll_and_write(page: Any) -> None:
+    """In a game just opened: the player's first roll, written in its best box."""
+    page.wait_for_url("**/g/*")
+    wait_mine(page)
+    seen = version(page)
+    page.keyboard.press("r")
+    wait_change(page, seen)
+    box, _ = best_box(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+
+
 def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
     """The start page, a game against the computer with hints on, and its end; a write
     taken back against the computer and on pass and play's hand-over card; the
@@ -125,28 +137,14 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     # A write against the computer can be taken back while it waits (Undo, Go on).
     page.goto(f"{url}/?lang={lang}")
     page.locator("#play-bot").click()
-    page.wait_for_url("**/g/*")
-    wait_mine(page)
-    seen = version(page)
-    page.keyboard.press("r")
-    wait_change(page, seen)
-    box, _ = best_box(page)
-    page.locator(f'button.choose[data-box="{box}"]').click()
-    confirm_if_asked(page)
+    roll_and_write(page)
     page.wait_for_selector("#undo:not([hidden])")
     shot("undo")
     # Pass and play: the hand-over card, with the write still to take back.
     page.goto(f"{url}/?lang={lang}")
     page.locator('button[data-mode="hotseat"]').click()
     page.locator("#start-btn").click()
-    page.wait_for_url("**/g/*")
-    wait_mine(page)
-    seen = version(page)
-    page.keyboard.press("r")
-    wait_change(page, seen)
-    box, _ = best_box(page)
-    page.locator(f'button.choose[data-box="{box}"]').click()
-    confirm_if_asked(page)
+    roll_and_write(page)
     page.wait_for_selector("#handover:not([hidden])")
     shot("handover")
     # This browser's games, with their chart.

@@ -513,9 +513,7 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
     def hint_lines(position: State, record: int | None, lang: Language) -> AdvisorLines:
         if ready:
             return AdvisorLines(["Keep the three 6s  (best)"])
-        waiting = AdvisorLines([tr("hint_preparing", lang)])
-        waiting.preparing = True
-        return waiting
+        return AdvisorLines.waiting(tr("hint_preparing", lang))
 
     monkeypatch.setattr(app_module, "hint_lines", hint_lines)
     monkeypatch.setattr(app_module, "HINT_RETRY_SECONDS", 0.1)
@@ -634,9 +632,7 @@ def test_the_analysis_comes_by_itself_once_its_table_is_ready(
     def analysis_lines(state: State, lang: Language) -> AdvisorLines:
         if ready:
             return AdvisorLines(["Anna: 200 points"])
-        waiting = AdvisorLines([tr("analysis_preparing", lang)])
-        waiting.preparing = True
-        return waiting
+        return AdvisorLines.waiting(tr("analysis_preparing", lang))
 
     monkeypatch.setattr(app_module, "analysis_lines", analysis_lines)
     monkeypatch.setattr(app_module, "HINT_RETRY_SECONDS", 0.1)

@@ -684,6 +684,13 @@ class AdvisorLines(list[str]):
 
     preparing: bool = False
 
+    @classmethod
+    def waiting(cls, text: str) -> AdvisorLines:
+        """The one line that says the table is being prepared (``preparing`` set)."""
+        lines = cls([text])
+        lines.preparing = True
+        return lines
+
 
 def hint_lines(position: State, record: int | None, lang: Language) -> AdvisorLines:
     """The advisor's best options for ``position`` in words (the full screen's H, the
@@ -699,9 +706,7 @@ def hint_lines(position: State, record: int | None, lang: Language) -> AdvisorLi
         # Its table is built in the background rather than behind a wait of minutes:
         # the first hint answers at once and says why it has no options yet.
         prepare_in_background("optimal", position)
-        waiting = AdvisorLines([tr("hint_preparing", lang)])
-        waiting.preparing = True
-        return waiting
+        return AdvisorLines.waiting(tr("hint_preparing", lang))
     lines = AdvisorLines(_record_hint_lines(position, record, lang))
     try:
         advice = advise(position)
@@ -741,9 +746,7 @@ def analysis_lines(state: State, lang: Language) -> AdvisorLines:
 
     if preparing("optimal", state.rules):
         prepare_in_background("optimal", state)
-        waiting = AdvisorLines([tr("analysis_preparing", lang)])
-        waiting.preparing = True
-        return waiting
+        return AdvisorLines.waiting(tr("analysis_preparing", lang))
     try:
         analysis = analyze(state, lang)
     except YatzyError as exc:

@@ -535,24 +535,9 @@ class YatzyApp(BotTurns):
         beating it (where the target table is at hand), then by expected score."""
         lang = self.lang
         record = self.record if len(position.players) == 1 else None
-
-        def task() -> AdvisorLines:
-            return hint_lines(position, record, lang)
-
-        def done(lines: AdvisorLines) -> None:
-            self._background -= 1
-            if not screen.is_attached:
-                return
-            if lines.preparing:
-                # The table is built in the background: asked again while the hint is
-                # open, so its options come by themselves once it is ready (and it
-                # says so, rather than the line mode's "ask again").
-                screen.set_lines([tr("tui_hint_preparing", lang)])
-                self.set_timer(HINT_RETRY_SECONDS, lambda: self._advise_again(screen, position))
-            else:
-                screen.set_lines(lines)
-
-        self._in_background(task, done)
+        # (the TUI's own words while preparing, rather than the line mode's "ask again")
+        waiting = tr("tui_hint_preparing", lang)
+        self._fill(screen, lambda: hint_lines(position, record, lang), waiting)
 
     def _show_analysis(self) -> None:
         """A: the finished game's analysis, made off the screen's thread (it may load a
@@ -561,28 +546,32 @@ class YatzyApp(BotTurns):
             tr("tui_analysis_title", self.lang), [tr("tui_thinking", self.lang)], self.lang
         )
         self.push_screen(screen)
-        self._analyse(screen)
-
-    def _analyse(self, screen: TextScreen) -> None:
         state, lang = self.state, self.lang
+        self._fill(screen, lambda: analysis_lines(state, lang))
+
+    def _fill(
+        self, screen: TextScreen, task: Callable[[], AdvisorLines], waiting: str | None = None
+    ) -> None:
+        """``screen`` filled with ``task``'s lines, made off the screen's thread.  While
+        their table is being prepared the lines (or ``waiting``) say so, and ``task`` is
+        asked again every :data:`HINT_RETRY_SECONDS` while the screen is open, so the
+        rest comes by itself once the table is ready."""
 
         def done(lines: AdvisorLines) -> None:
             self._background -= 1
             if not screen.is_attached:
                 return
-            screen.set_lines(list(lines))
+            screen.set_lines([waiting] if lines.preparing and waiting else list(lines))
             if lines.preparing:
-                self.set_timer(HINT_RETRY_SECONDS, lambda: self._analyse_again(screen))
+                self.set_timer(HINT_RETRY_SECONDS, lambda: self._fill_again(screen, task, waiting))
 
-        self._in_background(lambda: analysis_lines(state, lang), done)
+        self._in_background(task, done)
 
-    def _analyse_again(self, screen: TextScreen) -> None:
+    def _fill_again(
+        self, screen: TextScreen, task: Callable[[], AdvisorLines], waiting: str | None
+    ) -> None:
         if screen.is_attached:
-            self._analyse(screen)
-
-    def _advise_again(self, screen: TextScreen, position: State) -> None:
-        if screen.is_attached:
-            self._advise(screen, position)
+            self._fill(screen, task, waiting)
 
 
 HINT_RETRY_SECONDS = 2.0
