@@ -113,6 +113,13 @@ def test_the_countdown_the_time_out_and_the_choice(browser: Any, server: Server,
     )
     back = away.page.locator("#clock-choices button[data-choice=back]")
     back.wait_for()
+    # that device draws the choice when the news of it reaches it: until then its
+    # button still reads "I am back" (a race seen once under CI's load)
+    away.page.wait_for_function(
+        "([text]) => document.querySelector('#clock-choices button[data-choice=back]')"
+        "?.textContent === text",
+        arg=[words(lang, "clock_take_back")],
+    )
     assert back.inner_text() == words(lang, "clock_take_back")
     assert_accessible(away.page)
     # the computer plays the absent seat's turn; then it is the other player's
