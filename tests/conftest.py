@@ -74,9 +74,10 @@ RUN = _run_dir()
 os.environ["XDG_CACHE_HOME"] = str(LOCAL / "xdg-cache")
 os.environ["XDG_CONFIG_HOME"] = str(RUN / "config")
 os.environ["TMPDIR"] = str(RUN / "tmp")
-# The analysis made while games are played (yatzy.web.ahead) spends CPU on every game
-# with a person that a test plays (+70 % in the analysis modules); the tests of it switch
-# it on (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
+# The analysis made while games are played (yatzy.web.ahead, the terminal's
+# play_common.AnalysisAhead) spends CPU on every game with a person that a test plays
+# (+70 % in the analysis modules); the tests of it switch it on
+# (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
 os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
 # Nor do they start a child process that warms a fresh install's kernels (the tests
 # of yatzy.web.warmup switch it on).
@@ -185,8 +186,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if E2E not in item.path.parents:
         _stop_shared_chromium()
     target = sys.modules.get("yatzy.solver.target")
-    if target is not None and not getattr(target.TargetTable.__init__, "guarded", False):
-        target.TargetTable.__init__ = _no_whole_target_builds(target.TargetTable.__init__)
+    table_class = getattr(target, "TargetTable", None)  # None while a thread imports it
+    if table_class is not None and not getattr(table_class.__init__, "guarded", False):
+        table_class.__init__ = _no_whole_target_builds(table_class.__init__)
 
 
 def _stop_shared_chromium() -> None:

@@ -12,7 +12,7 @@ import pytest
 from yatzy.bots import make_bot, prepare_tables
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
-from yatzy.game import BoxEntry, Game, Roll, State
+from yatzy.game import BoxEntry, Game, Roll, Score, State
 from yatzy.rules import Language
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -320,3 +320,152 @@ def test_a_failed_chance_to_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None
     session._show_board()
     text = session.stdout.getvalue()  # type: ignore[attr-defined]
     assert "Chance to win: could not be computed (RuntimeError: the table went missing)" in text
+
+
+def _one_box_left(spec: str, people: list[str]) -> State:
+    """A game of ``spec`` played by a casual bot's choices (mistakes to find) up to its
+    last turn, which the person at the prompt plays."""
+    state = Game(spec, people).new_initial_state(0)
+    bot, rng = make_bot("casual"), random.Random(7)
+    while len(state.sheets[-1].open_boxes) > 1 or state.player != len(people) - 1:
+        action = bot.choose(state, rng)
+        state.apply(action)
+        if state.is_chance_node():
+            state.roll(rng)
+    return state
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_the_line_mode_shows_the_analysis_at_the_end(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the analysis within seconds of the last box in the terminal, the line
+    # mode too: `a` at the end, in the game's language, as `yatzy analyze` rates it
+    # (and in chance to win with two or more players).
+    from yatzy.cli import play_common
+    from yatzy.strategy.advice_words import number
+    from yatzy.strategy.analyze import analyze
+
+    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
+    state = _one_box_left("yatzy", ["Anna", "Bo"])
+    box = state.sheets[1].open_boxes[0]
+    out = io.StringIO()
+    script = lines("r", "a", f"s {box}", "?", "what", "a", "")
+    session = PlaySession(
+        state, lang=lang, stdin=io.StringIO(script), stdout=out, rng=random.Random(3)
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    assert tr("analysis_at_end", lang) in text  # `a` while the game goes on
+    after = text[text.index(tr("line_over_prompt", lang)) :]
+    assert tr("line_over_unknown", lang) in after  # `what` at the end
+    assert tr("tui_analysis_title", lang) in after
+    expected = analyze(state, lang)
+    for p in expected.players:
+        words = {"name": p.name, "points": p.final, "mistakes": p.mistakes}
+        line = tr(
+            "analysis_player",
+            lang,
+            decisions=p.decisions,
+            loss=number(p.total_loss, lang),
+            **words,
+        )
+        assert line in after
+    worst = max(expected.decisions, key=lambda d: d.loss)
+    assert f"−{number(worst.loss, lang)}" in after
+    assert tr("analysis_win_title", lang) in after
+
+
+def test_the_line_mode_ends_quietly_at_the_end_of_input() -> None:
+    # A script that stops at the last box ends with the game, as before: exit 0.
+    state = _one_box_left("yatzy", ["Anna"])
+    box = state.sheets[0].open_boxes[0]
+    out = io.StringIO()
+    session = PlaySession(
+        state, stdin=io.StringIO(lines("r", f"s {box}")), stdout=out, rng=random.Random(3)
+    )
+    assert session.run() == 0
+    assert state.is_terminal()
+    assert out.getvalue().rstrip().endswith(tr("line_over_prompt", "en").rstrip())
+
+
+def test_the_line_modes_analysis_waits_for_its_table_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # While the strategy table is being prepared (a fresh install's Maxi) the line mode
+    # says so, and the analysis follows by itself once the table is ready.
+    from yatzy.cli import play_session
+    from yatzy.cli.play_common import AdvisorLines
+
+    asked: list[int] = []
+
+    def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+        asked.append(1)
+        if len(asked) < 3:
+            return AdvisorLines.waiting(tr("analysis_preparing", lang))
+        return AdvisorLines(["Anna: 200 points"])
+
+    monkeypatch.setattr(play_session, "analysis_lines", analysis_lines)
+    state = _one_box_left("yatzy", ["Anna"])
+    box = state.sheets[0].open_boxes[0]
+    out = io.StringIO()
+    slept: list[float] = []
+    session = PlaySession(
+        state,
+        stdin=io.StringIO(lines("r", f"s {box}", "analys")),
+        stdout=out,
+        rng=random.Random(3),
+        sleep=slept.append,
+        lang="sv",
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    assert text.count(tr("analysis_preparing", "sv")) == 2
+    assert text.index(tr("analysis_preparing", "sv")) < text.index("Anna: 200 points")
+    assert slept == [play_session.ANALYSIS_RETRY_SECONDS] * 2
+
+
+def test_the_line_mode_hands_each_written_box_to_the_analysis_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As the full screen: with the live chances on, each written box's game so far is
+    # rated in a thread of its own, so that the end has only the last turn left.
+    import threading
+
+    from yatzy.analysis import AHEAD_ENV
+    from yatzy.cli.play_common import AnalysisAhead
+
+    monkeypatch.setenv(AHEAD_ENV, "1")
+    handed: list[int] = []
+    done = threading.Event()
+
+    def rate(position: State) -> None:
+        handed.append(position.turn_number)
+        done.set()
+
+    state = Game("yatzy", ["A", "B"]).new_initial_state(0)
+    script = lines("r", "s chance", "q", "n")
+    session = PlaySession(
+        state, stdin=io.StringIO(script), stdout=io.StringIO(), rng=random.Random(1)
+    )
+    session.ahead = AnalysisAhead(rate)
+    session.run()
+    assert done.wait(5)
+    assert handed == [1]
+
+
+def test_the_analysis_ahead_is_off_where_the_environment_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yatzy.analysis import AHEAD_ENV
+    from yatzy.cli.play_common import AnalysisAhead
+
+    monkeypatch.setenv(AHEAD_ENV, "0")
+    handed: list[int] = []
+    ahead = AnalysisAhead(lambda position: handed.append(position.turn_number))
+    state = Game("yatzy", ["A", "B"]).new_initial_state(0)
+    state.apply(Roll())
+    state.apply_roll([1, 2, 3, 4, 5])
+    state.apply(Score("chance"))
+    ahead.after_write(state)
+    assert handed == []

@@ -685,7 +685,9 @@ def test_the_win_analysis_is_rated_while_the_game_is_played(
     win_analysis.forget_analysed()
 
 
-def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead() -> None:
+def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import threading
 
     handed: list[int] = []
@@ -695,9 +697,13 @@ def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead() -> None:
         handed.append(position.turn_number)
         done.set()
 
+    from yatzy.analysis import AHEAD_ENV
+    from yatzy.cli import play_common
+
+    monkeypatch.setenv(AHEAD_ENV, "1")
     state = new_state("yatzy", ["Anna", "Bo"], starter=0)
     app = make_app(state)
-    app.ahead = ahead
+    app.ahead = play_common.AnalysisAhead(ahead)
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")

@@ -214,6 +214,7 @@ _LINE_MODE = messages(
         "  x BOX               scratch BOX (write 0; asks first if the dice score)\n"
         "  u                   undo your last write, until the next roll\n"
         "  hint                the advisor's best options now\n"
+        "  a                   the analysis of every decision, once the game is over\n"
         "  save FILE           save the game to FILE (continue with --resume FILE)\n"
         "  save! FILE          the same, replacing an existing FILE without asking\n"
         "  q, Ctrl-D           quit (offers to save)\n"
@@ -241,6 +242,10 @@ _FULL_SCREEN = messages(
     N_("cli.tui_keys_over", "The game is over · A analysis · ? help · Ctrl-S save · Q quit"),
     N_("cli.tui_analysis_title", "Analysis: each decision against the best play"),
     N_("cli.tui_analysis_key", "A: the analysis of every decision"),
+    N_("cli.line_over_prompt", "a: the analysis of every decision · Enter: end> "),
+    N_("cli.line_over_unknown", "The game is over: a shows its analysis, Enter or q ends."),
+    N_("cli.analysis_at_end", "The analysis is made when the game is over: type a then."),
+    N_("cli.line_analysing", "Analysing the game …"),
     N_(
         "cli.analysis_preparing",
         "The analysis's strategy table is being prepared (once on this computer, about a "

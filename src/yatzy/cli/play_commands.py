@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "scratch": ("x", "scratch", "stryk", "viivaa", "yliviivaa"),
     "help": ("?", "h", "help", "hjälp", "hjalp", "ohje", "apua"),
     "hint": ("hint", "tips", "ledtråd", "ledtrad", "vihje"),
+    "analysis": ("a", "analysis", "analyse", "analys", "analyysi"),
     "save": ("save", "spara", "tallenna"),
     "undo": ("u", "undo", "ångra", "angra", "kumoa"),
     "quit": ("q", "quit", "exit", "avsluta", "lopeta"),

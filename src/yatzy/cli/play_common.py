@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from yatzy.analysis import ahead_enabled
 from yatzy.cli.i18n import join_names, tr
 from yatzy.errors import (
     BoxFilledError,
@@ -822,6 +823,41 @@ def win_analysis_ahead(state: State) -> None:
         analyze_wins(state, budget=ANALYSIS_WIN_BUDGET)
     except YatzyError as exc:
         _log.info("the analysis ahead stopped at turn %d: %s", state.turn_number, exc)
+
+
+class AnalysisAhead:
+    """Hands each written box's game so far to ``rate`` (by default
+    :func:`win_analysis_ahead`) in a daemon thread of its own, one at a time: a thread
+    still busy is caught up with at the next box.  The full screen and the line mode
+    call :meth:`after_write` whenever they draw; nobody waits for it.  Off where
+    ``YATZY_ANALYSE_AHEAD=0`` (:data:`yatzy.analysis.AHEAD_ENV`), as on the web server."""
+
+    def __init__(self, rate: Callable[[State], Any] | None = None) -> None:
+        self.rate = rate or win_analysis_ahead
+        self.enabled = ahead_enabled()
+        self._turn = 0
+        self._busy = False
+
+    def after_write(self, state: State) -> None:
+        """Rate the game so far if a box was written since the last call (and none is
+        being rated); a roll, the dice rolling and the game's end hand nothing on."""
+        if not self.enabled or self._busy or state.is_terminal() or state.is_chance_node():
+            return
+        if state.turn_number <= self._turn:
+            return
+        self._turn = state.turn_number
+        self._busy = True
+        position = state.clone()
+
+        def run() -> None:
+            try:
+                self.rate(position)
+            except Exception:  # the analysis at the end does the work then
+                _log.warning("the analysis ahead failed", exc_info=True)
+            finally:
+                self._busy = False
+
+        threading.Thread(target=run, daemon=True, name="yatzy-ahead").start()
 
 
 def _record_hint_lines(position: State, record: int | None, lang: Language) -> list[str]:

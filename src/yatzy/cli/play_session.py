@@ -36,8 +36,10 @@ from yatzy.cli.play_commands import (
 from yatzy.cli.play_common import (
     NO_WORDS,
     YES_WORDS,
+    AnalysisAhead,
     HangUp,
     PeopleHistory,
+    analysis_lines,
     chances_line,
     dice_proof,
     explain_refusal,
@@ -81,6 +83,9 @@ EXIT_UNFINISHED = 1
 """Exit code when the session stops with the game unfinished (``q``, end of input)."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (the conventional 128 + SIGINT)."""
+ANALYSIS_RETRY_SECONDS = 2.0
+"""How often the analysis asked for at the end looks again for its strategy table
+while the table is being prepared."""
 
 __all__ = [  # the commands' parsing and the seeded dice moved out; imported from here too
     "EXIT_FINISHED",
@@ -173,6 +178,9 @@ class PlaySession:
         # A hint asked while its table was being prepared: shown by itself at the
         # first prompt after the table is ready (the full screen's open hint fills in).
         self._hint_pending = False
+        # With the live chances: the game so far rated in win chance after every written
+        # box, in a thread of its own, so that the analysis at the end is ready at once.
+        self.ahead = AnalysisAhead() if self.chances else None
 
     # -- output -------------------------------------------------------------------------
 
@@ -375,6 +383,8 @@ class PlaySession:
                 state.roll(self.rng)
                 self._autosave()
                 self._dirty = True
+            if self.ahead is not None:
+                self.ahead.after_write(state)
             seat = state.player
             if seat in self.bots:
                 if self._grace_due and self._grace_undone(seat):
@@ -403,7 +413,45 @@ class PlaySession:
             if isinstance(result, _Quit):
                 return EXIT_UNFINISHED if self._quit_safely() else EXIT_INTERRUPTED
         self._finish()
+        self._after_game()
         return EXIT_FINISHED
+
+    def _after_game(self) -> None:
+        """The game is over: ``a`` shows the analysis of every decision (the full
+        screen's A), Enter, ``q`` or the end of input ends the session."""
+        while True:
+            try:
+                line = self._read(tr("line_over_prompt", self.lang))
+            except KeyboardInterrupt:
+                self._print()
+                return
+            word = (line or "").strip().casefold()
+            command = WORD_TO_COMMAND.get(word)
+            if line is None or not word or command == "quit":
+                return
+            if command == "analysis":
+                self._analysis()
+            elif command == "help":
+                self._print(tr("help", self.lang))
+            else:
+                self._error(tr("line_over_unknown", self.lang))
+
+    def _analysis(self) -> None:
+        """The finished game's analysis in words; while its strategy table is being
+        prepared (a fresh install's Maxi) that is said, and the analysis follows by
+        itself once the table is ready (Ctrl-C stops the wait)."""
+        self._print(tr("line_analysing", self.lang))
+        lines = analysis_lines(self.state, self.lang)
+        try:
+            while lines.preparing:
+                self._print_wrapped(lines)
+                self._sleep(ANALYSIS_RETRY_SECONDS)
+                lines = analysis_lines(self.state, self.lang)
+        except KeyboardInterrupt:
+            self._print()
+            return
+        self._print(tr("tui_analysis_title", self.lang))
+        self._print_wrapped(lines)
 
     def _grace_undone(self, seat: int) -> bool:
         """After a person's write, before a bot's turn: the person may still take it
@@ -593,6 +641,8 @@ class PlaySession:
         if command == "hint":
             self._hint()
             return None
+        if command == "analysis":
+            raise PromptError(tr("analysis_at_end", self.lang))
         if command == "save":
             path = line.strip()[len(words[0]) :].strip()
             if not path:
@@ -650,13 +700,18 @@ class PlaySession:
         lines = hint_lines(state.clone(), record, self.lang)
         self._hint_pending = lines.preparing
         self._print(tr("tui_hint_title", self.lang))
+        self._print_wrapped(lines)
+
+    def _print_wrapped(self, lines: Sequence[str]) -> None:
+        """Indented lines of words (a hint, an analysis); at a terminal broken between
+        words rather than mid-word at its edge."""
         width = self._columns()
         for text in lines:
             if not text:
                 self._print()
             elif width is None:
                 self._print(f"  {text}")
-            else:  # at a terminal, broken between words rather than mid-word at its edge
+            else:
                 self._print(
                     textwrap.fill(
                         text,

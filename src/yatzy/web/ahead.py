@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import copy
 import logging
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from yatzy.analysis import AHEAD_ENV as AHEAD_ENV  # named here too (the tests)
+from yatzy.analysis import ahead_enabled
 from yatzy.analysis.measured import (
     EARLIER_GAMES,
     Earlier,
@@ -68,14 +69,8 @@ next turn)."""
 
 RecordOf = Callable[[], int | None]
 
-AHEAD_ENV = "YATZY_ANALYSE_AHEAD"
-"""``0`` switches the analysis made while games are played off (the analyses are then
-made at the end, as before; the live chances count every person as playing their best)."""
-
-
-def enabled_by_env() -> bool:
-    """Whether :data:`AHEAD_ENV` leaves the analysis ahead on (the default)."""
-    return os.environ.get(AHEAD_ENV, "").strip() != "0"
+enabled_by_env = ahead_enabled
+"""Whether :data:`~yatzy.analysis.AHEAD_ENV` leaves the analysis ahead on (the default)."""
 
 
 class _Stopped(Exception):

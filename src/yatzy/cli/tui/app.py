@@ -31,6 +31,7 @@ from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_common import (
     AdvisorLines,
+    AnalysisAhead,
     PeopleHistory,
     analysis_lines,
     explain_refusal,
@@ -126,9 +127,7 @@ class YatzyApp(BotTurns):
         self.state = state
         # Run on the game so far after each written box, off the screen's thread
         # (play_common.win_analysis_ahead): the analysis at the end is then ready at once.
-        self.ahead = ahead
-        self._ahead_turn = 0
-        self._ahead_busy = False
+        self.ahead = AnalysisAhead(ahead) if ahead is not None else None
         # The person's earlier games on this computer, counted in their measured level
         # by ``chances`` (the same history) and said in the measured line.
         self.history = history

@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import PeopleHistory, measured_line, record_line
+from yatzy.cli.play_common import AnalysisAhead, PeopleHistory, measured_line, record_line
 from yatzy.cli.terminal import headline, player_label, ready
 from yatzy.cli.tui.saving import SavingApp
 from yatzy.cli.tui.sheetview import (
@@ -65,9 +65,7 @@ class SheetDrawing(SavingApp):
     state of play and the keys."""
 
     chances_of: Callable[[Any], Any] | None
-    ahead: Callable[[Any], Any] | None
-    _ahead_turn: int
-    _ahead_busy: bool
+    ahead: AnalysisAhead | None
     history: PeopleHistory | None
     _chances: Any
     _chances_for: tuple[Any, ...] | None
@@ -273,28 +271,11 @@ class SheetDrawing(SavingApp):
         self._in_background(task, done)
 
     def _analyse_ahead(self) -> None:
-        """After a written box, the game so far analysed in a daemon thread of its own
-        (one at a time; a thread still busy is caught up with at the next box).  Not
-        counted as the app's thinking: nobody waits for it."""
-        state = self.state
-        ahead = self.ahead
-        if ahead is None or self._ahead_busy or state.is_terminal():
-            return
-        if state.turn_number <= self._ahead_turn or state.is_chance_node():
-            return
-        self._ahead_turn = state.turn_number
-        self._ahead_busy = True
-        position = state.clone()
-
-        def run() -> None:
-            try:
-                ahead(position)
-            except Exception:  # the analysis at the end does the work then
-                _log.warning("the analysis ahead failed", exc_info=True)
-            finally:
-                self._ahead_busy = False
-
-        threading.Thread(target=run, daemon=True, name="yatzy-ahead").start()
+        """After a written box, the game so far analysed in a thread of its own
+        (:class:`~yatzy.cli.play_common.AnalysisAhead`); not counted as the app's
+        thinking: nobody waits for it."""
+        if self.ahead is not None:
+            self.ahead.after_write(self.state)
 
     def _say_chances_wait(self) -> None:
         """Once a game, when its first chances take over a second: what the "…" waits for."""
