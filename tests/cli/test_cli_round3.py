@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 
 import pytest
 
@@ -469,3 +470,79 @@ def test_the_analysis_ahead_is_off_where_the_environment_says_so(
     state.apply(Score("chance"))
     ahead.after_write(state)
     assert handed == []
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_at_a_terminal_the_line_mode_plays_on_while_the_chances_are_worked_out(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the line mode held the game while the chances were computed (a minute
+    # on a fresh install). At a terminal the board waits a few seconds, then says that
+    # they are being worked out and the game goes on; they show once they come.
+    import threading
+
+    import yatzy.cli.line_chances as line_chances
+    import yatzy.cli.play_session as module
+
+    monkeypatch.setattr(line_chances, "LINE_CHANCES_WAIT", 0.05)
+    monkeypatch.setattr(module, "LINE_CHANCES_WAIT", 0.05)
+    release = threading.Event()
+
+    def slow(state: State, budget: float = 0.2, *, history: object = None) -> None:
+        release.wait(10)
+        return None  # then: not available, said as such
+
+    monkeypatch.setattr(module, "live_chances", slow)
+    state = Game("yatzy", ["Anna", "Bo"]).new_initial_state(0)
+    out = io.StringIO()
+    session = PlaySession(
+        state, lang=lang, stdin=_Tty(), stdout=out, rng=random.Random(1), chances=True
+    )
+    session._show_board()
+    assert tr("win_line_working", lang) in out.getvalue()  # and the prompt comes
+    release.set()
+    session._chances_worker._job.done.wait(5)  # type: ignore[union-attr]
+    session.handle("r")
+    session.handle("s chance")
+    session._show_board()  # the next turn: the figures (here "not available") come
+    reason = "yatzy solve yatzy"
+    assert tr("win_line_pending", lang, reason=reason) in out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_a_line_mode_chance_computation_that_never_returns_is_timed_out(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24 (terminal 5): a computation that never returns is said to be overdue,
+    # never shown as current and never doubled; the game goes on.
+    import threading
+
+    import yatzy.cli.play_session as module
+
+    never = threading.Event()
+    calls: list[int] = []
+
+    def hung(state: State, budget: float = 0.2, *, history: object = None) -> None:
+        calls.append(state.turn_number)
+        never.wait(30)
+
+    monkeypatch.setattr(module, "live_chances", hung)
+    state = Game("yatzy", ["Anna", "Bo"]).new_initial_state(0)
+    out = io.StringIO()
+    session = PlaySession(
+        state, lang=lang, stdin=_Tty(), stdout=out, rng=random.Random(1), chances=True
+    )
+    session._chances_worker.wait = 0.05
+    session._chances_worker.timeout = 0.2
+    try:
+        session._show_board()
+        assert tr("win_line_working", lang) in out.getvalue()
+        time.sleep(0.3)
+        session.handle("r")
+        session.handle("s chance")
+        session._show_board()
+        overdue = tr("win_line_overdue", lang, seconds=0)
+        assert out.getvalue().count(overdue) == 1
+        assert len(calls) == 1  # one computation, not one per board
+    finally:
+        never.set()

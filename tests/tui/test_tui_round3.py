@@ -322,6 +322,55 @@ def test_a_slow_first_chance_says_what_the_dots_wait_for(lang: Language) -> None
         release.set()
 
 
+# The hung computation's thread, let go after the app has closed, finds no app to hand
+# its answer to (Textual's un-awaited callback): as designed, so not a warning here.
+@pytest.mark.filterwarnings("ignore:coroutine .* was never awaited:RuntimeWarning")
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_a_chance_computation_that_never_returns_is_timed_out(
+    lang: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24 (terminal 5): a chance computation that never returned froze Win % for
+    # rounds. Past the time-out the row shows "?" and one message says why; the app
+    # no longer counts as thinking, and no second computation piles up beside it.
+    import threading
+
+    from yatzy.cli.i18n import tr
+    from yatzy.cli.tui import drawing
+
+    monkeypatch.setattr(drawing, "CHANCES_TIMEOUT_SECONDS", 0.5)
+    never = threading.Event()
+    calls: list[int] = []
+
+    def hung(position: State) -> Any:
+        calls.append(position.turn_number)
+        never.wait(30)
+        return None
+
+    state = new_state("yatzy", ["Anna", "Bo"], starter=0)
+    app = make_app(state, lang=lang, chances=hung)
+    said = tr("tui_chances_overdue", lang, seconds=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.1)
+            assert _win_row(app) == ["…", "…"]
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if said in app.messages:
+                    break
+            assert said in app.messages
+            assert _win_row(app) == ["?", "?"] and not app.thinking
+            await pilot.press("space")  # a new position: still "?", nothing piled up
+            await pilot.pause(0.3)
+            assert _win_row(app) == ["?", "?"]
+            assert len(calls) == 1 and app.messages.count(said) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        never.set()
+
+
 def _to_the_last_round(state: State) -> None:
     """Every seat writes all its boxes but one through the state itself (not by keys):
     the game is at its last round."""

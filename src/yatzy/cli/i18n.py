@@ -119,6 +119,15 @@ _LINE_MODE = messages(
     N_("cli.enter_never_rolls", "Enter alone does not roll: type r to roll (? for help)."),
     N_("cli.line_grace", "{name} plays next: Enter goes on, u takes your write back: "),
     N_("cli.win_line_failed", "Chance to win: could not be computed ({reason})"),
+    N_(
+        "cli.win_line_working",
+        "Chance to win: being worked out (the first time on this computer takes about a "
+        "minute); shown at a later turn",
+    ),
+    N_(
+        "cli.win_line_overdue",
+        "Chance to win: no answer in {seconds} s; shown at a later turn if it comes",
+    ),
     N_("cli.confirm_zero", "{box} gets 0 points though the dice score elsewhere. Really? (y/n) "),
     N_("cli.not_written", "Nothing written."),
     N_(
@@ -353,6 +362,10 @@ _FULL_SCREEN = messages(
     ),
     N_("cli.tui_chances_failed", "Win % could not be computed ({reason}): shown as ?"),
     N_("cli.tui_chances_pending", "Working out the chances to win (Win %) …"),
+    N_(
+        "cli.tui_chances_overdue",
+        "Win % got no answer in {seconds} s: shown as ? until the answer comes.",
+    ),
     N_("cli.record_short", "record {record}: {percent} % to beat it"),
     N_("cli.record_short_unavailable", "record {record}: chance needs its table built"),
     N_("cli.record_short_approx", "record {record}: about {percent} % to beat it"),

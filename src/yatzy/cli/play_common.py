@@ -566,6 +566,19 @@ def _own_turns(state: State, seat: int) -> int:
     return sum(1 for turn in state.log if turn.get("player") == seat)
 
 
+CHANCES_TIMEOUT_SECONDS = 180.0
+"""A computation of the chances to win still out after this long is taken for one
+that will not return (the full screen and the line mode): "?" or the words why, never
+the last figure as current.  A fresh install's first chances take about a minute on an
+idle machine (their kernels compile), so this is well past that."""
+
+
+def chance_position(state: State) -> tuple[Any, ...]:
+    """What the live chances depend on: the turn, the rolls and the dice, the totals."""
+    dice = tuple(state.dice) if state.dice is not None else None
+    return (state.turn_number, state.rolls_used, dice, tuple(state.totals()))
+
+
 def live_chances(state: State, budget: float = 0.2, *, history: PeopleHistory | None = None) -> Any:
     """The live win chances of a game of two or more players
     (:class:`~yatzy.strategy.win_chance.WinChances`), or ``None`` for a solo game or

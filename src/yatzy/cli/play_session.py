@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import tr
+from yatzy.cli.line_chances import LINE_CHANCES_WAIT, ChancesInBackground
 from yatzy.cli.play_commands import (
     ALL_WORDS,
     WORD_TO_COMMAND,
@@ -34,6 +35,7 @@ from yatzy.cli.play_commands import (
     parse_two,
 )
 from yatzy.cli.play_common import (
+    CHANCES_TIMEOUT_SECONDS,
     NO_WORDS,
     YES_WORDS,
     AnalysisAhead,
@@ -181,6 +183,13 @@ class PlaySession:
         # With the live chances: the game so far rated in win chance after every written
         # box, in a thread of its own, so that the analysis at the end is ready at once.
         self.ahead = AnalysisAhead() if self.chances else None
+        # The chances on each board, worked out in a thread: at a terminal a board waits
+        # for them a few seconds (then says they are being worked out and the game goes
+        # on); a script's board waits up to the time-out, so that its output is whole.
+        wait = LINE_CHANCES_WAIT if self.stdin.isatty() else CHANCES_TIMEOUT_SECONDS
+        self._chances_worker = ChancesInBackground(
+            lambda position: live_chances(position, history=self.history), wait=wait
+        )
 
     # -- output -------------------------------------------------------------------------
 
@@ -242,12 +251,18 @@ class PlaySession:
         return shutil.get_terminal_size().columns
 
     def _chances_line(self) -> str:
-        try:
-            result = live_chances(self.state, history=self.history)
-        except Exception as exc:  # no chances is no reason to stop the game: say why
+        answer = self._chances_worker.ask(self.state)
+        if answer.overdue:
+            seconds = round(self._chances_worker.timeout)
+            return tr("win_line_overdue", self.lang, seconds=seconds)
+        if answer.working:
+            return tr("win_line_working", self.lang)
+        if answer.error is not None:  # no chances is no reason to stop the game: say why
+            exc = answer.error
             _log.warning("live chances to win failed", exc_info=exc)
             reason = f"{type(exc).__name__}: {exc}"[:100]
             return tr("win_line_failed", self.lang, reason=reason)
+        result = answer.result
         if result is None:
             reason = f"yatzy solve {self.state.rules.spec}"
             return tr("win_line_pending", self.lang, reason=reason)

@@ -20,7 +20,14 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from yatzy.cli.i18n import tr
-from yatzy.cli.play_common import AnalysisAhead, PeopleHistory, measured_line, record_line
+from yatzy.cli.play_common import (
+    CHANCES_TIMEOUT_SECONDS,
+    AnalysisAhead,
+    PeopleHistory,
+    chance_position,
+    measured_line,
+    record_line,
+)
 from yatzy.cli.terminal import headline, player_label, ready
 from yatzy.cli.tui.saving import SavingApp
 from yatzy.cli.tui.sheetview import (
@@ -76,6 +83,9 @@ class SheetDrawing(SavingApp):
     # says why; a first computation that takes over a second is said once too.
     _chances_unavailable: bool = False
     _chances_waits_said: bool = False
+    _chances_run: int = 0  # the computations started, to match a time-out to its own
+    _chances_overdue: bool = False  # a computation past CHANCES_TIMEOUT_SECONDS, still out
+    _overdue_said: bool = False
     in_grace: bool
     split: bool
     record: int | None
@@ -197,10 +207,8 @@ class SheetDrawing(SavingApp):
     # -- live chances to win ---------------------------------------------------------------
 
     def _position(self) -> tuple[Any, ...]:
-        """What the chances depend on: the turn, the rolls and the dice, the totals."""
-        state = self.state
-        dice = tuple(state.dice) if state.dice is not None else None
-        return (state.turn_number, state.rolls_used, dice, tuple(state.totals()))
+        """What the chances depend on (:func:`~yatzy.cli.play_common.chance_position`)."""
+        return chance_position(self.state)
 
     def _chance_cells(self) -> tuple[Any, ...] | bool | None:
         if self.chances_of is None:
@@ -208,7 +216,7 @@ class SheetDrawing(SavingApp):
         if self.state.is_terminal():
             return final_cells(self.state)  # the result itself, never a figure from before
         here = self._position()
-        if self._chances_failed == here:
+        if self._chances_failed == here or self._chances_overdue:
             return failed_cells(self.state)
         if self._chances is None:
             return unavailable_cells(self.state) if self._chances_unavailable else None
@@ -232,6 +240,9 @@ class SheetDrawing(SavingApp):
         if self._chances is None and not self._chances_unavailable:
             # A fresh install's first figures wait for their kernels to compile.
             self.set_timer(CHANCES_SLOW_SECONDS, self._say_chances_wait)
+        self._chances_run += 1
+        run = self._chances_run
+        self.set_timer(CHANCES_TIMEOUT_SECONDS, lambda: self._chances_timed_out(run))
 
         def task() -> Any:
             try:
@@ -240,7 +251,10 @@ class SheetDrawing(SavingApp):
                 return _Failed(exc)
 
         def done(result: Any) -> None:
-            self._background -= 1
+            if self._chances_overdue:  # counted out of the thinking when it timed out
+                self._chances_overdue = False
+            else:
+                self._background -= 1
             self._chances_busy = False
             if isinstance(result, _Failed):
                 # Never the last figure as if it were current: "?" and the reason, logged.
@@ -269,6 +283,22 @@ class SheetDrawing(SavingApp):
             self._redraw()
 
         self._in_background(task, done)
+
+    def _chances_timed_out(self, run: int) -> None:
+        """A computation of the chances still out after :data:`CHANCES_TIMEOUT_SECONDS`
+        (one that never returns froze the row for rounds): "?" from now on and why,
+        once, until it comes; it no longer counts as the app's thinking.  No second
+        one is started beside it (its answer, if it comes, lets the next one start)."""
+        if run != self._chances_run or not self._chances_busy or self._chances_overdue:
+            return
+        self._chances_overdue = True
+        self._background -= 1
+        _log.warning("live chances to win: no answer after %s s", CHANCES_TIMEOUT_SECONDS)
+        if not self._overdue_said:
+            self._overdue_said = True
+            seconds = round(CHANCES_TIMEOUT_SECONDS)
+            self._say(tr("tui_chances_overdue", self.lang, seconds=seconds))
+        self._redraw()
 
     def _analyse_ahead(self) -> None:
         """After a written box, the game so far analysed in a thread of its own
