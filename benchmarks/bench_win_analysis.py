@@ -9,10 +9,14 @@ many chances were simulated, and the largest and the mean margin (95 % half-widt
 of the simulated ones.  Cases: yatzy with 2 and 4 players (exact wherever the
 whole game's optimal-play target table is in the disk cache or a sub-game solves
 within the budget, otherwise simulated), and maxi with 2 (no target tables: all
-simulated).  ``--no-table`` hides the whole game's table.
+simulated).  ``--no-table`` hides the whole game's table.  ``--jobs N`` rates the
+positions in N worker processes first (as ``yatzy analyze --win`` does by default,
+:func:`yatzy.strategy.win_spread.spread_wins`); its CPU column is then this process's
+only, the wall clock the whole.
 
     nice -n 10 .venv/bin/python benchmarks/bench_win_analysis.py
     nice -n 10 .venv/bin/python benchmarks/bench_win_analysis.py --no-table --budget 0.1
+    .venv/bin/python benchmarks/bench_win_analysis.py --jobs 2 --cases yatzy:2 yatzy:3
 """
 
 from __future__ import annotations
@@ -46,12 +50,15 @@ def play(spec: str, players: int, seed: int) -> Any:
     return state
 
 
-def measure(spec: str, players: int, budget: float, seed: int) -> dict[str, Any]:
+def measure(spec: str, players: int, budget: float, seed: int, jobs: int = 1) -> dict[str, Any]:
     """The figures of one whole game's analysis."""
-    from yatzy.strategy.win_analysis import analyze_wins
+    from yatzy.strategy.win_analysis import analyze_wins, forget_analysed
+    from yatzy.strategy.win_spread import spread_wins
 
     state = play(spec, players, seed)
+    forget_analysed()
     t0, c0 = time.perf_counter(), time.process_time()
+    spread_wins(state, jobs=jobs, budget=budget)
     result = analyze_wins(state, budget=budget)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     margins = [p.margin for p in result.points if not p.exact]
@@ -75,13 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=0.2, help="CPU seconds per position")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-table", action="store_true", help="hide the whole game's table")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--cases", nargs="*", default=[f"{s}:{n}" for s, n in CASES])
     args = parser.parse_args(argv)
     if args.no_table:
         from yatzy.strategy import outcomes
 
         outcomes._whole_table = lambda rules: None  # type: ignore[assignment]
-    print(f"budget {args.budget} s per position; load average {os.getloadavg()[0]:.2f}")
+    load = os.getloadavg()[0]
+    print(f"budget {args.budget} s per position, {args.jobs} job(s); load average {load:.2f}")
     print(
         f"{'case':<10} {'wall s':>7} {'cpu s':>7} {'decisions':>9} {'points':>6} "
         f"{'simulated':>9} {'max margin':>10} {'mean margin':>11} {'costliest':>9}"
@@ -90,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     measure("yatzy", 1 + 1, 0.01, 99)
     for case in args.cases:
         spec, _, n = case.partition(":")
-        r = measure(spec, int(n or 2), args.budget, args.seed)
+        r = measure(spec, int(n or 2), args.budget, args.seed, args.jobs)
         print(
             f"{r['case']:<10} {r['wall']:>7.1f} {r['cpu']:>7.1f} {r['decisions']:>9} "
             f"{r['points']:>6} {r['simulated']:>9} {100 * r['max_margin']:>9.1f}% "

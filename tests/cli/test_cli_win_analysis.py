@@ -22,6 +22,8 @@ from yatzy.game import Game, Player, Roll, save
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    # One process unless a test asks for more (--jobs): spawning workers costs seconds.
+    monkeypatch.setattr("yatzy.cli.win_report.default_jobs", lambda: 1)
     yield
 
 
@@ -134,6 +136,8 @@ def test_the_record_leaves_the_analysed_game_out(
         (["--win-budget", "0"], "--win-budget"),
         (["--win-budget", "-1"], "--win-budget"),
         (["--plot", "chart.jpg"], ".png"),
+        (["--jobs", "0"], "--jobs 0: give a number of processes, 1 to 64"),
+        (["--jobs", "65"], "--jobs 65"),
     ],
 )
 def test_bad_options_are_one_line_exit_2(
@@ -142,6 +146,59 @@ def test_bad_options_are_one_line_exit_2(
     game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
     code, _, err = run(capsys, "analyze", str(game), *args)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_jobs_rate_the_positions_in_worker_processes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: `analyze --win` took 10-30 s in one process (each position within its
+    # CPU budget); --jobs N rates the positions in N processes, and this process only
+    # assembles the analysis: it rates no position itself.
+    from yatzy.strategy import win_analysis
+
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    win_analysis.forget_analysed()
+    rated_here: list[int] = []
+    rate = win_analysis._rate
+
+    def counted(*args: object) -> object:
+        rated_here.append(1)
+        return rate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(win_analysis, "_rate", counted)
+    code, out, err = run(capsys, "analyze", str(game), "--jobs", "2", "--win-budget", "0.01")
+    assert code == 0, err
+    assert rated_here == []
+    assert "chance of winning, turn by turn:" in out and "given up in" in out
+    win_analysis.forget_analysed()
+    code, alone, err = run(capsys, "analyze", str(game), "--jobs", "1", "--win-budget", "0.01")
+    assert code == 0, err
+    assert rated_here  # in this process, one by one
+    assert _players(out) == _players(alone)  # the same decisions rated
+    win_analysis.forget_analysed()
+
+
+def test_workers_that_fail_leave_the_positions_to_this_process(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pool that cannot start (or a worker that dies) costs time, never the analysis.
+    from yatzy.strategy import win_spread
+
+    class Broken:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise OSError("no processes here")
+
+    monkeypatch.setattr(win_spread, "ProcessPoolExecutor", Broken)
+    game = _record(tmp_path, [("Ann", None), ("Bot", "greedy")])
+    code, out, err = run(capsys, "analyze", str(game), "--jobs", "2", "--win-budget", "0.01")
+    assert code == 0, err
+    assert "chance of winning, turn by turn:" in out
+
+
+def _players(text: str) -> list[str]:
+    """The players' lines of the points (the part that does not vary with sampling)."""
+    return [ln.split("; chance")[0] for ln in text.splitlines() if "decisions," in ln]
 
 
 def test_the_command_starts_without_numba() -> None:

@@ -44,6 +44,13 @@ def add_parser(sub: Any) -> None:
         "exact where a table covers the position, otherwise simulated with a stated margin",
     )
     p.add_argument(
+        "--jobs",
+        metavar="N",
+        type=int,
+        help="with --win (implied): rate the positions in N processes at once "
+        "(default: one per CPU core, at most 8; 1: in this process only)",
+    )
+    p.add_argument(
         "--plot",
         metavar="FILE.png",
         help="with --win (implied): draw every player's chance turn by turn into a PNG",
@@ -58,7 +65,8 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
-    if args.win or args.record is not None or args.win_budget is not None or args.plot:
+    wins = (args.record, args.win_budget, args.jobs)
+    if args.win or args.plot or any(arg is not None for arg in wins):
         from yatzy.cli.win_report import run_win
 
         return run_win(args)

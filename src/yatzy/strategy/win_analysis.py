@@ -38,7 +38,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
@@ -536,6 +536,34 @@ def _computed(key: tuple[Any, ...], compute: Callable[[], Any], mine: Future[Any
     return found
 
 
+def positions_to_rate(
+    state: State, record: int | None, levels: Sequence[str], budget: float
+) -> Iterator[tuple[tuple[Any, ...], Callable[[], Any]]]:
+    """Every position :func:`analyze_wins` rates for the game that led to ``state``
+    (from a new game), in order: ``(key, compute)``, ``compute()`` valid only until the
+    next is drawn.  For :mod:`yatzy.strategy.win_spread`, which computes them in other
+    processes and hands the values back through :func:`remember_rated`."""
+    replay = state.game.new_initial_state(starter=state.starter)
+    setting = _Setting(list(levels), record, float(budget), describer(None))
+    for _turn, key, compute in _walk(state, replay, None, setting):
+        yield key, compute
+
+
+def remember_rated(key: tuple[Any, ...], value: Any) -> None:
+    """Keep ``value`` as the rating of the position ``key`` (of
+    :func:`positions_to_rate`), as if it had been computed here."""
+    with _memo_lock:
+        _memo[key] = value
+        while len(_memo) > MEMO_KEPT:
+            _memo.popitem(last=False)
+
+
+def is_rated(key: tuple[Any, ...]) -> bool:
+    """Whether the position ``key`` is rated in this process's memo."""
+    with _memo_lock:
+        return key in _memo
+
+
 def forget_analysed() -> None:
     """Empty the memo of analysed positions (tests, benchmarks)."""
     with _memo_lock:
@@ -642,6 +670,36 @@ def _cost(decision: WinDecision) -> float:
     return decision.cost
 
 
+def _walk(
+    state: State, replay: State, start: State | None, setting: _Setting
+) -> Iterator[tuple[int | None, tuple[Any, ...], Callable[[], Any]]]:
+    """Every position the win analysis rates, in the game's order, with ``replay`` at
+    it when yielded: ``(turn, key, compute)``, where ``key`` is what the memo keeps its
+    value under (``("point", …)`` at the start of each turn and at the end, ``("decide",
+    …, index)`` at each decision), ``compute()`` its value there, and ``turn`` the
+    turn's number from the start (``None`` for a decision and the end)."""
+    first_turn = len(replay.log)
+    turns = state.log[first_turn:]
+    record, names, budget = setting.record, setting.levels, setting.budget
+
+    def point(turn: int) -> WinPoint:
+        if replay.is_terminal():
+            return final_point(replay, turn, record)
+        found = seat_distributions(replay, names, budget=budget, build=False)
+        return WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
+
+    chain = _prefix_keys(state, start, record, names, budget, turns)
+    index = 0
+    for n, _seat, action in replay_decisions(state, replay):
+        if action is None:
+            yield n - 1 - first_turn, ("point", chain[n - 1 - first_turn]), partial(point, n - 1)
+        else:
+            key = ("decide", chain[n - first_turn], index)
+            yield None, key, partial(_rate, replay, action, setting, index)
+            index += 1
+    yield None, ("point", chain[len(replay.log) - first_turn]), partial(point, len(replay.log))
+
+
 def _analyze(
     state: State,
     record: int | None,
@@ -653,37 +711,20 @@ def _analyze(
 ) -> WinAnalysis:
     wall0, cpu0 = time.perf_counter(), time.thread_time()
     replay = (start or state.game.new_initial_state(starter=state.starter)).clone()
-    turns = state.log[len(replay.log) :]
     points_analysis = analyze(state, lang, start=start)
     setting = _Setting(names, record, float(budget), describer(lang))
     chart: list[WinPoint] = []
     decisions: list[WinDecision] = []
     queue = list(points_analysis.decisions)
-    first_turn = len(replay.log)
-
-    def point(turn: int) -> WinPoint:
-        if replay.is_terminal():
-            return final_point(replay, turn, record)
-        found = seat_distributions(replay, names, budget=budget, build=False)
-        return WinPoint(turn, _chances(found, record), _margin(found, None, record), found.exact)
-
-    chain = _prefix_keys(state, start, record, names, budget, turns)
-
-    for n, _seat, action in replay_decisions(state, replay):
-        if action is None:
-            if progress is not None:
-                progress(n - 1 - first_turn, len(turns))
-            _remembered(("point", chain[n - 1 - first_turn]), partial(point, n - 1), chart)
+    turns = len(state.log) - len(replay.log)
+    for turn, key, compute in _walk(state, replay, start, setting):
+        if key[0] == "point":
+            if progress is not None and turn is not None:
+                progress(turn, turns)
+            _remembered(key, compute, chart)
         else:
-            index = len(decisions)
-            rated = _remembered(
-                ("decide", chain[n - first_turn], index),
-                partial(_rate, replay, action, setting, index),
-            )
+            rated = _remembered(key, compute)
             decisions.append(_worded(replay, rated, queue.pop(0), setting))
-    _remembered(
-        ("point", chain[len(replay.log) - first_turn]), lambda: point(len(replay.log)), chart
-    )
     players = summarize_players(state, names, decisions)
     margin = max([p.margin for p in chart] + [d.margin for d in decisions], default=0.0)
     exact = all(p.exact for p in chart) and all(d.exact for d in decisions)
