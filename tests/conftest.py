@@ -79,6 +79,10 @@ os.environ["TMPDIR"] = str(RUN / "tmp")
 # (+70 % in the analysis modules); the tests of it switch it on
 # (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
 os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")
+# Nor does the analysis in win chance spread its positions over worker processes
+# (yatzy.strategy.win_spread): a worker costs seconds to start; the tests of it ask
+# for workers themselves (tests/cli/test_cli_win_analysis.py).
+os.environ.setdefault("YATZY_JOBS", "1")
 # Nor do they start a child process that warms a fresh install's kernels (the tests
 # of yatzy.web.warmup switch it on).
 os.environ.setdefault("YATZY_WARM_KERNELS", "0")

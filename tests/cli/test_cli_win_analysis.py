@@ -22,8 +22,6 @@ from yatzy.game import Game, Player, Roll, save
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
-    # One process unless a test asks for more (--jobs): spawning workers costs seconds.
-    monkeypatch.setattr("yatzy.cli.win_report.default_jobs", lambda: 1)
     yield
 
 
@@ -177,6 +175,39 @@ def test_jobs_rate_the_positions_in_worker_processes(
     assert rated_here  # in this process, one by one
     assert _players(out) == _players(alone)  # the same decisions rated
     win_analysis.forget_analysed()
+
+
+@pytest.mark.slow
+def test_the_terminals_end_analysis_rates_what_is_left_in_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 24: the win analysis within 10 s of the last box. What the analysis ahead
+    # did not rate (all of it with the chances off) is rated in a worker per core.
+    from yatzy.cli import play_common
+    from yatzy.game import load
+    from yatzy.strategy import win_analysis
+
+    monkeypatch.setenv("YATZY_JOBS", "2")
+    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    state = load(_record(tmp_path, [("Ann", None), ("Bo", None)]))
+    win_analysis.forget_analysed()
+    rated_here: list[int] = []
+    rate = win_analysis._rate
+    monkeypatch.setattr(win_analysis, "_rate", lambda *args: rated_here.append(1) or rate(*args))
+    lines = play_common.analysis_lines(state, "sv")
+    assert any("% vid start;" in line for line in lines), lines  # the chance at the start
+    assert rated_here == []
+    win_analysis.forget_analysed()
+
+
+def test_the_number_of_workers_is_a_core_each_or_as_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.strategy import win_spread
+
+    monkeypatch.setenv("YATZY_JOBS", "3")
+    assert win_spread.default_jobs() == 3
+    for unusable in ("0", "x", "²", " "):
+        monkeypatch.setenv("YATZY_JOBS", unusable)
+        assert 1 <= win_spread.default_jobs() <= win_spread.MAX_DEFAULT_JOBS
 
 
 def test_workers_that_fail_leave_the_positions_to_this_process(

@@ -805,8 +805,12 @@ def _win_lines(state: State, lang: Language) -> list[str]:
         return []
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.win_analysis import analyze_wins
+    from yatzy.strategy.win_spread import default_jobs, spread_wins
 
     try:
+        # What the analysis ahead left (all of it with the chances off, or in a game
+        # shorter than a fresh install's compile) is rated in a worker per core.
+        spread_wins(state, jobs=default_jobs(), budget=ANALYSIS_WIN_BUDGET)
         win = analyze_wins(state, budget=ANALYSIS_WIN_BUDGET)
     except YatzyError as exc:
         return ["", tr("analysis_win_failed", lang, reason=str(exc))]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
@@ -33,16 +32,6 @@ kernels are compiled: until then its progress line says the first run compiles t
 
 MAX_JOBS = 64
 """The most processes ``--jobs`` may ask for."""
-
-
-def default_jobs() -> int:
-    """``--jobs`` by default: one process per CPU core this process may use, at most 8
-    (past that the tables each worker loads cost more memory than they save time)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on every platform
-        cores = os.cpu_count() or 1
-    return max(1, min(8, cores))
 
 
 def progress_reporter(stream: TextIO) -> Callable[[int, int], None] | None:
@@ -140,13 +129,13 @@ def run_win(args: argparse.Namespace) -> int:
             raise YatzyError(
                 "a solo game is rated by the chance of beating a record: give --record POINTS"
             )
+    from yatzy.strategy.win_spread import default_jobs, spread_wins
+
     jobs = default_jobs() if args.jobs is None else args.jobs
     if not 1 <= jobs <= MAX_JOBS:
         raise YatzyError(f"--jobs {jobs}: give a number of processes, 1 to {MAX_JOBS}")
     report = progress_reporter(sys.stderr)
     if jobs > 1 and not state.game.pad:
-        from yatzy.strategy.win_spread import spread_wins
-
         spread_wins(state, jobs=jobs, record=record, budget=budget, progress=report)
     win = analyze_wins(state, record=record, budget=budget, progress=report)
     if report is not None:

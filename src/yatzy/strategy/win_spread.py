@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -29,8 +30,34 @@ from yatzy.strategy.win_chance import seat_distributions, seat_levels
 
 log = logging.getLogger(__name__)
 
+SPREAD_AT_LEAST = 16
+"""Fewer positions than this to rate are rated in the calling process: a worker costs
+about 1.5 CPU-s to start, some eight positions' budget (the analysis at a game's end
+after the analysis ahead has only its last turn left: a handful)."""
+
+MAX_DEFAULT_JOBS = 8
+"""The most workers :func:`default_jobs` gives (each loads the tables)."""
+
 _game: dict[str, Any] = {}
 """A worker's game and setting (:func:`_start_worker`)."""
+
+
+JOBS_ENV = "YATZY_JOBS"
+"""A whole number >= 1 sets :func:`default_jobs` (``1``: no workers, as the tests run)."""
+
+
+def default_jobs() -> int:
+    """:data:`JOBS_ENV` where set, else one worker per CPU core this process may use, at
+    most :data:`MAX_DEFAULT_JOBS` (past that the tables each worker loads cost more
+    memory than they save time)."""
+    given = os.environ.get(JOBS_ENV, "").strip()
+    if given.isascii() and given.isdigit() and int(given) >= 1:
+        return min(int(given), 64)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_DEFAULT_JOBS, cores))
 
 
 def spread_wins(
@@ -47,11 +74,12 @@ def spread_wins(
     :func:`~yatzy.strategy.win_analysis.analyze_wins` called next with the same
     ``record``, ``levels`` and ``budget``.  ``progress(done, total)`` is called in
     turns as positions come back.  The number of positions rated there (0 with one
-    job, or where a worker failed before any came back)."""
+    job, fewer than :data:`SPREAD_AT_LEAST` positions left to rate, or a worker failed
+    before any came back)."""
     names = seat_levels(state, levels)
     keys = [key for key, _compute in positions_to_rate(state, record, names, budget)]
     todo = [i for i, key in enumerate(keys) if not is_rated(key)]
-    if jobs <= 1 or len(todo) < 2:
+    if jobs <= 1 or len(todo) < SPREAD_AT_LEAST:
         return 0
     turns = len(state.log)
     context = multiprocessing.get_context("spawn")
