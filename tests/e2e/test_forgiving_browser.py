@@ -241,6 +241,9 @@ def test_bonus_par_and_scratches_explained(
     assert help_line.is_visible() and help_line.inner_text() == words(lang, "par_help")
     assert_accessible(page)
     # a scratch is "–" with its meaning on it, a 0 written with the dice is "0"
+    # shown only once the sheet has a scratch (the computer's own, perhaps)
+    scratches = page.locator("#protocol .scratched").count()
+    assert page.locator("#sheet-key").is_visible() == (scratches > 0)
     roll(page)
     page.locator("#scratch-mode").click()
     box = page.locator("button.choose.scratch").last.get_attribute("data-box")
@@ -253,6 +256,9 @@ def test_bonus_par_and_scratches_explained(
     assert mark.inner_text() == "–" and mark.get_attribute("title") == words(
         lang, "scratched_title"
     )
+    # and said in words under the sheet, where a phone shows no tooltip
+    key = page.locator("#sheet-key")
+    assert key.is_visible() and key.inner_text() == words(lang, "scratched_key")
     w.assert_clean()
     context.close()
 

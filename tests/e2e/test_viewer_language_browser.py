@@ -110,10 +110,24 @@ def test_start_page_refusals_in_the_pages_words(
     page.locator("#play-bot").click()
     page.wait_for_function(
         "([t]) => document.getElementById('error').textContent === t",
-        arg=[words(lang, "rules_refused")],
+        arg=[words(lang, "rule_refused", option=option)],
     )
     text = error.inner_text()
     assert "bonus_threshold" not in text and "yatzy" not in text.lower()
+    # two house rules that exclude each other are named as the form writes them
+    field.evaluate("input => { input.max = '105'; }")
+    field.fill("63")
+    names = []
+    for opt in ("forced", "half_forced"):
+        box = page.locator(f'.opts:not([hidden]) input[data-opt="{opt}"]')
+        box.check()
+        names.append(box.locator("xpath=..").inner_text().strip())
+    page.locator("#play-bot").click()
+    page.wait_for_function(
+        "([t]) => document.getElementById('error').textContent === t",
+        arg=[words(lang, "rules_exclude", first=names[0], second=names[1])],
+    )
+    assert "half_forced" not in error.inner_text()
     assert page.url.rstrip("/") == server.url
     # the browser logs the refused request itself; nothing else went wrong
     assert [e for e in w.errors if "status of 422" not in e] == []

@@ -69,6 +69,13 @@ def test_the_chart_of_win_chances_after_the_game(
     assert chart.locator("polyline.win-line").count() == 2
     rows = page.locator("#win-analysis figure table.sr tbody tr")
     assert rows.count() == 31  # before each of the 30 turns, and the end
+    # along the rounds played (0-15), not the game's 30 turns
+    assert chart.locator("text.axis").text_content() == words("sv", "wa_rounds")
+    assert [t for t in chart.locator("text.tick").all_text_contents() if "%" not in t] == [
+        "0",
+        "8",
+        "15",
+    ]
     last = rows.nth(30).locator("td").all_inner_texts()
     ann_won = done["totals"][0] > done["totals"][1]
     if done["totals"][0] != done["totals"][1]:

@@ -742,3 +742,22 @@ def test_view_names_boxes_as_the_variants_sheet(client: TestClient) -> None:
         "Kutoset",
         "Nelosluku",
     )
+
+
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [
+        ("yatzy+forced+half_forced", ["forced", "half_forced"]),
+        ("yatzy+bonus_threshold=99999", ["bonus_threshold"]),
+        ("nosuch", []),
+    ],
+)
+def test_a_refused_rules_spec_names_its_options(
+    client: TestClient, rules: str, options: list[str]
+) -> None:
+    # Issue 24: the start page names the refused house rules as it writes them: the
+    # refusal says which options it concerns (their ids; the page has their names).
+    r = client.post("/api/games", json={"rules": rules, "seats": [{"name": "Ann"}]})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "SpecError" and body["options"] == options

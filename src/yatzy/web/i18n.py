@@ -64,6 +64,8 @@ _STRINGS: dict[str, Message] = messages(
         "web.rules_refused",
         "These house rules cannot be played together: check them under “More rules”.",
     ),
+    N_("web.rules_exclude", "“{first}” and “{second}” cannot be played together: pick one."),
+    N_("web.rule_refused", "“{option}” cannot be played with these rules."),
     N_("web.start_refused", "The game could not be started."),
     N_("web.name_missing", "Every player needs a name."),
     N_("web.unreachable", "The server cannot be reached."),
@@ -232,6 +234,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.level_casual", "Casual"),
     N_("web.level_beginner", "Beginner"),
     N_("web.scratched_title", "Scratched: 0 points"),
+    N_("web.scratched_key", "– is a scratched box: 0 points."),
     N_(
         "web.par_help",
         "How many points your upper section is ahead of (+) or behind (−) the pace to the "
@@ -505,6 +508,8 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.wa_points", "Points lost"),
     N_("web.wa_change", "Chance lost (percentage points)"),
     N_("web.wa_after", "Chance after"),
+    N_("web.wa_about", "about {value}"),
+    N_("web.wa_rounds", "Rounds played"),
 )
 
 

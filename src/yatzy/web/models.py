@@ -522,6 +522,7 @@ class WinAnalysisView(TypedDict):
     title: str
     label: str
     turns: list[int]
+    rounds: list[float]  # the same points in rounds played (turns / players): the chart's axis
     lines: list[ChanceLine]
     players: list[WinPlayerView]
     seconds: float

@@ -11,7 +11,7 @@ import orjson
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
-from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
+from yatzy.errors import GameOverError, NotYourTurnError, SpecError, YatzyError
 from yatzy.game.fair_dice import ContributionsClosedError
 from yatzy.store import ConflictError, NotFoundError, UnavailableError
 from yatzy.store.daily import AlreadyEnteredError
@@ -46,9 +46,27 @@ class FastJSONResponse(JSONResponse):
         return orjson.dumps(content)
 
 
-def refusal(exc: Exception) -> dict[str, str]:
-    """The body of every refusal: the reason and the error's name."""
-    return {"detail": str(exc), "error": type(exc).__name__}
+def refusal(exc: Exception) -> dict[str, Any]:
+    """The body of every refusal: the reason and the error's name; a rules spec's
+    refusal also names the options it concerns (``options``: their ids), so that a
+    page can say it with the options' names as it writes them."""
+    body: dict[str, Any] = {"detail": str(exc), "error": type(exc).__name__}
+    if isinstance(exc, SpecError):
+        body["options"] = spec_error_options(exc)
+    return body
+
+
+def spec_error_options(exc: SpecError) -> list[str]:
+    """The option ids a rules spec's refusal concerns (none where it names no option)."""
+    by_key = {
+        "forced_and_half_forced": ["forced", "half_forced"],
+        "threshold_range": ["bonus_threshold"],
+        "bonus_range": ["bonus_points"],
+    }
+    if exc.key in by_key:
+        return by_key[exc.key]
+    option = exc.fields.get("option")
+    return [str(option)] if option is not None else []
 
 
 BUSY_RETRY = 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -145,7 +146,7 @@ async def refuse_bad_tokens(ws: WebSocket, game_id: str) -> dict[int, str] | Non
 
 
 def _socket_error(
-    ref: int | None, status: int, body: dict[str, str], exc: Exception | None = None
+    ref: int | None, status: int, body: dict[str, Any], exc: Exception | None = None
 ) -> bytes:
     """An error message; a 429 says in ``retry_after`` how many seconds to wait, as
     the ``Retry-After`` of an HTTP 429 does."""

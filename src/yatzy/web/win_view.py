@@ -49,8 +49,8 @@ _WORDS: dict[str, Message] = messages(
     ),
     N_(
         "winview.simulated",
-        "Partly simulated: where no table covers a position the chances are within ±{margin} "
-        "percentage points (95 %).",
+        "Partly simulated: where no table covers a position, each chance may be off by up to "
+        "{margin} percentage points.",
     ),
     N_(
         "winview.estimated",
@@ -227,6 +227,7 @@ def win_view(
         "title": title,
         "label": f"{title}: {'; '.join(summary)}.",
         "turns": [p.turn for p in result.points],
+        "rounds": [round(p.turn / len(state.players), 2) for p in result.points],
         "lines": lines,
         "players": players,
         "seconds": round(result.wall, 1),

@@ -219,6 +219,12 @@ export function renderProtocol() {
     row(rowWords.final, sheets.map((s) => String(s.final)), "computed total");
   }
   table.append(body);
+  // A scratch's "–" said in words under the sheet once there is one: its tooltip
+  // never shows on a touch screen.
+  const scratched = sheets.some((s) => Object.values(s.entries).some((e) => e && e.scratched));
+  const key = $("sheet-key");
+  key.hidden = !scratched;
+  key.textContent = scratched ? t("scratched_key") : "";
   renderChances();
 }
 

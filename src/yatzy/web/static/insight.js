@@ -177,8 +177,12 @@ const LINE_STYLES = [
 
 // Every player's chance before each turn of the game and at its end (0–100 %): an
 // SVG line chart, role="img" with the server's summary, the numbers in a hidden table.
+// Rounds played: whole rounds as "8", a round under way as "7,5".
+const roundText = (r) => (Number.isInteger(r) ? String(r) : formatNumber(r));
+
+// Along the rounds played (0 to 15 for Yatzy, whatever the players), not the game's turns.
 function winChart(data, strings) {
-  const turns = data.turns;
+  const turns = data.rounds || data.turns;
   const n = Math.max(1, turns[turns.length - 1] - turns[0]);
   const W = 340, H = 190, L = 40, R = 12, T = 10, B = 32;
   const x = (t) => L + ((t - turns[0]) / n) * (W - L - R);
@@ -191,11 +195,11 @@ function winChart(data, strings) {
     graph.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
     graph.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, `${v} %`));
   }
-  const middle = turns[Math.floor(turns.length / 2)];
-  for (const t of [turns[0], middle, turns[turns.length - 1]]) {
-    graph.append(svg("text", { x: x(t), y: H - B + 16, "text-anchor": "middle", class: "tick" }, String(t)));
+  const first = turns[0], last = turns[turns.length - 1];
+  for (const t of [first, Math.round((first + last) / 2), last]) {
+    graph.append(svg("text", { x: x(t), y: H - B + 16, "text-anchor": "middle", class: "tick" }, roundText(t)));
   }
-  graph.append(svg("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", class: "axis" }, strings.turn));
+  graph.append(svg("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", class: "axis" }, strings.wa_rounds));
   data.lines.forEach((line, i) => {
     const [colour, dash] = LINE_STYLES[i % LINE_STYLES.length];
     const points = line.chances.map((c, k) => `${x(turns[k]).toFixed(1)},${y(c).toFixed(1)}`).join(" ");
@@ -210,11 +214,11 @@ function winChart(data, strings) {
       svg("line", { x1: 0, x2: 24, y1: 4, y2: 4, stroke: colour, "stroke-width": 2.5, "stroke-dasharray": dash || "none" }));
     legend.append(key, ` ${line.name} `);
   });
-  const head = el("tr", {}, el("th", { scope: "col" }, strings.turn));
+  const head = el("tr", {}, el("th", { scope: "col" }, strings.wa_rounds));
   data.lines.forEach((line) => head.append(el("th", { scope: "col" }, line.name)));
   const body = el("tbody");
   turns.forEach((t, k) => {
-    const row = el("tr", {}, el("th", { scope: "row" }, String(t)));
+    const row = el("tr", {}, el("th", { scope: "row" }, roundText(t)));
     data.lines.forEach((line) => row.append(el("td", {}, `${formatNumber(line.chances[k])} %`)));
     body.append(row);
   });
@@ -240,14 +244,15 @@ function winPlayer(player, strings) {
         .map((h) => el("th", { scope: "col" }, h)));
     const body = el("tbody");
     for (const d of player.decisions) {
-      const change = d.cost >= 0.05 ? `−${formatNumber(d.cost)}` : "0";
-      const margin = d.margin > 0 ? ` ±${formatNumber(d.margin)}` : "";
+      // Simulated: "about −3.2" (the note under the analysis says by how much it may be off).
+      const lost = d.cost >= 0.05 ? `−${formatNumber(d.cost)}` : "0";
+      const change = d.margin > 0 ? strings.wa_about.replace("{value}", lost) : lost;
       const choice = el("td", {}, d.chosen);
       if (d.better) choice.append(el("br"), el("span", { class: "win-better" }, `${strings.wa_better}: ${d.better}`));
       body.append(el("tr", { class: d.cost >= 0.5 ? "costly" : null },
         el("th", { scope: "row" }, String(d.turn)), el("td", {}, String(d.roll)), choice,
         el("td", { class: "num" }, d.points >= 0.05 ? `−${formatNumber(d.points)}` : "0"),
-        el("td", { class: "num" }, change + margin),
+        el("td", { class: "num" }, change),
         el("td", { class: "num" }, `${formatNumber(d.after)} %`)));
     }
     const table = el("table", { class: "win-decisions" }, el("caption", { class: "sr" }, `${strings.wa_all} – ${player.name}`),

@@ -115,9 +115,24 @@ function seatList(which) {
 // by their ids): never shown as they are.
 function explain(response, data) {
   if (response.status === 422 && Array.isArray(data.detail)) return words.bad_form;
-  if (data.error === "SpecError") return words.rules_refused;
+  if (data.error === "SpecError") return rulesRefused(data.options || []);
   if (data.error === "RatedSetupError" || data.error === "RatedAccountError") return words.rated_refused;
   return words.start_refused;
+}
+
+// A refused combination of house rules, naming them as the form writes them (the
+// server names them by their ids).
+function rulesRefused(ids) {
+  const names = ids.map(optionName).filter(Boolean);
+  if (names.length >= 2) return words.rules_exclude.replace("{first}", names[0]).replace("{second}", names[1]);
+  if (names.length === 1) return words.rule_refused.replace("{option}", names[0]);
+  return words.rules_refused;
+}
+
+function optionName(id) {
+  const input = options().querySelector(`[data-opt="${CSS.escape(id)}"]`);
+  if (!input) return null;
+  return input.dataset.text || input.closest("label").textContent.trim();
 }
 
 // A number of the house rules outside what the rules take, said with the option's
