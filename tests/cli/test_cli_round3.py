@@ -13,7 +13,7 @@ import pytest
 from yatzy.bots import make_bot, prepare_tables
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
-from yatzy.game import BoxEntry, Game, Roll, Score, State
+from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
 from yatzy.rules import Language
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -546,3 +546,38 @@ def test_a_line_mode_chance_computation_that_never_returns_is_timed_out(
         assert len(calls) == 1  # one computation, not one per board
     finally:
         never.set()
+
+
+def test_a_game_with_a_person_prepares_the_analysis_table_at_its_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 24: a people-only Maxi game on a fresh install started building the
+    # analysis's table only when `a`/A was asked for (45 s to 3 min at the end). The
+    # build starts with the game, in the background, where the table is not ready.
+    import yatzy.bots
+    from yatzy.analysis import AHEAD_ENV
+    from yatzy.cli import play_common
+
+    started: list[str] = []
+    monkeypatch.setenv(AHEAD_ENV, "1")
+    monkeypatch.setattr(yatzy.bots, "preparing", lambda level, rules: rules.spec == "maxi")
+    monkeypatch.setattr(
+        play_common, "prepare_in_background", lambda level, state: started.append(state.rules.spec)
+    )
+    for spec, players, bots in [
+        ("maxi", ["Anna", "Bo"], {}),
+        ("yatzy", ["Anna", "Bo"], {}),  # its table is ready: nothing to build
+        ("maxi", [Player("Greedy", "greedy"), Player("Random", "random")], {0: 1}),
+    ]:
+        state = Game(spec, players).new_initial_state(0)
+        if bots:  # the bots alone: nobody asks for the analysis
+            play_common.prepare_analysis(state)
+            continue
+        session = PlaySession(
+            state, stdin=io.StringIO("q\n"), stdout=io.StringIO(), rng=random.Random(1)
+        )
+        session.run()
+    assert started == ["maxi"]
+    monkeypatch.setenv(AHEAD_ENV, "0")  # the tests' setting: nothing built at the start
+    play_common.prepare_analysis(Game("maxi", ["Anna"]).new_initial_state(0))
+    assert started == ["maxi"]

@@ -80,7 +80,9 @@ def strategy_pending(state: State, seat: int) -> bool:
 
 
 _PREPARE_CODE = (
-    "import sys; from yatzy.bots import prepare_tables; prepare_tables(sys.argv[1], sys.argv[2])"
+    "import os, sys; from yatzy.bots import prepare_tables\n"
+    "if hasattr(os, 'nice'): os.nice(10)  # the game on the screen comes first\n"
+    "prepare_tables(sys.argv[1], sys.argv[2])"
 )
 _builds: dict[tuple[str, str], subprocess.Popen[bytes]] = {}
 _builds_lock = threading.Lock()
@@ -174,6 +176,22 @@ def stop_preparing() -> None:
 
 
 atexit.register(stop_preparing)
+
+
+def prepare_analysis(state: State) -> None:
+    """At the start of a game with a person at it: the strategy table that the
+    analysis at its end (and a hint) reads, built in the background where it is not
+    ready (a fresh install's Maxi: 45 s to 3 min), so that the analysis does not start
+    that build only when it is asked for.  Off where ``YATZY_ANALYSE_AHEAD=0``
+    (:data:`yatzy.analysis.AHEAD_ENV`, the tests), as the analysis ahead."""
+    if state.game.pad or not ahead_enabled():
+        return
+    if all(p.bot is not None for p in state.players):
+        return
+    from yatzy.bots import preparing
+
+    if preparing("optimal", state.rules):
+        prepare_in_background("optimal", state)
 
 
 def plays_stand_in(state: State, seat: int) -> bool:

@@ -51,6 +51,7 @@ from yatzy.cli.play_common import (
     live_chances,
     measured_line,
     plays_stand_in,
+    prepare_analysis,
     random_draws,
     record_line,
     rescue_dir,
@@ -391,6 +392,7 @@ class PlaySession:
 
     def _play(self, resumed_from: str | None) -> int:
         state = self.state
+        prepare_analysis(state)  # the table the analysis at the end reads, where not ready
         for text in opening_lines(state, self.lang, resumed_from, self.rng, self._autosave):
             self._say(text)
         while not state.is_terminal():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,7 @@ from yatzy.cli.play_common import (
     analysis_lines,
     explain_refusal,
     hint_lines,
+    prepare_analysis,
     rescue_dir,
     wastes_dice,
     written_messages,
@@ -200,6 +202,11 @@ class YatzyApp(BotTurns):
         self._advance()
         if self.record_lookup is not None:
             self._in_background(self.record_lookup, self._record_found)
+        # The analysis at the end reads a table that may need building: start it now,
+        # off the screen's thread (looking takes a tenth of a second of imports).
+        threading.Thread(
+            target=prepare_analysis, args=(state.clone(),), daemon=True, name="yatzy-prepare"
+        ).start()
 
     def on_resize(self, event: events.Resize) -> None:
         """A new size may want the other layout of the sheet (one or two columns)."""
