@@ -374,7 +374,10 @@ def test_the_line_mode_shows_the_analysis_at_the_end(
         assert line in after
     worst = max(expected.decisions, key=lambda d: d.loss)
     assert f"−{number(worst.loss, lang)}" in after
-    assert tr("analysis_win_title", lang) in after
+    measured = play_common.measured_levels(state)
+    title = "analysis_win_title_measured" if measured else "analysis_win_title"
+    assert tr(title, lang) in after
+    assert play_common.measured_words(state, measured, lang) in after
 
 
 def test_the_line_mode_ends_quietly_at_the_end_of_input() -> None:
@@ -400,7 +403,7 @@ def test_the_line_modes_analysis_waits_for_its_table_in_words(
 
     asked: list[int] = []
 
-    def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+    def analysis_lines(state: State, lang: Language, history: object = None) -> AdvisorLines:
         asked.append(1)
         if len(asked) < 3:
             return AdvisorLines.waiting(tr("analysis_preparing", lang))

@@ -624,7 +624,11 @@ def test_a_finished_games_analysis_is_one_key_away(
     monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
     state = _finished("yatzy", ["Anna", "Bo"])
     expected = analyze(state, lang)
-    win = analyze_wins(state, budget=0.01)
+    # each person at the level their play has shown, as the web counts them
+    measured = play_common.measured_levels(state)
+    assert measured, "the casual bot's play, rated as people's, measures as a level"
+    levels = play_common.rating_levels_of(state, measured)
+    win = analyze_wins(state, levels=levels, budget=0.01)
     app = make_app(state, lang=lang)
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
@@ -657,7 +661,8 @@ def test_a_finished_games_analysis_is_one_key_away(
         worst = max(expected.decisions, key=lambda d: d.loss)
         assert f"−{number(worst.loss, lang)}" in text
         # and in chance to win, as `yatzy analyze --win` rates it
-        assert tr("analysis_win_title", lang) in text
+        assert tr("analysis_win_title_measured", lang) in text
+        assert play_common.measured_words(state, measured, lang) in text
         for w in win.players:
             start = number(100 * win.points[0].chances[w.player], lang)
             given = number(100 * w.total_cost, lang)
@@ -678,7 +683,7 @@ def test_the_analysis_comes_by_itself_once_its_table_is_ready(
 
     ready = False
 
-    def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+    def analysis_lines(state: State, lang: Language, history: object = None) -> AdvisorLines:
         if ready:
             return AdvisorLines(["Anna: 200 points"])
         return AdvisorLines.waiting(tr("analysis_preparing", lang))

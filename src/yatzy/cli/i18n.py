@@ -278,6 +278,10 @@ _FULL_SCREEN = messages(
         "In chance to win (people counted as playing their best, the computer at its level):",
     ),
     N_(
+        "cli.analysis_win_title_measured",
+        "In chance to win (the computer at its level, people as their play has shown):",
+    ),
+    N_(
         "cli.analysis_win_player",
         "{name}: {start} % at the start; {given} percentage points given up to the best "
         "play, {costly} decisions costly",

@@ -632,14 +632,21 @@ def measured_line(
     like the computer level “Beginner”, as measured from this game so far." (and
     "... and their earlier games of these rules (4)." where a ``history`` counted
     some); "" when none does."""
+    return measured_words(state, {s.seat: s.level for s in result.seats}, lang, history)
+
+
+def measured_words(
+    state: State, levels: dict[int, str], lang: Language, history: PeopleHistory | None = None
+) -> str:
+    """:func:`measured_line` of the seats' ``levels`` (seat to level name)."""
     from yatzy.cli.i18n import level_name
 
     said = []
-    for s in result.seats:
-        if state.players[s.seat].bot is not None or s.level not in MEASURED_LEVELS:
+    for seat, level in levels.items():
+        if state.players[seat].bot is not None or level not in MEASURED_LEVELS:
             continue
-        words = {"name": state.players[s.seat].name, "level": level_name(s.level, lang)}
-        games = history.earlier(s.seat) if history is not None else 0
+        words = {"name": state.players[seat].name, "level": level_name(level, lang)}
+        games = history.earlier(seat) if history is not None else 0
         if games:
             said.append(tr("win_measured_earlier", lang, games=games, **words))
         else:
@@ -767,7 +774,9 @@ it (the same, so that the end finds what was rated ahead; ``yatzy analyze --win`
 default)."""
 
 
-def analysis_lines(state: State, lang: Language) -> AdvisorLines:
+def analysis_lines(
+    state: State, lang: Language, history: PeopleHistory | None = None
+) -> AdvisorLines:
     """A finished game's analysis in words (the full screen's A at the end): per player
     the points lost to the best play and the mistakes, then the costliest decisions,
     as ``yatzy analyze`` rates them.  While the strategy table is being prepared (a
@@ -802,7 +811,7 @@ def analysis_lines(state: State, lang: Language) -> AdvisorLines:
     worst = sorted((d for d in analysis.decisions if d.loss > MISTAKE), key=lambda d: -d.loss)[
         :ANALYSIS_SHOWN
     ]
-    lines += _win_lines(state, lang)
+    lines += _win_lines(state, lang, history)
     lines.append("")
     if not worst:
         lines.append(tr("analysis_no_mistakes", lang))
@@ -814,25 +823,34 @@ def analysis_lines(state: State, lang: Language) -> AdvisorLines:
     return lines
 
 
-def _win_lines(state: State, lang: Language) -> list[str]:
+def _win_lines(state: State, lang: Language, history: PeopleHistory | None) -> list[str]:
     """With two or more players: each one's chance to win at the start and the chance
-    given up to the best play (as ``yatzy analyze --win`` rates it: people as playing
-    their best, bots at their level); seconds where :func:`win_analysis_ahead` rated
-    the turns while the game was played, else up to a minute."""
+    given up to the best play (as ``yatzy analyze --win`` rates it, bots at their level),
+    each person counted at the level their play has shown (:func:`rating_levels_of`, as
+    the live chances and the web's analysis count them; said by name), else as playing
+    their best; seconds where :func:`win_analysis_ahead` rated the turns while the game
+    was played, else what is left in a worker per core."""
     if len(state.players) < 2 or state.game.pad:
         return []
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.win_analysis import analyze_wins
     from yatzy.strategy.win_spread import default_jobs, spread_wins
 
+    measured = measured_levels(state, history)
+    levels = rating_levels_of(state, measured)
     try:
         # What the analysis ahead left (all of it with the chances off, or in a game
         # shorter than a fresh install's compile) is rated in a worker per core.
-        spread_wins(state, jobs=default_jobs(), budget=ANALYSIS_WIN_BUDGET)
-        win = analyze_wins(state, budget=ANALYSIS_WIN_BUDGET)
+        budget = ANALYSIS_WIN_BUDGET
+        spread_wins(state, jobs=default_jobs(), levels=levels, budget=budget)
+        win = analyze_wins(state, levels=levels, budget=budget)
     except YatzyError as exc:
         return ["", tr("analysis_win_failed", lang, reason=str(exc))]
-    lines = ["", tr("analysis_win_title", lang)]
+    said = measured_words(state, measured, lang, history)
+    title = tr("analysis_win_title_measured" if said else "analysis_win_title", lang)
+    lines = ["", title]
+    if said:
+        lines.append(said)
     for s in win.players:
         start = win.points[0].chances[s.player] if win.points else 0.0
         words = {"name": s.name, "start": number(100 * start, lang)}
@@ -841,21 +859,29 @@ def _win_lines(state: State, lang: Language) -> list[str]:
     return lines
 
 
-def win_analysis_ahead(state: State) -> None:
+def rating_levels_of(state: State, measured: dict[int, str]) -> list[str | None]:
+    """The level each seat is rated at in chance to win: a bot's own, a person's
+    measured one (of :func:`measured_levels`), ``None`` (the best play) otherwise."""
+    return [p.bot or measured.get(i) for i, p in enumerate(state.players)]
+
+
+def win_analysis_ahead(state: State, history: PeopleHistory | None = None) -> None:
     """The game so far rated in win chance, in the background after each written box
-    (the full screen's analysis ahead, as the web server's): the strategy layer
-    remembers every rated position, so the analysis at the end
-    (:func:`analysis_lines`) has only the last turn left to rate (0.06 s against 15 s
-    for a game of two).  Nothing for a solo game, a score pad or while the strategy
-    table is being prepared; a failure is only logged (the end does the work then)."""
+    (the full screen's and the line mode's analysis ahead, as the web server's), each
+    person at the level measured so far: the strategy layer remembers every rated
+    position, so the analysis at the end (:func:`analysis_lines`) has only the last
+    turn left to rate where the levels held (0.06 s against 15 s for a game of two).
+    Nothing for a solo game, a score pad or while the strategy table is being
+    prepared; a failure is only logged (the end does the work then)."""
     from yatzy.bots import preparing
 
     if len(state.players) < 2 or state.game.pad or preparing("optimal", state.rules):
         return
     from yatzy.strategy.win_analysis import analyze_wins
 
+    levels = rating_levels_of(state, measured_levels(state, history))
     try:
-        analyze_wins(state, budget=ANALYSIS_WIN_BUDGET)
+        analyze_wins(state, levels=levels, budget=ANALYSIS_WIN_BUDGET)
     except YatzyError as exc:
         _log.info("the analysis ahead stopped at turn %d: %s", state.turn_number, exc)
 

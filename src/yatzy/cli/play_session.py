@@ -20,6 +20,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import tr
@@ -59,6 +60,7 @@ from yatzy.cli.play_common import (
     seeded_rng,
     settle_finished_file,
     wastes_dice,
+    win_analysis_ahead,
     write_record,
     written_messages,
 )
@@ -183,7 +185,8 @@ class PlaySession:
         self._hint_pending = False
         # With the live chances: the game so far rated in win chance after every written
         # box, in a thread of its own, so that the analysis at the end is ready at once.
-        self.ahead = AnalysisAhead() if self.chances else None
+        rate = partial(win_analysis_ahead, history=history)
+        self.ahead = AnalysisAhead(rate) if self.chances else None
         # The chances on each board, worked out in a thread: at a terminal a board waits
         # for them a few seconds (then says they are being worked out and the game goes
         # on); a script's board waits up to the time-out, so that its output is whole.
@@ -458,12 +461,12 @@ class PlaySession:
         prepared (a fresh install's Maxi) that is said, and the analysis follows by
         itself once the table is ready (Ctrl-C stops the wait)."""
         self._print(tr("line_analysing", self.lang))
-        lines = analysis_lines(self.state, self.lang)
+        lines = analysis_lines(self.state, self.lang, self.history)
         try:
             while lines.preparing:
                 self._print_wrapped(lines)
                 self._sleep(ANALYSIS_RETRY_SECONDS)
-                lines = analysis_lines(self.state, self.lang)
+                lines = analysis_lines(self.state, self.lang, self.history)
         except KeyboardInterrupt:
             self._print()
             return

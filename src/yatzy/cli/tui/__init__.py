@@ -71,7 +71,11 @@ def run_app(
         autosave_path=autosave_path,
         grace=GRACE_SECONDS,
         # with the live chances (the same kernels), the win analysis rated as it is played
-        ahead=win_analysis_ahead if chances and len(state.players) > 1 else None,
+        ahead=(
+            partial(win_analysis_ahead, history=history)
+            if chances and len(state.players) > 1
+            else None
+        ),
     )
 
     ended = threading.Event()

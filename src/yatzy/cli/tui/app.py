@@ -553,7 +553,7 @@ class YatzyApp(BotTurns):
         )
         self.push_screen(screen)
         state, lang = self.state, self.lang
-        self._fill(screen, lambda: analysis_lines(state, lang))
+        self._fill(screen, lambda: analysis_lines(state, lang, self.history))
 
     def _fill(
         self, screen: TextScreen, task: Callable[[], AdvisorLines], waiting: str | None = None
