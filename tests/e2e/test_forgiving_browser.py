@@ -107,9 +107,13 @@ def test_undo_against_the_computer_until_going_on(
     wait_change(page, written)
     assert _dice(page) == dice and page.locator(f'button.choose[data-box="{box}"]').count() == 1
     assert focus_is_in_play(page)
-    # written again, and "go on": the computer moves, the write stands
+    # written again, and "go on" (the button, or R: the next action's key): the
+    # computer moves, the write stands
     score_by_keyboard(page, box)
-    page.locator("#go-on").click()
+    if size == "phone":
+        page.locator("#go-on").click()
+    else:
+        page.keyboard.press("r")
     assert wait_mine(page, timeout=30_000)  # half the grace: going on released it
     assert page.locator("#undo").is_hidden() and page.locator("#go-on").is_hidden()
     assert page.locator("#error").inner_text() == ""

@@ -9,6 +9,7 @@ kept dice marked without colour; live chances never shown stale.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import re
 from collections.abc import Awaitable, Callable
@@ -139,6 +140,29 @@ def test_a_write_can_be_taken_back_before_the_bot_rolls() -> None:
         await pilot.press("u")  # the bot has rolled since: nothing to take back
         await settle(pilot)
         assert state.turn_number == 2 and "nothing to undo" in app.error
+
+    drive(app, body)
+
+
+def test_the_bot_waits_for_the_persons_next_key_however_long() -> None:
+    # Issue 24: a write can be taken back until your next action. The full screen's
+    # default grace is no timer: the bot waits for Enter, Space or R (it was 3 s).
+    from yatzy.cli.tui.app import GRACE_SECONDS
+
+    assert math.isinf(GRACE_SECONDS)
+    state = new_state("yatzy", ["Anna"], ("greedy",), starter=0)
+    app = make_app(state, grace=GRACE_SECONDS)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        await pilot.pause(1.0)
+        assert app.in_grace and state.player == 1 and state.dice is None
+        await pilot.press("r")  # the next action: the bot plays its turn
+        await settle(pilot)
+        assert not app.in_grace and state.player == 0 and state.turn_number == 2
 
     drive(app, body)
 

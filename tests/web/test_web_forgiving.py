@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests.e2e.support import next_action
 from tests.helpers import eventually
 from tests.web.test_web_api import act, create, view, wait_for_person
 from yatzy.web.app import create_app
@@ -101,12 +102,47 @@ def test_go_on_is_refused_when_nothing_waits_or_for_another_seat(client: TestCli
     assert nothing.status_code == 409 and nothing.json()["error"] == "NothingWaitsError"
 
 
-def test_the_grace_passes_without_going_on(sqlite_url: str) -> None:
+def test_against_the_computer_it_waits_past_the_grace_until_you_go_on(sqlite_url: str) -> None:
+    # Issue 24: a write can be taken back until your next action. Where every person
+    # plays on one device (against the computer, pass and play) nobody else waits, so
+    # the computer waits for the person to go on, however long: not the grace.
     with TestClient(create_app(sqlite_url, bot_delay=0.0, undo_grace=0.3)) as client:
         gid, after, _ = _written(client)
-        moved = eventually(
+        time.sleep(1.0)  # three graces
+        now = view(client, gid)
+        assert now["version"] == after["version"] and now["undo"]["seat"] == 0
+        assert client.post(f"/api/games/{gid}/go-on").status_code == 200
+        eventually(
             lambda: view(client, gid),
             lambda v: v["version"] > after["version"],
+            what="the computer's move after going on",
+        )
+
+
+def test_with_people_on_several_devices_the_grace_passes_without_going_on(
+    sqlite_url: str,
+) -> None:
+    # An absent person never holds the others up: with a friend on another device the
+    # computer moves after the grace.
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, undo_grace=0.3)) as client:
+        seats = [{"name": "Ann", "here": True}, {"name": "Bot", "bot": "greedy"}, {"name": "Bo"}]
+        game = create(client, seats)
+        gid = game["id"]
+        bo = TestClient(client.app)
+        joined = bo.post(f"/api/games/{gid}/join", json={"invite": game["invite"], "seat": 2})
+        assert joined.status_code == 200, joined.text
+        v = wait_for_person(client, gid)
+        while v["turn"]["seat"] != 0:  # Bo's turns (on his device) until Ann's
+            acted = act(bo, gid, next_action(v))
+            assert acted.status_code == 200, acted.text
+            v = wait_for_person(client, gid)
+        assert act(client, gid, {"roll": []}).status_code == 200
+        box = view(client, gid)["turn"]["allowed"][0]
+        after = act(client, gid, {"score": box})
+        assert after.status_code == 200 and after.json()["undo"]["seat"] == 0
+        moved = eventually(
+            lambda: view(client, gid),
+            lambda v: v["version"] > after.json()["version"],
             what="the computer's move after the grace",
         )
         assert moved["undo"] is None or moved["undo"]["seat"] == 1

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 from collections import defaultdict
 from typing import Any
 
@@ -544,27 +545,32 @@ class BotRunner:
 
     async def _wait_for_undo(self, game_id: str) -> None:
         """While a person may take back the write that the bot's move would follow,
-        wait until they go on (:meth:`release`) or ``grace`` seconds pass; a new
-        write (undone and written again meanwhile) gets its own grace.  The wait looks
-        at the game again whenever it is woken (a release, or an action that starts
-        the bots: :meth:`kick`), so going on after an undo and a new write lets the
-        bot move at once rather than when the first write's grace ends."""
+        wait until they go on (:meth:`release`): however long it takes where every
+        person plays on one device (against the computer, pass and play: "until your
+        next action"), else until ``grace`` seconds pass (people on several devices:
+        an absent one never holds the others up); a new write (undone and written
+        again meanwhile) gets its own grace.  The wait looks at the game again whenever
+        it is woken (a release, or an action that starts the bots: :meth:`kick`), so
+        going on after an undo and a new write lets the bot move at once rather than
+        when the first write's grace ends."""
         loop = asyncio.get_running_loop()
         version, deadline = -1, 0.0
         try:
             while True:
                 # made before the game is read: a wake-up meanwhile is not lost
                 wake = self.wakes[game_id] = asyncio.Event()
-                current = await self.service.undo_window(game_id)
-                if current is None or (game_id, current) in self.released:
+                window = await self.service.undo_window(game_id)
+                if window is None or (game_id, window[0]) in self.released:
                     return
+                current, patient = window
                 if current != version:  # a new write: its own grace
-                    version, deadline = current, loop.time() + self.grace
+                    grace = math.inf if patient else self.grace
+                    version, deadline = current, loop.time() + grace
                 left = deadline - loop.time()
                 if left <= 0:
                     return
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), left)
+                    await asyncio.wait_for(wake.wait(), None if math.isinf(left) else left)
         finally:
             self.wakes.pop(game_id, None)
 

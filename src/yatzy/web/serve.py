@@ -41,8 +41,10 @@ def add_parser(sub: Any) -> None:
         "--undo-grace",
         type=float,
         default=5.0,
-        help="seconds a computer waits before its move while a person may still take back "
-        "the write before it (default 5; 0: it moves at once)",
+        help="seconds a computer waits before its move while a person on another device "
+        "than the game's other people may still take back the write before it (default 5); "
+        "where every person plays on one device it waits for their next action however "
+        "long; 0: it moves at once everywhere",
     )
     p.add_argument(
         "--workers",

@@ -58,11 +58,15 @@ class BotSide(GameBase):
         bot, _ = bot_for(level, state.rules)
         return bot.choose(state, self.rng)
 
-    async def undo_window(self, game_id: str) -> int | None:
-        """The game's version while a person may still take back a write that a bot's
-        move would follow (see :func:`waits_for_undo`), else None."""
+    async def undo_window(self, game_id: str) -> tuple[int, bool] | None:
+        """While a person may still take back a write that a bot's move would follow
+        (see :func:`waits_for_undo`): the game's version, and whether the bot waits for
+        that person to go on however long it takes (:func:`on_one_device`: nobody else
+        waits meanwhile); else None."""
         stored, state = await self.load(game_id)
-        return stored.version if waits_for_undo(stored, state) else None
+        if not waits_for_undo(stored, state):
+            return None
+        return stored.version, on_one_device(stored)
 
     async def go_on(self, game_id: str, tokens: Mapping[int, str]) -> int:
         """Check that ``tokens`` hold the seat whose write a bot's move waits on (the
@@ -89,6 +93,19 @@ def waits_for_undo(stored: StoredGame, state: State) -> bool:
     """
     seat = state.undo_seat()
     return seat is not None and stored.seats[seat].bot is None and bot_is_next(stored, state)
+
+
+def on_one_device(stored: StoredGame) -> bool:
+    """Whether every person of the game plays on one device (or one account): against
+    the computer, or pass and play.  Every person's seat is taken, all by one owner.
+    There a computer waits for the person's next action after their write, however
+    long (nobody else waits for it); with people on several devices it waits the
+    server's grace, so that one absent person never holds the others up."""
+    people = [s for s in stored.seats if s.bot is None]
+    owners = {s.owner_hash for s in people}
+    return (
+        bool(people) and all(s.claimed for s in people) and len(owners) == 1 and None not in owners
+    )
 
 
 def bot_is_next(stored: StoredGame, state: State) -> bool:

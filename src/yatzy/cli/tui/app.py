@@ -15,6 +15,7 @@ save it (to the rescue folder by default), and no file is replaced unasked.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 from collections.abc import Callable
@@ -66,8 +67,10 @@ if TYPE_CHECKING:
     from yatzy.bots import Bot
 
 
-GRACE_SECONDS = 3.0
-"""How long a bot waits after a person's write before its turn (U can take it back)."""
+GRACE_SECONDS = math.inf
+"""How long a bot waits after a person's write before its turn, while U can take it
+back: until the person's next key (Enter, Space or R), however long that takes (the
+issue's "until your next action"; nobody else waits at one keyboard)."""
 
 _log = logging.getLogger(__name__)
 
@@ -78,9 +81,10 @@ class YatzyApp(BotTurns):
     ``rng`` rolls the dice, ``bot_rng`` gives each bot decision its random source,
     ``save_path`` (``--save``/``--resume``) receives the record after every move,
     and ``bot_delay`` seconds pass after each of a bot's moves so people can
-    follow them.  After a person's write a bot waits ``grace`` seconds (or until
-    the person presses Enter, Space or R) before its turn, so U can still take the
-    write back: no dice are rolled for a decision that may yet be undone.
+    follow them.  After a person's write a bot waits ``grace`` seconds (``math.inf``:
+    however long; or until the person presses Enter, Space or R) before its turn, so
+    U can still take the write back: no dice are rolled for a decision that may yet
+    be undone.
     :attr:`exit_lines` are printed on the terminal after the app.
     """
 
@@ -241,7 +245,8 @@ class YatzyApp(BotTurns):
                 # may still take the write back, until a key goes on or the grace ends.
                 self._grace_due = False
                 self.in_grace = True
-                self._grace_timer = self.set_timer(self.grace, self._end_grace)
+                if math.isfinite(self.grace):
+                    self._grace_timer = self.set_timer(self.grace, self._end_grace)
                 self._redraw()
                 return
             self.bot_busy = True

@@ -4,7 +4,7 @@ import { beep, parsePadDice } from "./widgets.js";
 import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm, focusInPlay } from "./game-state.js";
 import { api, explain, act, load, accept } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
-import { handingOver, allKept, myUndo } from "./game-panels.js";
+import { handingOver, allKept, myUndo, botWaitsForMe } from "./game-panels.js";
 import { render } from "./game-render.js";
 
 export function rollNow() {
@@ -98,6 +98,10 @@ function onKey(e) {
   if (/^[1-6]$/.test(key) && state.view.turn && state.view.turn.dice && Number(key) <= state.view.num_dice) {
     e.preventDefault();
     toggleKeep(Number(key) - 1);
+  } else if (botWaitsForMe() && (key === "r" || ((key === " " || key === "Enter") && !onControl))) {
+    // The computer waits on this viewer's write: the keys of the next action go on.
+    e.preventDefault();
+    goOn();
   } else if (key === "r" || (key === " " && !onControl)) {
     if (!mine() || state.view.pad || handingOver()) return;
     e.preventDefault();
