@@ -97,14 +97,22 @@ milliseconds)."""
 
 
 def wait_mine(page: Any, timeout: float = BOT_WAIT) -> bool:
-    """Until this page's player is to act; False when the game ended first."""
-    page.wait_for_function(
-        "document.getElementById('game').dataset.mine === '1'"
-        " || !document.getElementById('winner').hidden"
-        " || !document.getElementById('handover').hidden",
-        timeout=timeout,
-    )
-    return not page.locator("#winner").is_visible()
+    """Until this page's player is to act; False when the game ended first.  A
+    computer that waits on this page's write (against the computer it waits for the
+    person's next action) is told to go on."""
+    while True:
+        page.wait_for_function(
+            "document.getElementById('game').dataset.mine === '1'"
+            " || !document.getElementById('winner').hidden"
+            " || !document.getElementById('handover').hidden"
+            " || !document.getElementById('go-on').hidden",
+            timeout=timeout,
+        )
+        go_on = page.locator("#go-on")
+        if not go_on.is_visible():
+            return not page.locator("#winner").is_visible()
+        go_on.click()
+        go_on.wait_for(state="hidden", timeout=timeout)
 
 
 def focus_is_in_play(page: Any) -> bool:
