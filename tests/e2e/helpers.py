@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from yatzy.web.i18n import ui_strings
 
@@ -98,21 +101,30 @@ milliseconds)."""
 
 def wait_mine(page: Any, timeout: float = BOT_WAIT) -> bool:
     """Until this page's player is to act; False when the game ended first.  A
-    computer that waits on this page's write (against the computer it waits for the
-    person's next action) is told to go on."""
+    computer that keeps waiting on this page's write (against the computer it waits
+    for the person's next action: Go on) is told to go on; a Go on that shows only
+    while the computer is about to move anyway is left alone."""
+    deadline = time.monotonic() + timeout / 1000
+    condition = (
+        "document.getElementById('game').dataset.mine === '1'"
+        " || !document.getElementById('winner').hidden"
+        " || !document.getElementById('handover').hidden"
+    )
     while True:
-        page.wait_for_function(
-            "document.getElementById('game').dataset.mine === '1'"
-            " || !document.getElementById('winner').hidden"
-            " || !document.getElementById('handover').hidden"
-            " || !document.getElementById('go-on').hidden",
-            timeout=timeout,
-        )
-        go_on = page.locator("#go-on")
-        if not go_on.is_visible():
+        try:
+            page.wait_for_function(condition, timeout=GO_ON_AFTER)
             return not page.locator("#winner").is_visible()
-        go_on.click()
-        go_on.wait_for(state="hidden", timeout=timeout)
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
+        go_on = page.locator("#go-on")
+        if go_on.is_visible():
+            go_on.click()
+            go_on.wait_for(state="hidden", timeout=timeout)
+
+
+GO_ON_AFTER = 1500
+"""Milliseconds :func:`wait_mine` waits before it presses a Go on still shown."""
 
 
 def focus_is_in_play(page: Any) -> bool:
