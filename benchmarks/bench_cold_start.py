@@ -25,13 +25,17 @@ temporary folder, as on a computer that never ran yatzy.  It prints, per rule se
   analysis's estimate (shown while the exact one is computed) and the win analysis
   (whose turns the server rated ahead meanwhile, where its tables were ready), each
   waited for ``--limit`` seconds at most (``nan`` past it);
+- ``terminal-end`` (``--only terminal-end``): the terminal's analysis at a game's end
+  (``A``, ``a``) of a two-person game with the live chances off (nothing rated ahead),
+  on a fresh install and then for a second game;
 - ``terminal`` (``--only terminal``): the terminal's waits (``yatzy play``): the optimal
   computer's first turn, the first hint, the solo record line, and the time until a
   hint gives options (its table is built by a child process meanwhile; ``--limit``
   seconds at most).
 
 Run: ``.venv/bin/python benchmarks/bench_cold_start.py [--specs yatzy,yahtzee]
-[--game 60] [--only analysis,win,warm-analysis,warm-win,server,terminal] [--limit 3600]``.
+[--game 60] [--only analysis,win,warm-analysis,warm-win,server,terminal,terminal-end]
+[--limit 3600]``.
 """
 
 from __future__ import annotations
@@ -259,6 +263,18 @@ elif what == "terminal":
         time.sleep(2)
         said = hint_lines(state, None, "en")[0]
     out["terminal: a hint with options after"] = time.perf_counter() - t
+elif what == "terminal-end":
+    # The terminal's analysis at a game's end (A on the full screen, a in the line
+    # mode) of a two-person game played with the live chances off (nothing rated
+    # ahead): the points, each player's mistakes and the chances to win, with what is
+    # left rated in a worker per core; then the same for a second game (kernels warm).
+    from yatzy.cli.play_common import analysis_lines
+    for label in ("fresh", "warm"):
+        state = finished(["Ann", "Bo"])
+        t = time.perf_counter()
+        lines = analysis_lines(state, "en")
+        out[f"terminal: analysis at the end, {label}"] = time.perf_counter() - t
+    out["terminal: analysis says"] = next((x for x in lines if "at the start" in x), "")[:48]
 print(json.dumps(out))
 """
 

@@ -183,10 +183,11 @@ class PlaySession:
         # A hint asked while its table was being prepared: shown by itself at the
         # first prompt after the table is ready (the full screen's open hint fills in).
         self._hint_pending = False
-        # With the live chances: the game so far rated in win chance after every written
-        # box, in a thread of its own, so that the analysis at the end is ready at once.
+        # With two or more players (chances shown or not): the game so far rated in win
+        # chance after every written box, in a thread of its own, so that the analysis
+        # at the end is ready at once.
         rate = partial(win_analysis_ahead, history=history)
-        self.ahead = AnalysisAhead(rate) if self.chances else None
+        self.ahead = AnalysisAhead(rate) if len(state.players) > 1 else None
         # The chances on each board, worked out in a thread: at a terminal a board waits
         # for them a few seconds (then says they are being worked out and the game goes
         # on); a script's board waits up to the time-out, so that its output is whole.

@@ -71,11 +71,9 @@ def run_app(
         autosave_path=autosave_path,
         grace=GRACE_SECONDS,
         # with the live chances (the same kernels), the win analysis rated as it is played
-        ahead=(
-            partial(win_analysis_ahead, history=history)
-            if chances and len(state.players) > 1
-            else None
-        ),
+        # the analysis ahead whether or not the chances are shown: the win analysis
+        # at the end then has only the last turn left (seconds, not a minute)
+        ahead=partial(win_analysis_ahead, history=history) if len(state.players) > 1 else None,
     )
 
     ended = threading.Event()
