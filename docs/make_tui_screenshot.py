@@ -1,9 +1,13 @@
-"""Write docs/tui.svg: the full-screen game in the middle of a game (Textual's SVG export).
+"""Write the full-screen game's screenshots in docs/ (Textual's SVG export).
 
-A seeded game of Scandinavian Yatzy between two people and a greedy bot: six rounds
-are played by greedy choices, then the screen is shot after a roll with two dice
-kept, at 80×24 by default (the sheet in two columns, the totals in sight).
-Run: ``.venv/bin/python docs/make_tui_screenshot.py [--size 80x24]``.
+A seeded game of Scandinavian Yatzy between two people and a greedy bot.  ``turn``:
+six rounds are played by greedy choices, then the screen is shot after a roll with two
+dice kept, at 80×24 by default (the sheet in two columns, the totals in sight).
+``analysis``: the same game played to its end, and the analysis its `A` opens (each
+player's points lost, the chances to win given up, the costliest decisions).
+Run: ``.venv/bin/python docs/make_tui_screenshot.py [--size 80x24] [--lang en]
+[--screen turn|analysis]``, or ``--all`` for both screens in English, Swedish and
+Finnish (``docs/tui.svg``, ``docs/tui-sv.svg``, ``docs/tui-analysis-fi.svg`` …).
 """
 
 from __future__ import annotations
@@ -15,47 +19,87 @@ from pathlib import Path
 
 from yatzy.bots import make_bot
 from yatzy.cli.tui.app import YatzyApp
-from yatzy.game import Game, Player
-from yatzy.rules import RuleSet
+from yatzy.game import Game, Player, State
+from yatzy.rules import Language, RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent
+LANGS: tuple[Language, ...] = ("en", "sv", "fi")
+NAMES = {"en": ("Anna", "Bo"), "sv": ("Anna", "Bo"), "fi": ("Aino", "Eero")}
 
 
-def main() -> None:
-    """Play to the middle, shoot, write the SVG."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="80x24")
-    parser.add_argument("--out", default=str(ROOT / "docs" / "tui.svg"))
-    args = parser.parse_args()
-    cols, rows = (int(x) for x in args.size.split("x"))
-
-    game = Game(RuleSet.parse("yatzy"), [Player("Anna"), Player("Bo"), Player("Hal", "greedy")])
+def played(lang: Language, turns: int | None) -> State:
+    """The seeded game after ``turns`` turns (``None``: to its end), greedy choices."""
+    people = NAMES[lang]
+    game = Game(
+        RuleSet.parse("yatzy"), [Player(people[0]), Player(people[1]), Player("Hal", "greedy")]
+    )
     state = game.new_initial_state(starter=0)
     rng = random.Random(7)
     greedy = make_bot("greedy")
-    while state.turn_number < 3 * 6:
+    while not state.is_terminal() and (turns is None or state.turn_number < turns):
         if state.is_chance_node():
             state.roll(rng)
         else:
             state.apply(greedy.choose(state, rng))
+    return state
+
+
+def shoot(lang: Language, screen: str, size: tuple[int, int]) -> str:
+    """The SVG of ``screen`` in ``lang``."""
+    state = played(lang, 3 * 6 if screen == "turn" else None)
+    greedy = make_bot("greedy")
     app = YatzyApp(
         state,
-        lang="en",
-        rng=rng,
+        lang=lang,
+        rng=random.Random(7),
         bots={2: greedy},
         bot_rng=lambda s: random.Random(f"7:{s.turn_number}:{s.rolls_used}"),
     )
 
-    async def shoot() -> str:
-        async with app.run_test(size=(cols, rows)) as pilot:
+    async def run() -> str:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            await pilot.press("space", "2", "3", "space")
-            await pilot.pause()
+            if screen == "turn":
+                await pilot.press("space", "2", "3", "space")
+                await pilot.pause()
+            else:
+                await pilot.press("a")
+                for _ in range(1200):  # the analysis is made off the screen's thread
+                    await pilot.pause(0.1)
+                    lines = getattr(app.screen, "lines", [])
+                    if len(lines) > 3 and not getattr(lines, "preparing", False):
+                        break
+                await pilot.pause(0.3)
             return app.export_screenshot(title="yatzy play")
 
-    svg = asyncio.run(shoot())
-    Path(args.out).write_text(svg, encoding="utf-8")
-    print(f"wrote {args.out} ({len(svg) // 1024} kB)")
+    return asyncio.run(run())
+
+
+def main() -> None:
+    """Play, shoot, write the SVG(s)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="80x24")
+    parser.add_argument("--lang", default="en", choices=LANGS)
+    parser.add_argument("--screen", default="turn", choices=("turn", "analysis"))
+    parser.add_argument("--all", action="store_true", help="both screens in every language")
+    parser.add_argument("--out", help="the file (default: docs/tui[-analysis][-LANG].svg)")
+    args = parser.parse_args()
+    cols, rows = (int(x) for x in args.size.split("x"))
+    jobs = (
+        [(lang, screen) for screen in ("turn", "analysis") for lang in LANGS]
+        if args.all
+        else [(args.lang, args.screen)]
+    )
+    for lang, screen in jobs:
+        name = (
+            "tui"
+            + ("-analysis" if screen == "analysis" else "")
+            + (f"-{lang}" if lang != "en" or screen == "analysis" else "")
+        )
+        out = Path(args.out) if args.out and not args.all else ROOT / "docs" / f"{name}.svg"
+        svg = shoot(lang, screen, (cols, rows))
+        out.write_text(svg, encoding="utf-8")
+        print(f"wrote {out} ({len(svg) // 1024} kB)")
 
 
 if __name__ == "__main__":

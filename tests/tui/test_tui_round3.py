@@ -698,6 +698,38 @@ def test_a_finished_games_analysis_is_one_key_away(
     drive(app, body, size=(120, 40))
 
 
+@pytest.mark.slow
+def test_the_analysis_at_the_end_is_rated_in_workers_under_the_full_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The full screen replaces sys.stderr with one whose descriptor is -1, which
+    # multiprocessing's resource tracker hands to its child: no worker could start
+    # ("bad value(s) in fds_to_keep"), and the analysis fell back to one process.
+    from yatzy.cli import play_common
+    from yatzy.cli.i18n import tr
+    from yatzy.strategy import win_analysis
+
+    monkeypatch.setenv("YATZY_JOBS", "2")
+    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    win_analysis.forget_analysed()
+    rated_here: list[int] = []
+    rate = win_analysis._rate
+    monkeypatch.setattr(win_analysis, "_rate", lambda *a: rated_here.append(1) or rate(*a))
+    app = make_app(_finished("yatzy", ["Anna", "Bo"]))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("a")
+        for _ in range(600):
+            await pilot.pause(0.1)
+            if tr("analysis_costliest", "en") in getattr(app.screen, "lines", []):
+                break
+        assert tr("analysis_costliest", "en") in getattr(app.screen, "lines", [])
+
+    drive(app, body, size=(120, 40))
+    assert rated_here == []  # every position came from a worker
+    win_analysis.forget_analysed()
+
+
 def test_the_analysis_comes_by_itself_once_its_table_is_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -85,6 +86,7 @@ def spread_wins(
     context = multiprocessing.get_context("spawn")
     rated = 0
     try:
+        _start_resource_tracker()
         with ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
             mp_context=context,
@@ -101,6 +103,27 @@ def spread_wins(
     except Exception:  # the positions not rated are rated in this process
         log.warning("the win analysis's workers stopped after %d positions", rated, exc_info=True)
     return rated
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with the process's own standard error:
+    it hands ``sys.stderr``'s descriptor to its child, and a full-screen app (Textual)
+    replaces ``sys.stderr`` with one whose descriptor is -1 ("bad value(s) in
+    fds_to_keep": no worker could start under the terminal game)."""
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        resource_tracker.ensure_running()
+        return
+    replaced, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = replaced
 
 
 def _start_worker(text: str, record: int | None, levels: list[str], budget: float) -> None:
