@@ -127,6 +127,13 @@ def _start_resource_tracker() -> None:
 
 
 def _start_worker(text: str, record: int | None, levels: list[str], budget: float) -> None:
+    # A worker writes nothing to the terminal it inherited (under the full-screen game a
+    # stray warning would land in its screen); what it raises comes back as the task's
+    # exception, and the caller logs it.
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.close(quiet)
     state = loads(text)
     # As analyze_wins does before its positions: the points' analysis loads (or builds,
     # one builder per table on the machine) the strategy tables the positions read.
