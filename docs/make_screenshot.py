@@ -6,10 +6,13 @@ phone (390×844):
 * ``--screens``: the main screens of docs/playing.md in Swedish, English and Finnish
   — the start page, a game with hints on, the end screen, Undo against the computer,
   pass and play's hand-over card and the history — as compressed WebP
-  (``docs/screens/{start,hints,end,undo,handover,history}-{desktop,phone}-LANG.webp``).
+  (``docs/screens/{start,hints,end,undo,handover,history}-{desktop,phone}-LANG.webp``);
+* ``--more``: Maxi Yatzy and DubbelYatzy against the computer after a first roll, and
+  pass and play of two people with their chances to win in the column heads
+  (``docs/screens/{maxi,dubbel,chances}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
-[--screens] [LANG ...]``.
+[--screens | --more] [LANG ...]``.
 """
 
 from __future__ import annotations
@@ -154,25 +157,72 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     page.close()
 
 
+def more_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
+    """Maxi Yatzy and DubbelYatzy against the computer after a first roll (every die in
+    one row, the sheet's boxes), and pass and play of two people some rounds in (each
+    player's chance to win in the sheet's column heads)."""
+    page = browser.new_page(
+        viewport=DESKTOP if size == "desktop" else PHONE,
+        locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
+        bypass_csp=True,
+    )
+
+    def shot(name: str) -> None:
+        png = tmp / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(2600)  # the roll's animation
+        page.screenshot(path=str(png))
+        webp(png, folder / f"{name}-{size}-{lang}.webp")
+
+    for preset in ("maxi", "dubbel"):
+        page.goto(f"{url}/?lang={lang}")
+        page.locator("#your-name").fill(NAMES[lang])
+        page.locator(f'input[name="preset"][value="{preset}"]').check()
+        page.locator("#play-bot").click()
+        page.wait_for_url("**/g/*")
+        wait_mine(page)
+        seen = version(page)
+        page.keyboard.press("r")
+        wait_change(page, seen)
+        shot(preset)
+    page.goto(f"{url}/?lang={lang}")
+    page.locator('input[name="preset"][value="yatzy"]').check()  # the page keeps the last
+    page.locator('button[data-mode="hotseat"]').click()
+    page.locator("#start-btn").click()
+    page.wait_for_url("**/g/*")
+    for _ in range(6):  # three rounds of two people
+        roll_and_write(page)
+        wait_mine(page)
+        if page.locator("#handover").is_visible():
+            page.locator("#handover-go").click()
+    page.wait_for_function("!document.querySelector('#protocol thead').textContent.includes('…')")
+    shot("chances")
+    page.close()
+
+
 def main() -> None:
     """Take every screenshot."""
-    args = [a for a in sys.argv[1:] if a != "--screens"]
+    args = [a for a in sys.argv[1:] if a not in ("--screens", "--more")]
     db = Path(tempfile.mkdtemp()) / "shot.db"
     docs = ROOT / "docs"
-    langs = args or (["sv", "en", "fi"] if "--screens" in sys.argv else ["sv", "en"])
+    every = "--screens" in sys.argv or "--more" in sys.argv
+    langs = args or (["sv", "en", "fi"] if every else ["sv", "en"])
     # the computer waits 5 s after a person's write (as `yatzy serve` does): Undo shows
     server = Server(f"sqlite:///{db}", bot_delay=0.05, undo_grace=5.0)
     with server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for lang in langs:
             for size in ("desktop", "phone"):
-                if "--screens" in sys.argv:
+                if "--more" in sys.argv:
+                    (docs / "screens").mkdir(exist_ok=True)
+                    more_screens(browser, server.url, lang, size, docs / "screens", db.parent)
+                elif "--screens" in sys.argv:
                     (docs / "screens").mkdir(exist_ok=True)
                     screens(browser, server.url, lang, size, docs / "screens", db.parent)
                 else:
                     shoot(browser, server.url, lang, size, docs / f"screenshot-{size}-{lang}.png")
         browser.close()
-    if "en" in langs and "--screens" not in sys.argv:
+    if "en" in langs and not every:
         shutil.copy(docs / "screenshot-desktop-en.png", docs / "screenshot.png")
 
 
