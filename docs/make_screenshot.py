@@ -20,6 +20,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,10 +101,11 @@ def roll_and_write(page: Any) -> None:
     confirm_if_asked(page)
 
 
-def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
-    """The start page, a game against the computer with hints on, and its end; a write
-    taken back against the computer and on pass and play's hand-over card; the
-    history."""
+def _camera(
+    browser: Any, lang: str, size: str, folder: Path, tmp: Path, settle: int
+) -> tuple[Any, Callable[[str], None]]:
+    """A page in ``lang`` at ``size``, and the function that shoots it as
+    ``folder/NAME-SIZE-LANG.webp`` from its top once ``settle`` ms have passed."""
     page = browser.new_page(
         viewport=DESKTOP if size == "desktop" else PHONE,
         locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
@@ -113,9 +115,18 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     def shot(name: str) -> None:
         png = tmp / f"{name}.png"
         page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(800)
+        page.wait_for_timeout(settle)
         page.screenshot(path=str(png))
         webp(png, folder / f"{name}-{size}-{lang}.webp")
+
+    return page, shot
+
+
+def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
+    """The start page, a game against the computer with hints on, and its end; a write
+    taken back against the computer and on pass and play's hand-over card; the
+    history."""
+    page, shot = _camera(browser, lang, size, folder, tmp, settle=800)
 
     page.goto(f"{url}/?lang={lang}")
     page.locator("#your-name").fill(NAMES[lang])
@@ -161,18 +172,7 @@ def more_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp
     """Maxi Yatzy and DubbelYatzy against the computer after a first roll (every die in
     one row, the sheet's boxes), and pass and play of two people some rounds in (each
     player's chance to win in the sheet's column heads)."""
-    page = browser.new_page(
-        viewport=DESKTOP if size == "desktop" else PHONE,
-        locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
-        bypass_csp=True,
-    )
-
-    def shot(name: str) -> None:
-        png = tmp / f"{name}.png"
-        page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(2600)  # the roll's animation
-        page.screenshot(path=str(png))
-        webp(png, folder / f"{name}-{size}-{lang}.webp")
+    page, shot = _camera(browser, lang, size, folder, tmp, settle=2600)  # a roll's animation
 
     for preset in ("maxi", "dubbel"):
         page.goto(f"{url}/?lang={lang}")
