@@ -236,7 +236,8 @@ elif what == "terminal":
     # The terminal's waits (yatzy play): the optimal computer's first turn, the first
     # hint, the record line, and how long until a hint gives options.
     from yatzy.bots import GreedyBot, make_bot
-    from yatzy.cli.play_common import hint_lines, plays_stand_in, record_line
+    from yatzy.cli.play_advice import hint_lines
+    from yatzy.cli.play_common import plays_stand_in, record_line
     from yatzy.game import Player, Roll
     state = Game(rules, [Player("Bot", "optimal"), Player("Ann")]).new_initial_state(starter=0)
     t = time.perf_counter()
@@ -268,7 +269,7 @@ elif what == "terminal-end":
     # mode) of a two-person game played with the live chances off (nothing rated
     # ahead): the points, each player's mistakes and the chances to win, with what is
     # left rated in a worker per core; then the same for a second game (kernels warm).
-    from yatzy.cli.play_common import analysis_lines
+    from yatzy.cli.play_advice import analysis_lines
     for label in ("fresh", "warm"):
         state = finished(["Ann", "Bo"])
         t = time.perf_counter()

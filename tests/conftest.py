@@ -75,7 +75,7 @@ os.environ["XDG_CACHE_HOME"] = str(LOCAL / "xdg-cache")
 os.environ["XDG_CONFIG_HOME"] = str(RUN / "config")
 os.environ["TMPDIR"] = str(RUN / "tmp")
 # The analysis made while games are played (yatzy.web.ahead, the terminal's
-# play_common.AnalysisAhead) spends CPU on every game with a person that a test plays
+# play_advice.AnalysisAhead) spends CPU on every game with a person that a test plays
 # (+70 % in the analysis modules); the tests of it switch it on
 # (tests/web/test_web_ahead.py, tests/e2e/test_measured_level_browser.py).
 os.environ.setdefault("YATZY_ANALYSE_AHEAD", "0")

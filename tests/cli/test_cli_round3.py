@@ -343,11 +343,11 @@ def test_the_line_mode_shows_the_analysis_at_the_end(
     # Issue 24: the analysis within seconds of the last box in the terminal, the line
     # mode too: `a` at the end, in the game's language, as `yatzy analyze` rates it
     # (and in chance to win with two or more players).
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice, play_common
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.analyze import analyze
 
-    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
     state = _one_box_left("yatzy", ["Anna", "Bo"])
     box = state.sheets[1].open_boxes[0]
     out = io.StringIO()
@@ -398,8 +398,8 @@ def test_the_line_modes_analysis_waits_for_its_table_in_words(
 ) -> None:
     # While the strategy table is being prepared (a fresh install's Maxi) the line mode
     # says so, and the analysis follows by itself once the table is ready.
-    from yatzy.cli import play_session
-    from yatzy.cli.play_common import AdvisorLines
+    from yatzy.cli import line_advice
+    from yatzy.cli.play_advice import AdvisorLines
 
     asked: list[int] = []
 
@@ -409,7 +409,7 @@ def test_the_line_modes_analysis_waits_for_its_table_in_words(
             return AdvisorLines.waiting(tr("analysis_preparing", lang))
         return AdvisorLines(["Anna: 200 points"])
 
-    monkeypatch.setattr(play_session, "analysis_lines", analysis_lines)
+    monkeypatch.setattr(line_advice, "analysis_lines", analysis_lines)
     state = _one_box_left("yatzy", ["Anna"])
     box = state.sheets[0].open_boxes[0]
     out = io.StringIO()
@@ -426,7 +426,7 @@ def test_the_line_modes_analysis_waits_for_its_table_in_words(
     text = out.getvalue()
     assert text.count(tr("analysis_preparing", "sv")) == 2
     assert text.index(tr("analysis_preparing", "sv")) < text.index("Anna: 200 points")
-    assert slept == [play_session.ANALYSIS_RETRY_SECONDS] * 2
+    assert slept == [line_advice.ANALYSIS_RETRY_SECONDS] * 2
 
 
 def test_the_line_mode_hands_each_written_box_to_the_analysis_ahead(
@@ -437,7 +437,7 @@ def test_the_line_mode_hands_each_written_box_to_the_analysis_ahead(
     import threading
 
     from yatzy.analysis import AHEAD_ENV
-    from yatzy.cli.play_common import AnalysisAhead
+    from yatzy.cli.play_advice import AnalysisAhead
 
     monkeypatch.setenv(AHEAD_ENV, "1")
     handed: list[int] = []
@@ -462,7 +462,7 @@ def test_the_analysis_ahead_is_off_where_the_environment_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from yatzy.analysis import AHEAD_ENV
-    from yatzy.cli.play_common import AnalysisAhead
+    from yatzy.cli.play_advice import AnalysisAhead
 
     monkeypatch.setenv(AHEAD_ENV, "0")
     handed: list[int] = []

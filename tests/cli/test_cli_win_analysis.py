@@ -183,18 +183,18 @@ def test_the_terminals_end_analysis_rates_what_is_left_in_workers(
 ) -> None:
     # Issue 24: the win analysis within 10 s of the last box. What the analysis ahead
     # did not rate (all of it with the chances off) is rated in a worker per core.
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice
     from yatzy.game import load
     from yatzy.strategy import win_analysis
 
     monkeypatch.setenv("YATZY_JOBS", "2")
-    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)
     state = load(_record(tmp_path, [("Ann", None), ("Bo", None)]))
     win_analysis.forget_analysed()
     rated_here: list[int] = []
     rate = win_analysis._rate
     monkeypatch.setattr(win_analysis, "_rate", lambda *args: rated_here.append(1) or rate(*args))
-    lines = play_common.analysis_lines(state, "sv")
+    lines = play_advice.analysis_lines(state, "sv")
     assert any("% vid start;" in line for line in lines), lines  # the chance at the start
     assert rated_here == []
     win_analysis.forget_analysed()

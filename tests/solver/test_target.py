@@ -241,7 +241,7 @@ def test_chance_to_beat_the_record_live_in_the_terminal(monkeypatch: pytest.Monk
 
 
 def test_the_full_screen_hint_aims_at_the_record(monkeypatch: pytest.MonkeyPatch) -> None:
-    from yatzy.cli.play_common import _record_hint_lines
+    from yatzy.cli.play_advice import _record_hint_lines
     from yatzy.strategy import target_play
 
     open_boxes = ["threes", "full_house", "chance"]

@@ -578,7 +578,7 @@ def test_an_open_hint_gets_its_options_once_the_table_is_ready(
     # left open, it asks again (every HINT_RETRY_SECONDS) and shows the options by
     # itself once the table is built, rather than until it is closed and asked again.
     from yatzy.cli.i18n import tr
-    from yatzy.cli.play_common import AdvisorLines
+    from yatzy.cli.play_advice import AdvisorLines
     from yatzy.cli.tui import app as app_module
 
     ready = False
@@ -639,19 +639,19 @@ def test_a_finished_games_analysis_is_one_key_away(
     # Issue 24: the analysis within seconds of the last box, in the terminal too: A at
     # the end shows each player's points lost to the best play and the costliest
     # decisions, in the game's language, as `yatzy analyze` rates them.
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice, play_common
     from yatzy.cli.i18n import tr
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.analyze import analyze
     from yatzy.strategy.win_analysis import analyze_wins
 
-    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)  # a second, not 15
     state = _finished("yatzy", ["Anna", "Bo"])
     expected = analyze(state, lang)
     # each person at the level their play has shown, as the web counts them
     measured = play_common.measured_levels(state)
     assert measured, "the casual bot's play, rated as people's, measures as a level"
-    levels = play_common.rating_levels_of(state, measured)
+    levels = play_advice.rating_levels_of(state, measured)
     win = analyze_wins(state, levels=levels, budget=0.01)
     app = make_app(state, lang=lang)
 
@@ -705,12 +705,12 @@ def test_the_analysis_at_the_end_is_rated_in_workers_under_the_full_screen(
     # The full screen replaces sys.stderr with one whose descriptor is -1, which
     # multiprocessing's resource tracker hands to its child: no worker could start
     # ("bad value(s) in fds_to_keep"), and the analysis fell back to one process.
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice
     from yatzy.cli.i18n import tr
     from yatzy.strategy import win_analysis
 
     monkeypatch.setenv("YATZY_JOBS", "2")
-    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)
     win_analysis.forget_analysed()
     rated_here: list[int] = []
     rate = win_analysis._rate
@@ -734,7 +734,7 @@ def test_the_analysis_comes_by_itself_once_its_table_is_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from yatzy.cli.i18n import tr
-    from yatzy.cli.play_common import AdvisorLines
+    from yatzy.cli.play_advice import AdvisorLines
     from yatzy.cli.tui import app as app_module
 
     ready = False
@@ -769,10 +769,10 @@ def test_the_win_analysis_is_rated_while_the_game_is_played(
     # Rated ahead after each box (as the web server does), the end has only the last
     # turn left to rate: the win analysis at the end comes in a fraction of a second
     # (0.06 s against 15 s for a game of two, measured).
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice
     from yatzy.strategy import win_analysis
 
-    monkeypatch.setattr(play_common, "ANALYSIS_WIN_BUDGET", 0.01)
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)
     win_analysis.forget_analysed()
     positions: list[State] = []
     state = _finished("yatzy+forced", ["Anna", "Bo"], positions)
@@ -785,10 +785,10 @@ def test_the_win_analysis_is_rated_while_the_game_is_played(
 
     monkeypatch.setattr(win_analysis, "_rate", counted)
     for position in positions:  # as the full screen hands them over
-        play_common.win_analysis_ahead(position)
+        play_advice.win_analysis_ahead(position)
     before_end = len(rated)
     assert before_end > 0
-    lines = play_common.analysis_lines(state, "en")
+    lines = play_advice.analysis_lines(state, "en")
     assert any("at the start" in line for line in lines)
     last = {t for t in rated[before_end:]}
     assert last <= {len(state.log) - 1}, "the end rated turns that were rated ahead"
@@ -808,12 +808,12 @@ def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead(
         done.set()
 
     from yatzy.analysis import AHEAD_ENV
-    from yatzy.cli import play_common
+    from yatzy.cli import play_advice
 
     monkeypatch.setenv(AHEAD_ENV, "1")
     state = new_state("yatzy", ["Anna", "Bo"], starter=0)
     app = make_app(state)
-    app.ahead = play_common.AnalysisAhead(ahead)
+    app.ahead = play_advice.AnalysisAhead(ahead)
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")

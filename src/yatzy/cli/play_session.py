@@ -16,7 +16,6 @@ import os
 import random
 import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,9 @@ from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
 from yatzy.cli.i18n import tr
+from yatzy.cli.line_advice import LineAdvice
 from yatzy.cli.line_chances import LINE_CHANCES_WAIT, ChancesInBackground
+from yatzy.cli.play_advice import AnalysisAhead, win_analysis_ahead
 from yatzy.cli.play_commands import (
     ALL_WORDS,
     WORD_TO_COMMAND,
@@ -39,16 +40,13 @@ from yatzy.cli.play_common import (
     CHANCES_TIMEOUT_SECONDS,
     NO_WORDS,
     YES_WORDS,
-    AnalysisAhead,
     HangUp,
     PeopleHistory,
-    analysis_lines,
     chances_line,
     dice_proof,
     explain_refusal,
     hangup_handlers,
     has_progress,
-    hint_lines,
     live_chances,
     measured_line,
     plays_stand_in,
@@ -60,7 +58,6 @@ from yatzy.cli.play_common import (
     seeded_rng,
     settle_finished_file,
     wastes_dice,
-    win_analysis_ahead,
     write_record,
     written_messages,
 )
@@ -88,9 +85,6 @@ EXIT_UNFINISHED = 1
 """Exit code when the session stops with the game unfinished (``q``, end of input)."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (the conventional 128 + SIGINT)."""
-ANALYSIS_RETRY_SECONDS = 2.0
-"""How often the analysis asked for at the end looks again for its strategy table
-while the table is being prepared."""
 
 __all__ = [  # the commands' parsing and the seeded dice moved out; imported from here too
     "EXIT_FINISHED",
@@ -111,7 +105,7 @@ class _Quit:
     """The player asked to stop."""
 
 
-class PlaySession:
+class PlaySession(LineAdvice):
     """One terminal game: a state, its seats' bots, and the streams to talk on.
 
     ``rng`` rolls the dice.  ``bot_rng`` gives the random source of a bot's
@@ -437,43 +431,6 @@ class PlaySession:
         self._after_game()
         return EXIT_FINISHED
 
-    def _after_game(self) -> None:
-        """The game is over: ``a`` shows the analysis of every decision (the full
-        screen's A), Enter, ``q`` or the end of input ends the session."""
-        while True:
-            try:
-                line = self._read(tr("line_over_prompt", self.lang))
-            except KeyboardInterrupt:
-                self._print()
-                return
-            word = (line or "").strip().casefold()
-            command = WORD_TO_COMMAND.get(word)
-            if line is None or not word or command == "quit":
-                return
-            if command == "analysis":
-                self._analysis()
-            elif command == "help":
-                self._print(tr("help", self.lang))
-            else:
-                self._error(tr("line_over_unknown", self.lang))
-
-    def _analysis(self) -> None:
-        """The finished game's analysis in words; while its strategy table is being
-        prepared (a fresh install's Maxi) that is said, and the analysis follows by
-        itself once the table is ready (Ctrl-C stops the wait)."""
-        self._print(tr("line_analysing", self.lang))
-        lines = analysis_lines(self.state, self.lang, self.history)
-        try:
-            while lines.preparing:
-                self._print_wrapped(lines)
-                self._sleep(ANALYSIS_RETRY_SECONDS)
-                lines = analysis_lines(self.state, self.lang, self.history)
-        except KeyboardInterrupt:
-            self._print()
-            return
-        self._print(tr("tui_analysis_title", self.lang))
-        self._print_wrapped(lines)
-
     def _grace_undone(self, seat: int) -> bool:
         """After a person's write, before a bot's turn: the person may still take it
         back (``u``); Enter goes on.  No dice are rolled meanwhile.  Whether undone."""
@@ -711,49 +668,6 @@ class PlaySession:
                 return None
             self._player_act(Score(box) if command == "score" else Scratch(box))
         return None
-
-    def _hint(self) -> None:
-        """``hint``: the advisor's best options now (the full screen's H).  While its
-        table is being prepared it says so, and the options come by themselves at the
-        first prompt after the table is ready (:meth:`_hint_when_ready`)."""
-        state = self.state
-        record = self.record if len(state.players) == 1 else None
-        lines = hint_lines(state.clone(), record, self.lang)
-        self._hint_pending = lines.preparing
-        self._print(tr("tui_hint_title", self.lang))
-        self._print_wrapped(lines)
-
-    def _print_wrapped(self, lines: Sequence[str]) -> None:
-        """Indented lines of words (a hint, an analysis); at a terminal broken between
-        words rather than mid-word at its edge."""
-        width = self._columns()
-        for text in lines:
-            if not text:
-                self._print()
-            elif width is None:
-                self._print(f"  {text}")
-            else:
-                self._print(
-                    textwrap.fill(
-                        text,
-                        width - 1,
-                        initial_indent="  ",
-                        subsequent_indent="    ",
-                        break_long_words=False,
-                        break_on_hyphens=False,
-                    )
-                )
-
-    def _hint_when_ready(self) -> None:
-        """A hint asked while its table was being prepared, once the table is ready."""
-        if not self._hint_pending:
-            return
-        from yatzy.bots import preparing
-
-        if preparing("optimal", self.state.rules):
-            return
-        self._print(tr("hint_ready", self.lang))
-        self._hint()
 
     def _confirm_wasted_layers(self, fill: Fill2) -> bool:
         """DubbelYatzy: ask before each result's 0 where that layer's dice would score."""

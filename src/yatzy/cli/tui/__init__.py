@@ -50,7 +50,8 @@ def run_app(
     ``record_lookup`` finds a solo player's record when none is given (in the
     background, after the first screen); ``autosave_path`` receives the record after
     every move when ``save_path`` is not given."""
-    from yatzy.cli.play_common import hangup_handlers, live_chances, win_analysis_ahead
+    from yatzy.cli.play_advice import win_analysis_ahead
+    from yatzy.cli.play_common import hangup_handlers, live_chances
     from yatzy.cli.tui.app import GRACE_SECONDS, YatzyApp
     from yatzy.cli.tui.saving import EXIT_UNFINISHED
 

@@ -31,13 +31,10 @@ from textual.widgets import Static
 from yatzy.bots import QUICK_BOTS
 from yatzy.cli.cmd_rules import rules_lines
 from yatzy.cli.i18n import tr
+from yatzy.cli.play_advice import AdvisorLines, AnalysisAhead, analysis_lines, hint_lines
 from yatzy.cli.play_common import (
-    AdvisorLines,
-    AnalysisAhead,
     PeopleHistory,
-    analysis_lines,
     explain_refusal,
-    hint_lines,
     prepare_analysis,
     rescue_dir,
     wastes_dice,
@@ -132,7 +129,7 @@ class YatzyApp(BotTurns):
         super().__init__()
         self.state = state
         # Run on the game so far after each written box, off the screen's thread
-        # (play_common.win_analysis_ahead): the analysis at the end is then ready at once.
+        # (play_advice.win_analysis_ahead): the analysis at the end is then ready at once.
         self.ahead = AnalysisAhead(ahead) if ahead is not None else None
         # The person's earlier games on this computer, counted in their measured level
         # by ``chances`` (the same history) and said in the measured line.

@@ -20,9 +20,9 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from yatzy.cli.i18n import tr
+from yatzy.cli.play_advice import AnalysisAhead
 from yatzy.cli.play_common import (
     CHANCES_TIMEOUT_SECONDS,
-    AnalysisAhead,
     PeopleHistory,
     chance_position,
     measured_line,
@@ -302,7 +302,7 @@ class SheetDrawing(SavingApp):
 
     def _analyse_ahead(self) -> None:
         """After a written box, the game so far analysed in a thread of its own
-        (:class:`~yatzy.cli.play_common.AnalysisAhead`); not counted as the app's
+        (:class:`~yatzy.cli.play_advice.AnalysisAhead`); not counted as the app's
         thinking: nobody waits for it."""
         if self.ahead is not None:
             self.ahead.after_write(self.state)
