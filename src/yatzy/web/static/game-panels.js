@@ -1,7 +1,7 @@
 // The panels around the sheet: roll-off, links and invite, joining, hand-over, status,
 // the play controls, the winner and the analyses.
 import { percentText } from "./chances.js";
-import { renderHint, renderAnalysis, renderWinAnalysis } from "./insight.js";
+import { renderHint, renderAnalysis, renderWinAnalysis, formatNumber } from "./insight.js";
 import { el } from "./widgets.js";
 import { root, gameId, words, $, FACES, BOX_KEYS, params, url, state, t, seatName, boxOf, mine, spectator, focusInPlay } from "./game-state.js";
 import { api, explain, accept, reconnect, load } from "./game-net.js";
@@ -161,7 +161,8 @@ export function renderStatus() {
   if ("solo_record" in state.you) text += " · " + (state.you.solo_record === null ? t("no_record") : t("record_is", { points: state.you.solo_record }));
   // The live chance of beating the record (target play from here on), where it is known.
   if (typeof state.you.record_chance === "number") text += ", " + t("record_chance", { percent: percentText(state.you.record_chance) });
-  else if (typeof state.you.record_chance_approx === "number") text += ", " + t("record_chance_approx", { percent: percentText(state.you.record_chance_approx) });
+  // An approximate (sampled) figure in whole percent: "about 41 %", never "41,3".
+  else if (typeof state.you.record_chance_approx === "number") text += ", " + t("record_chance_approx", { percent: formatNumber(100 * state.you.record_chance_approx, 0) });
   else if (state.you.record_chance_pending) text += ", " + t("record_chance_pending");
   status.textContent = text;
 }
