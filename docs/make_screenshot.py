@@ -8,8 +8,9 @@ phone (390×844):
   pass and play's hand-over card and the history — as compressed WebP
   (``docs/screens/{start,hints,end,undo,handover,history}-{desktop,phone}-LANG.webp``);
 * ``--more``: Maxi Yatzy and DubbelYatzy against the computer after a first roll, and
-  pass and play of two people with their chances to win in the column heads
-  (``docs/screens/{maxi,dubbel,chances}-{desktop,phone}-LANG.webp``).
+  pass and play of two people with their chances to win in the column heads, and an
+  invited guest's page in their own language before they take their seat
+  (``docs/screens/{maxi,dubbel,chances,guest}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
 [--screens | --more] [LANG ...]``.
@@ -42,6 +43,7 @@ from tests.e2e.helpers import (  # noqa: E402
 from tests.e2e.support import Server  # noqa: E402
 
 NAMES = {"sv": "Anna", "en": "Alice", "fi": "Aino"}
+LOCALES = {"sv": "sv-SE", "en": "en-GB", "fi": "fi-FI"}
 
 
 def shoot(browser: Any, url: str, lang: str, size: str, out: Path) -> None:
@@ -108,7 +110,7 @@ def _camera(
     ``folder/NAME-SIZE-LANG.webp`` from its top once ``settle`` ms have passed."""
     page = browser.new_page(
         viewport=DESKTOP if size == "desktop" else PHONE,
-        locale={"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB"),
+        locale=LOCALES[lang],
         bypass_csp=True,
     )
 
@@ -197,6 +199,23 @@ def more_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp
             page.locator("#handover-go").click()
     page.wait_for_function("!document.querySelector('#protocol thead').textContent.includes('…')")
     shot("chances")
+    # An invited guest reads the game in their own language, not its maker's.
+    maker = {"sv": "en", "en": "fi", "fi": "sv"}[lang]
+    host = browser.new_page(viewport=DESKTOP, locale=LOCALES[maker], bypass_csp=True)
+    host.goto(f"{url}/?lang={maker}")
+    host.locator("#your-name").fill(NAMES[maker])
+    host.locator('button[data-mode="invite"]').click()
+    host.locator(".seat-name").nth(1).fill(NAMES[lang])
+    host.locator("#start-btn").click()
+    host.wait_for_url("**/g/*")
+    links = host.locator("#links")
+    if not links.get_attribute("open"):
+        links.locator("summary").click()
+    invite = host.locator("#invite-link").input_value()
+    page.goto(invite)
+    page.locator("button.join").wait_for()
+    shot("guest")
+    host.close()
     page.close()
 
 
