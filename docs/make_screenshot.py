@@ -91,13 +91,18 @@ def webp(png: Path, out: Path) -> None:
         image.convert("RGB").save(out, "WEBP", quality=72, method=6)
 
 
-def roll_and_write(page: Any) -> None:
-    """In a game just opened: the player's first roll, written in its best box."""
+def first_roll(page: Any) -> None:
+    """In a game just opened: wait for the player's turn and roll (R)."""
     page.wait_for_url("**/g/*")
     wait_mine(page)
     seen = version(page)
     page.keyboard.press("r")
     wait_change(page, seen)
+
+
+def roll_and_write(page: Any) -> None:
+    """In a game just opened: the player's first roll, written in its best box."""
+    first_roll(page)
     box, _ = best_box(page)
     page.locator(f'button.choose[data-box="{box}"]').click()
     confirm_if_asked(page)
@@ -137,11 +142,7 @@ def screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Pat
     page.locator("#hints").check()
     page.locator("#bot-level").select_option("greedy")
     page.locator("#play-bot").click()
-    page.wait_for_url("**/g/*")
-    wait_mine(page)
-    seen = version(page)
-    page.keyboard.press("r")
-    wait_change(page, seen)
+    first_roll(page)
     # A fresh install prepares the hints' table first (about a minute on an idle
     # machine, several under load): the page says so meanwhile, and this waits for it.
     print(f"{lang} {size}: waiting for the hint's options", flush=True)
@@ -181,11 +182,7 @@ def more_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp
         page.locator("#your-name").fill(NAMES[lang])
         page.locator(f'input[name="preset"][value="{preset}"]').check()
         page.locator("#play-bot").click()
-        page.wait_for_url("**/g/*")
-        wait_mine(page)
-        seen = version(page)
-        page.keyboard.press("r")
-        wait_change(page, seen)
+        first_roll(page)
         shot(preset)
     page.goto(f"{url}/?lang={lang}")
     page.locator('input[name="preset"][value="yatzy"]').check()  # the page keeps the last

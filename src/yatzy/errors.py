@@ -18,13 +18,24 @@ class SpecError(YatzyError):
     ``key`` names the refusal in the translation catalog (``rules.error.KEY``) and
     ``fields`` fills its text in, so a front end can say it in the player's language
     (:func:`yatzy.rules.explain_spec_error`); the message itself is English.
+    ``options`` names the options the refusal concerns (their ids), so that a front
+    end can name them as it writes them (by default the ``option`` field's, if any).
     """
 
     def __init__(
-        self, message: str, *, key: str = "", fields: dict[str, object] | None = None
+        self,
+        message: str,
+        *,
+        key: str = "",
+        fields: dict[str, object] | None = None,
+        options: tuple[str, ...] | None = None,
     ) -> None:
         self.key = key
         self.fields = dict(fields or {})
+        if options is None:
+            option = self.fields.get("option")
+            options = (str(option),) if option is not None else ()
+        self.options = options
         super().__init__(message)
 
 

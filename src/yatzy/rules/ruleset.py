@@ -283,13 +283,17 @@ class RuleSet:
                 object.__setattr__(self, name, self.default(name))
             _check_value(OPTIONS[name], getattr(self, name))
         if self.forced and self.half_forced:
-            raise spec_error("forced_and_half_forced")
+            raise spec_error("forced_and_half_forced", options=("forced", "half_forced"))
         if not 0 <= self.threshold <= self.upper_max:
             raise spec_error(
-                "threshold_range", value=self.threshold, most=self.upper_max, variant=self.variant
+                "threshold_range",
+                options=("bonus_threshold",),
+                value=self.threshold,
+                most=self.upper_max,
+                variant=self.variant,
             )
         if not 0 <= self.bonus <= 1000:
-            raise spec_error("bonus_range", value=self.bonus)
+            raise spec_error("bonus_range", options=("bonus_points",), value=self.bonus)
 
     def default(self, name: str) -> Any:
         """The default value of option ``name`` for this rule set's variant."""
@@ -627,10 +631,12 @@ _SPEC_ERRORS = messages(
 (:func:`spec_error`), said in any language by :func:`explain_spec_error`."""
 
 
-def spec_error(key: str, **fields: object) -> SpecError:
+def spec_error(key: str, options: tuple[str, ...] | None = None, **fields: object) -> SpecError:
     """The :class:`~yatzy.errors.SpecError` of refusal ``key`` (of :data:`_SPEC_ERRORS`)
-    with ``fields``: its message in English, its key and fields for other languages."""
-    return SpecError(_SPEC_ERRORS[key].english.format(**fields), key=key, fields=fields)
+    with ``fields``: its message in English, its key and fields for other languages,
+    and the ``options`` it concerns (default: the ``option`` field's)."""
+    message = _SPEC_ERRORS[key].english.format(**fields)
+    return SpecError(message, key=key, fields=fields, options=options)
 
 
 def explain_spec_error(exc: SpecError, lang: str) -> str:

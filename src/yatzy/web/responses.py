@@ -52,21 +52,8 @@ def refusal(exc: Exception) -> dict[str, Any]:
     page can say it with the options' names as it writes them."""
     body: dict[str, Any] = {"detail": str(exc), "error": type(exc).__name__}
     if isinstance(exc, SpecError):
-        body["options"] = spec_error_options(exc)
+        body["options"] = list(exc.options)
     return body
-
-
-def spec_error_options(exc: SpecError) -> list[str]:
-    """The option ids a rules spec's refusal concerns (none where it names no option)."""
-    by_key = {
-        "forced_and_half_forced": ["forced", "half_forced"],
-        "threshold_range": ["bonus_threshold"],
-        "bonus_range": ["bonus_points"],
-    }
-    if exc.key in by_key:
-        return by_key[exc.key]
-    option = exc.fields.get("option")
-    return [str(option)] if option is not None else []
 
 
 BUSY_RETRY = 30
