@@ -193,6 +193,8 @@ def test_simulate_prints_statistics_and_plot(
     assert "40 games" in out and "seed 4" in out
     for word in ("mean", "sd", "percentiles", "bonus rate", "yatzy rate"):
         assert word in out
+    # Issue 24: the margin in plain words, never the "±" jargon
+    assert "95 % sure within " in out and "±" not in out
     assert png.read_bytes()[:4] == b"\x89PNG"
     code, out2, _ = run(
         capsys,

@@ -67,6 +67,9 @@ def test_win_column_and_chart(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert "win %" in out and "chance of winning, turn by turn:" in out
     assert "  100 % |" in out and "    0 % |" in out and "A Ann, B Bot" in out
     assert "given up in" in out
+    assert "±" not in out  # issue 24: a simulated chance is "≈", its margin said in words
+    if not win["exact"]:
+        assert "percentage points (95 % sure)" in out and "≈" in out
     rows = [ln for ln in out.splitlines() if ln[:6].strip().isdigit() and "|" not in ln]
     assert len(rows) == len(data["decisions"])  # --all: every decision
     png = tmp_path / "win.png"
@@ -198,6 +201,29 @@ def test_the_terminals_end_analysis_rates_what_is_left_in_workers(
     assert any("% vid start;" in line for line in lines), lines  # the chance at the start
     assert rated_here == []
     win_analysis.forget_analysed()
+
+
+def test_the_terminals_end_analysis_runs_the_points_analysis_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its words and the people's measured levels read one analysis (it ran twice,
+    # about 0.8 s of the end's wait).
+    from yatzy.cli import play_advice
+    from yatzy.game import load
+    from yatzy.strategy import analyze as analyze_module
+    from yatzy.strategy import win_analysis
+
+    monkeypatch.setenv("YATZY_JOBS", "1")
+    monkeypatch.setattr(play_advice, "ANALYSIS_WIN_BUDGET", 0.01)
+    state = load(_record(tmp_path, [("Ann", None), ("Bo", None)]))
+    runs: list[int] = []
+    real = analyze_module.analyze
+    monkeypatch.setattr(analyze_module, "analyze", lambda *a, **k: runs.append(1) or real(*a, **k))
+    win_analysis.forget_analysed()
+    lines = play_advice.analysis_lines(state, "en")
+    win_analysis.forget_analysed()
+    assert any("at the start" in line for line in lines), lines
+    assert len(runs) == 1
 
 
 def test_the_number_of_workers_is_a_core_each_or_as_set(monkeypatch: pytest.MonkeyPatch) -> None:

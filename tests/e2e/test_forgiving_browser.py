@@ -99,6 +99,10 @@ def test_undo_against_the_computer_until_going_on(
     assert page.locator("#undo").is_visible()
     waits = words(lang, "bot_waits", player=bot, box=_box_name(page, box))
     assert page.locator("#status").inner_text() == waits
+    # the tray says when the computer rolls, never its "Not rolled yet · Rolls left: 3"
+    tray = page.locator("#dice").inner_text().strip()
+    assert tray == words(lang, "bot_rolls_after_go_on", player=bot)
+    assert page.locator("#rolls-left").inner_text().strip() == ""
     assert_accessible(page)
     page.wait_for_timeout(1500)  # its 0.01 s delay is long past: the undo holds it
     assert version(page) == written

@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if result.note:
         print(f"note: {result.note}")
     print(
-        f"mean {result.mean:.2f} (± {1.96 * result.stderr:.2f}, 95%)  sd {result.sd:.2f}  "
+        f"mean {result.mean:.2f} (95 % sure within {1.96 * result.stderr:.2f} of the true mean)  "
+        f"sd {result.sd:.2f}  "
         f"min {s['min']}  max {s['max']}"
     )
     print("percentiles: " + "  ".join(f"{p}% {v:g}" for p, v in result.percentiles().items()))

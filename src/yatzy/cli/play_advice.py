@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yatzy.analysis import ahead_enabled
 from yatzy.cli import play_common  # its prepare_in_background, looked up at each call
@@ -23,6 +23,9 @@ from yatzy.cli.play_common import PeopleHistory, measured_levels, measured_words
 from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.rules import Language
+
+if TYPE_CHECKING:  # numpy and the solver: only where a game is analysed
+    from yatzy.strategy.analyze import Analysis
 
 _log = logging.getLogger("yatzy.cli")
 
@@ -122,7 +125,7 @@ def analysis_lines(
     worst = sorted((d for d in analysis.decisions if d.loss > MISTAKE), key=lambda d: -d.loss)[
         :ANALYSIS_SHOWN
     ]
-    lines += _win_lines(state, lang, history)
+    lines += _win_lines(state, lang, history, analysis)
     lines.append("")
     if not worst:
         lines.append(tr("analysis_no_mistakes", lang))
@@ -134,20 +137,23 @@ def analysis_lines(
     return lines
 
 
-def _win_lines(state: State, lang: Language, history: PeopleHistory | None) -> list[str]:
+def _win_lines(
+    state: State, lang: Language, history: PeopleHistory | None, analysis: Analysis
+) -> list[str]:
     """With two or more players: each one's chance to win at the start and the chance
     given up to the best play (as ``yatzy analyze --win`` rates it, bots at their level),
     each person counted at the level their play has shown (:func:`rating_levels_of`, as
     the live chances and the web's analysis count them; said by name), else as playing
     their best; seconds where :func:`win_analysis_ahead` rated the turns while the game
-    was played, else what is left in a worker per core."""
+    was played, else what is left in a worker per core.  ``analysis``: the game's points
+    analysis, made already for the lines above (its losses measure the people)."""
     if len(state.players) < 2 or state.game.pad:
         return []
     from yatzy.strategy.advice_words import number
     from yatzy.strategy.win_analysis import analyze_wins
     from yatzy.strategy.win_spread import default_jobs, spread_wins
 
-    measured = measured_levels(state, history)
+    measured = measured_levels(state, history, analysis)
     levels = rating_levels_of(state, measured)
     try:
         # What the analysis ahead left (all of it with the chances off, or in a game

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yatzy.analysis import ahead_enabled
 from yatzy.cli.i18n import join_names, tr
@@ -37,6 +37,9 @@ from yatzy.game import Action, Dealer, Fill2, Roll, Score, Scratch, State, save
 from yatzy.game.actions import Entry
 from yatzy.i18n import decimal
 from yatzy.rules import Language
+
+if TYPE_CHECKING:  # numpy and the solver: only where a game is analysed
+    from yatzy.strategy.analyze import Analysis
 
 _log = logging.getLogger("yatzy.cli")
 
@@ -546,14 +549,18 @@ class PeopleHistory:
         return found
 
 
-def measured_levels(state: State, history: PeopleHistory | None = None) -> dict[int, str]:
+def measured_levels(
+    state: State, history: PeopleHistory | None = None, analysis: Analysis | None = None
+) -> dict[int, str]:
     """Each person's calibrated level from their decisions so far in this game and,
     with a ``history``, their earlier games of these rules on this computer, as the
     web's live chances count them (:func:`yatzy.analysis.measured.measured_from`): the
     points lost per turn, scaled to a whole game, mapped to the nearest level.  Left
     out, counted as playing their best: bots, people with fewer than
     :data:`~yatzy.analysis.measured.MEASURED_AFTER` turns and no earlier game, people
-    who play near the best, and every person while the strategy table is not built."""
+    who play near the best, and every person while the strategy table is not built.
+    ``analysis``: the game's points analysis where the caller has made it already
+    (the end's analysis in words), so it is not run twice."""
     from yatzy.analysis.measured import MEASURED_AFTER
     from yatzy.bots import preparing
 
@@ -569,10 +576,11 @@ def measured_levels(state: State, history: PeopleHistory | None = None) -> dict[
     from yatzy.strategy.analyze import analyze
 
     seen = {seat: (0, 0.0) for seat in people}  # no turn yet: the earlier games alone
-    try:
-        analysis = analyze(state) if state.log else None
-    except YatzyError:  # no whole turn to analyse yet
-        analysis = None
+    if analysis is None:
+        try:
+            analysis = analyze(state) if state.log else None
+        except YatzyError:  # no whole turn to analyse yet
+            analysis = None
     if analysis is not None:
         seen |= {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
     found = measured_from(state, seen, earlier)

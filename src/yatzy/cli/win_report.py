@@ -157,7 +157,8 @@ def run_win(args: argparse.Namespace) -> int:
     chances = (
         "exact"
         if win.exact
-        else f"{win.simulated} simulated, margin up to ±{_percent(win.margin)} (95 %)"
+        else f"{win.simulated} simulated (≈), each off by up to {100 * win.margin:.1f} "
+        "percentage points (95 % sure)"
     )
     print(f"{points.rules}: {len(points.decisions)} decisions, values {kind}")
     print(
@@ -178,10 +179,10 @@ def run_win(args: argparse.Namespace) -> int:
             better = f"  best: {d.best}"
         if w.cost > COSTLY and w.best != d.best:
             better += f"  best for the chance: {w.best}"
-        margin = f" ±{100 * w.margin:.1f}" if w.margin > 0 else ""
+        about = "≈" if w.margin > 0 else ""  # simulated: "about", its margin said above
         print(
             f"  {d.own_turn:>4}  {d.name[:12]:<12} {dice:<18} {d.rolls_left:>4}  "
-            f"{-d.loss:>6.2f}  {-100 * w.cost:>6.1f}{margin}  {d.chosen}{better}"
+            f"{-d.loss:>6.2f}  {about + format(-100 * w.cost, '.1f'):>6}  {d.chosen}{better}"
         )
     print(f"chance of {aim}, turn by turn:")
     for line in chart_lines(win.points, [p.name for p in state.players]):

@@ -85,7 +85,9 @@ def save_win_chart(result: WinAnalysis, names: list[str], path: str | os.PathLik
         aim = f"beating the record {result.record}" if result.goal == "record" else "winning"
         ax.set_ylabel(f"chance of {aim} (%)")
         how = (
-            "exact" if result.exact else f"simulated in part, ±{100 * result.margin:.1f} % at most"
+            "exact"
+            if result.exact
+            else f"simulated in part, off by up to {100 * result.margin:.1f} percentage points"
         )
         ax.set_title(f"{result.rules}: chance of {aim}, turn by turn ({how})")
         ax.grid(alpha=0.3)

@@ -253,6 +253,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.roll_rest", "Roll {n}"),
     N_("web.roll_to_start", "Roll to start your turn."),
     N_("web.not_rolled", "Not rolled yet."),
+    N_("web.bot_rolls_after_go_on", "{player} rolls when you go on."),
     N_("web.rolls_left", "Rolls left: {n}"),
     N_("web.rolls_left_saved", "Rolls left: {n} (saved: {saved})"),
     N_("web.saved_rolls", "Saved rolls"),

@@ -223,7 +223,8 @@ export function renderPlay() {
   const roll = $("roll");
   roll.hidden = spectator() || state.view.pad || !me;
   labelRoll();
-  $("rolls-left").textContent = rollsText(turn);
+  const goOn = botWaitsForMe();
+  $("rolls-left").textContent = goOn ? "" : rollsText(turn); // its rolls count once it plays
   // last_resort: no scratch while the dice score somewhere (the server says when)
   const canScratch = me && (turn.dice || state.view.pad) && turn.zero_allowed !== false;
   if (!canScratch) state.scratching = false;
@@ -234,7 +235,6 @@ export function renderPlay() {
   const undo = myUndo();
   $("undo").hidden = !undo;
   if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
-  const goOn = botWaitsForMe();
   $("go-on").hidden = !goOn;
   if (goOn) $("go-on").textContent = t("go_on", { player: seatName(turn.seat) });
   $("joker").hidden = !(turn.joker && turn.dice);

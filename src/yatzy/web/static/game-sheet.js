@@ -4,7 +4,7 @@ import { confirmAsk, el } from "./widgets.js";
 import { rowWords, $, FACES, BOX_KEYS, state, lastWrite, t, seatName, boxOf, signed, mine, tapConfirm, focusInPlay } from "./game-state.js";
 import { act } from "./game-net.js";
 import { saveKept } from "./game-kept.js";
-import { handingOver, labelRoll } from "./game-panels.js";
+import { botWaitsForMe, handingOver, labelRoll } from "./game-panels.js";
 import { render } from "./game-render.js";
 
 export function dieLabel(i, d) {
@@ -18,7 +18,11 @@ export function renderDice() {
   const turn = state.view.turn;
   $("legend").hidden = !state.view.double;
   if (!turn || !turn.dice) {
-    if (turn && !state.view.pad) tray.append(el("p", { class: "hint" }, mine() ? t("roll_to_start") : t("not_rolled")));
+    // While the computer waits for the person to go on, its turn has not begun: the
+    // tray says when it will, not "Not rolled yet" as if someone were slow to roll.
+    const words = botWaitsForMe() ? t("bot_rolls_after_go_on", { player: seatName(turn.seat) })
+      : mine() ? t("roll_to_start") : t("not_rolled");
+    if (turn && !state.view.pad) tray.append(el("p", { class: "hint" }, words));
     return;
   }
   const canKeep = mine() && !state.view.pad && turn.rolls_left > 0;
