@@ -10,10 +10,14 @@ phone (390×844):
 * ``--more``: Maxi Yatzy and DubbelYatzy against the computer after a first roll, and
   pass and play of two people with their chances to win in the column heads, and an
   invited guest's page in their own language before they take their seat
-  (``docs/screens/{maxi,dubbel,chances,guest}-{desktop,phone}-LANG.webp``).
+  (``docs/screens/{maxi,dubbel,chances,guest}-{desktop,phone}-LANG.webp``);
+* ``--extra``: a box chosen by a first tap on a phone's touch screen, waiting for the
+  second (``confirm-phone-LANG.webp``), a spectator's page in their own language (the game
+  made in another) and two house rules that exclude each other refused in the page's
+  words (``{spectator,refusal}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
-[--screens | --more] [LANG ...]``.
+[--screens | --more | --extra] [LANG ...]``.
 """
 
 from __future__ import annotations
@@ -109,14 +113,16 @@ def roll_and_write(page: Any) -> None:
 
 
 def _camera(
-    browser: Any, lang: str, size: str, folder: Path, tmp: Path, settle: int
+    browser: Any, lang: str, size: str, folder: Path, tmp: Path, settle: int, **touch: bool
 ) -> tuple[Any, Callable[[str], None]]:
     """A page in ``lang`` at ``size``, and the function that shoots it as
-    ``folder/NAME-SIZE-LANG.webp`` from its top once ``settle`` ms have passed."""
+    ``folder/NAME-SIZE-LANG.webp`` from its top once ``settle`` ms have passed
+    (``touch``: a phone's ``has_touch`` and ``is_mobile``)."""
     page = browser.new_page(
         viewport=DESKTOP if size == "desktop" else PHONE,
         locale=LOCALES[lang],
         bypass_csp=True,
+        **touch,
     )
 
     def shot(name: str) -> None:
@@ -216,12 +222,61 @@ def more_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp
     page.close()
 
 
+def _game_made_in(browser: Any, url: str, lang: str) -> tuple[Any, str]:
+    """A game against the computer made by a browser in ``lang``, its first box written:
+    its maker's page and the game's address."""
+    host = browser.new_page(viewport=DESKTOP, locale=LOCALES[lang], bypass_csp=True)
+    host.goto(f"{url}/?lang={lang}")
+    host.locator("#your-name").fill(NAMES[lang])
+    host.locator("#play-bot").click()
+    roll_and_write(host)
+    return host, host.url.split("?")[0]
+
+
+def extra_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
+    """On a phone, a box chosen by a first tap (tap-to-confirm, on by default on touch
+    screens) with the line that asks for the second; a spectator's page in their own
+    language while the game (against the computer) was made in another; the start page refusing two house
+    rules that exclude each other, in the page's words."""
+    touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
+    page, shot = _camera(browser, lang, size, folder, tmp, settle=2600, **touch)
+    if size == "phone":
+        page.goto(f"{url}/?lang={lang}")
+        page.locator("#your-name").fill(NAMES[lang])
+        page.locator("#play-bot").click()
+        first_roll(page)
+        box, _ = best_box(page)
+        page.locator(f'button.choose[data-box="{box}"]').tap()
+        page.wait_for_selector("#armed:not(:empty)")
+        shot("confirm")
+    maker = {"sv": "en", "en": "fi", "fi": "sv"}[lang]
+    host, game = _game_made_in(browser, url, maker)
+    page.goto(game)
+    page.wait_for_function("document.getElementById('status').textContent !== ''")
+    shot("spectator")
+    host.close()
+    page.goto(f"{url}/?lang={lang}")
+    page.locator("#your-name").fill(NAMES[lang])
+    page.locator("#more summary").click()
+    for opt in ("forced", "half_forced"):
+        page.locator(f'.opts:not([hidden]) input[data-opt="{opt}"]').check()
+    page.locator("#play-bot").click()
+    page.wait_for_selector("#error:not(:empty)")
+    page.locator("#error").scroll_into_view_if_needed()
+    png = tmp / "refusal.png"
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(png))  # where the refusal is, not the page's top
+    webp(png, folder / f"refusal-{size}-{lang}.webp")
+    page.close()
+
+
 def main() -> None:
     """Take every screenshot."""
-    args = [a for a in sys.argv[1:] if a not in ("--screens", "--more")]
+    kinds = ("--screens", "--more", "--extra")
+    args = [a for a in sys.argv[1:] if a not in kinds]
     db = Path(tempfile.mkdtemp()) / "shot.db"
     docs = ROOT / "docs"
-    every = "--screens" in sys.argv or "--more" in sys.argv
+    every = any(kind in sys.argv for kind in kinds)
     langs = args or (["sv", "en", "fi"] if every else ["sv", "en"])
     # the computer waits 5 s after a person's write (as `yatzy serve` does): Undo shows
     server = Server(f"sqlite:///{db}", bot_delay=0.05, undo_grace=5.0)
@@ -229,7 +284,10 @@ def main() -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for lang in langs:
             for size in ("desktop", "phone"):
-                if "--more" in sys.argv:
+                if "--extra" in sys.argv:
+                    (docs / "screens").mkdir(exist_ok=True)
+                    extra_screens(browser, server.url, lang, size, docs / "screens", db.parent)
+                elif "--more" in sys.argv:
                     (docs / "screens").mkdir(exist_ok=True)
                     more_screens(browser, server.url, lang, size, docs / "screens", db.parent)
                 elif "--screens" in sys.argv:

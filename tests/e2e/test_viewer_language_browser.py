@@ -148,3 +148,35 @@ def test_one_name_for_the_international_game(
     assert heading == words(lang, "rules_for", game="Yahtzee")
     assert label.strip().startswith("Yahtzee")
     context.close()
+
+
+@pytest.mark.parametrize(("maker", "watcher_lang", "size"), [("en", "fi", "phone")])
+def test_a_spectator_reads_the_computers_name_in_their_language(
+    browser: Any, server: Server, maker: str, watcher_lang: str, size: str
+) -> None:
+    # The computer's seat is named when the game is made ("Computer (Casual)"): a
+    # Finnish spectator read that English name in the head and in "…'s turn".
+    from yatzy.web.catalog import computer_name
+
+    seats = [
+        {"name": "Ann", "here": True},
+        {"name": computer_name("casual", maker), "bot": "casual"},
+        {"name": "Robo", "bot": "greedy"},
+    ]
+    made = {"rules": "yatzy", "lang": maker, "seats": seats}
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=LOCALES[watcher_lang])
+    w = Watched(context)
+    created = context.request.post(server.url + "/api/games", data=made)
+    assert created.status == 201, created.text()
+    watcher = browser.new_context(viewport=VIEWPORTS[size], locale=LOCALES[watcher_lang])
+    seen = Watched(watcher)
+    seen.page.goto(f"{server.url}/g/{created.json()['id']}")
+    seen.page.wait_for_selector("#protocol thead th")
+    heads = seen.page.locator("#protocol thead th").all_inner_texts()
+    assert any(h.startswith(computer_name("casual", watcher_lang)) for h in heads), heads
+    assert not any(computer_name("casual", maker) in h for h in heads), heads
+    assert any(h.startswith("Robo") for h in heads), heads  # a name of its own stays
+    for c in (w, seen):
+        c.assert_clean()
+    context.close()
+    watcher.close()

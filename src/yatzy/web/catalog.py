@@ -254,6 +254,19 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
 COMPUTER: Words = N_("bot.computer", "Computer")
 
 
+def computer_name(level: str, lang: str) -> str:
+    """A computer seat's name as the start page writes it: "Computer (Casual)"."""
+    words: Any = lang if lang in LANGUAGES else "en"
+    return f"{pick(COMPUTER, words)} ({bot_name(level, words)})"
+
+
+def computer_names(level: str) -> dict[str, str]:
+    """:func:`computer_name` in every language (language to name): a page shows a
+    computer seat that kept its given name in its viewer's language, whichever
+    language the game was made in."""
+    return {lang: computer_name(level, lang) for lang in LANGUAGES}
+
+
 # -- what every box scores -----------------------------------------------------------------
 
 # Keyed by (scheme, box); the scheme is "nordic" (yatzy, maxi, dubbel lenient/strict),

@@ -30,7 +30,7 @@ from yatzy.store.lobby import (
     Seek,
     SeekStore,
 )
-from yatzy.web.catalog import COMPUTER, DEFAULT_BOT, bot_name, pick
+from yatzy.web.catalog import DEFAULT_BOT, computer_name
 from yatzy.web.clocks import ClockError, ClockSetting
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hub import BotRunner
@@ -127,7 +127,7 @@ class LobbyGames:
         are not started (the caller does, once the game's invitations are made)."""
         seats = [SeatRequest(name) for _, name in people]
         seats += [SeatRequest(name) for name in open_seats]
-        seats += [SeatRequest(self.bot_name(level, lang), bot=level) for level in bots]
+        seats += [SeatRequest(computer_name(level, lang), bot=level) for level in bots]
         created = await self.service.create(
             rules, lang, seats, hints=hints, clock=clock_of(time_control)
         )
@@ -158,12 +158,6 @@ class LobbyGames:
         if version is not None and await clocks.timed(game_id):
             await clocks.joined(*await self.service.load(game_id))  # the clock starts
         return version
-
-    @staticmethod
-    def bot_name(level: str, lang: str) -> str:
-        """A computer seat's name, as the start page writes it: "Computer (Casual)"."""
-        words: Any = lang if lang in LANGUAGES else "en"
-        return f"{pick(COMPUTER, words)} ({bot_name(level, words)})"
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ class PlayerView(TypedDict):
     name: str
     bot: str | None
     claimed: bool
+    names: NotRequired[dict[str, str]]
+    """A computer seat that kept its given name: that name in every language (the
+    page shows its viewer's), :func:`yatzy.web.catalog.computer_names`."""
 
 
 class RolloffDie(TypedDict):

@@ -16,7 +16,7 @@ from yatzy.errors import YatzyError
 from yatzy.game import State
 from yatzy.rules import CATEGORIES, VARIANTS, Language, RuleSet
 from yatzy.store import StoredGame
-from yatzy.web.catalog import box_help
+from yatzy.web.catalog import box_help, computer_names
 from yatzy.web.i18n import ui_strings
 from yatzy.web.models import (
     BoxView,
@@ -85,6 +85,10 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
         }
         for s in stored.seats
     ]
+    for player in players:
+        given = computer_names(player["bot"]) if player["bot"] else {}
+        if player["name"] in given.values():
+            player["names"] = given
     sheets: list[SheetView] = []
     totals = []
     for sheet in state.sheets:

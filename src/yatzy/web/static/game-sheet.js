@@ -162,7 +162,7 @@ export function renderProtocol() {
   state.view.players.forEach((p) => {
     const current = state.view.turn && state.view.turn.seat === p.seat;
     head.append(el("th", { scope: "col", class: current ? "current" : "" },
-      p.name,
+      seatName(p.seat),
       !p.claimed ? el("small", { class: "free" }, ` (${t("not_joined")})`) : null,
       current ? el("span", { class: "sr" }, ` — ${t("to_play")}`) : null,
       state.view.win_chances !== null ? el("span", { class: "win", "data-seat": p.seat }) : null));

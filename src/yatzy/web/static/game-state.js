@@ -57,7 +57,12 @@ export const t = (key, vars) => {
   return text;
 };
 
-export const seatName = (seat) => state.view.players[seat].name;
+// A computer seat that kept its given name is named in the page's language (a Finnish
+// spectator of a game made in English reads "Tietokone (Tavallinen)").
+export const seatName = (seat) => {
+  const p = state.view.players[seat];
+  return (p.names && p.names[document.documentElement.lang]) || p.name;
+};
 export const boxOf = (id) => {
   const box = state.view.boxes.find((b) => b.id === id) || { id, name: id };
   return Object.assign({}, box, boxWords[id] || {});
