@@ -13,7 +13,7 @@ import pytest
 
 from tests.tui.helpers import make_app, settle
 from yatzy.bots import make_bot, play_turn
-from yatzy.cli.i18n import level_name
+from yatzy.cli.i18n import level_name, tr
 from yatzy.cli.play_common import live_chances, measured_levels, measured_line
 from yatzy.cli.play_session import PlaySession
 from yatzy.game import Game, Player, State
@@ -57,12 +57,20 @@ def test_a_careless_player_counts_at_the_level_shown() -> None:
         assert level_name("beginner", lang) in line, lang
 
 
-def test_too_few_turns_count_as_playing_their_best() -> None:
-    state = careless_game(2)
-    assert measured_levels(state) == {}
+def test_too_few_turns_count_at_the_middle_level_said_as_assumed() -> None:
+    # Issue 24: counted as a perfect player, a beginner read 67 % against the
+    # computer's middle level after one roll. Until their play has been seen, a person
+    # counts at that middle level, and the line says it is assumed.
+    from yatzy.analysis.measured import PRIOR_LEVEL
+
+    state = careless_game(2)  # Anna and Bo, two people, two turns each
+    assert measured_levels(state) == {0: PRIOR_LEVEL, 1: PRIOR_LEVEL}
     result = live_chances(state)
-    assert result is not None and {s.level for s in result.seats} == {"person"}
-    assert measured_line(state, result, "en") == ""
+    assert result is not None and {s.level for s in result.seats} == {PRIOR_LEVEL}
+    line = measured_line(state, result, "en")
+    level = level_name(PRIOR_LEVEL, "en")
+    assert line.startswith(tr("win_assumed", "en", name="Anna", level=level))
+    assert "Bo counts as" in line and "until their play has been seen" in line
 
 
 def test_the_line_mode_says_who_counts_at_which_level() -> None:
@@ -117,7 +125,7 @@ def test_earlier_games_on_this_computer_count_from_the_first_turn(
     for seed in (1, 2):
         record_finished_game(finished_careless_game(seed), url=url)
     state = Game("yatzy", [Player("Anna"), Player("Bo", "greedy")]).new_initial_state(starter=0)
-    assert measured_levels(state) == {}  # this game alone: nothing seen yet
+    assert measured_levels(state) == {0: "casual"}  # this game alone: nothing seen yet
     history = PeopleHistory(url)
     assert measured_levels(state, history) == {0: "beginner"}
     assert history.earlier(0) == 2
@@ -128,7 +136,7 @@ def test_earlier_games_on_this_computer_count_from_the_first_turn(
         assert line.startswith("Anna ") and SAID[lang] in line and "(2)" in line, lang
     # Two people at one keyboard share this computer's games: none count for either.
     two = Game("yatzy", [Player("Anna"), Player("Cid")]).new_initial_state(starter=0)
-    assert measured_levels(two, PeopleHistory(url)) == {}
+    assert measured_levels(two, PeopleHistory(url)) == {0: "casual", 1: "casual"}
     # Another rule set's games do not count.
     forced = Game("yatzy+forced", [Player("Anna")]).new_initial_state(starter=0)
     assert PeopleHistory(url).losses(forced) == {}

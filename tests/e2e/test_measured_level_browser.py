@@ -66,6 +66,16 @@ def test_a_careless_player_counts_at_the_level_shown(
     def view() -> Any:
         return context.request.get(f"{server.url}/api/games/{gid}").json()
 
+    # Before her play is seen she counts at the middle level, and the page says it is
+    # assumed (counted as a perfect player, a beginner read 67 % after one roll).
+    page.goto(f"{server.url}/g/{gid}")
+    note = page.locator("#chances-note")
+    assumed = words(lang, "win_assumed", player="Ann", level=words(lang, "level_casual"))
+    page.wait_for_function(
+        "(said) => document.getElementById('chances-note').textContent.includes(said)",
+        arg=assumed,
+        timeout=240_000,
+    )
     written = 0
     while written < 5:  # five careless turns
         v = eventually(
@@ -79,12 +89,14 @@ def test_a_careless_player_counts_at_the_level_shown(
         written += "score" in action
 
     def measured(v: dict[str, Any]) -> bool:
-        seats = (v["win_chances"] or {}).get("seats") or []
-        return bool(seats) and seats[0]["level"] in ("strong", "casual", "beginner")
+        chances = v["win_chances"] or {}
+        seats, counted = chances.get("seats") or [], chances.get("measured") or {}
+        seen = "0" in counted and not counted["0"].get("assumed")
+        return bool(seats) and seen and seats[0]["level"] in ("strong", "casual", "beginner")
 
     def probe() -> Any:
         # The measure follows each write in the background: a version computed before it
-        # still counts Ann as playing her best, so she plays on until one counts her.
+        # still counts Ann as assumed, so she plays on until one counts her.
         v = view()
         chances = v["win_chances"] or {}
         mine = v["turn"] is not None and not v["players"][v["turn"]["seat"]]["bot"]
@@ -97,8 +109,7 @@ def test_a_careless_player_counts_at_the_level_shown(
     v = eventually(probe, measured, timeout=240, interval=0.5, what="Ann counted at a level")
     level = v["win_chances"]["seats"][0]["level"]
     assert level != "strong"  # a careless player is not counted as a strong one
-    page.goto(f"{server.url}/g/{gid}")
-    note = page.locator("#chances-note")
+    page.reload()
     said = words(lang, "win_measured", player="Ann", level=words(lang, f"level_{level}"))
     page.wait_for_function(
         "(said) => document.getElementById('chances-note').textContent.includes(said)",

@@ -190,8 +190,9 @@ def test_only_a_written_box_starts_an_analysis_ahead() -> None:
 
 def test_a_persons_play_so_far_gives_their_level() -> None:
     # Issue 24 (honest chances): the points a person lost per turn so far, scaled to a
-    # game, map to the nearest calibrated level; too few turns, and bots, give none.
-    from yatzy.analysis.measured import MEASURED_AFTER, measured_levels
+    # game, map to the nearest calibrated level; bots give none; too few turns give
+    # the middle level (assumed, not measured).
+    from yatzy.analysis.measured import MEASURED_AFTER, PRIOR_LEVEL, measured_levels
     from yatzy.game import Game, Player
     from yatzy.strategy.analyze import Analysis, PlayerSummary
 
@@ -208,7 +209,7 @@ def test_a_persons_play_so_far_gives_their_level() -> None:
     # 15 turns a game: 2 points a turn is 30 a game (Beginner's 29.6), 1 is 15 (Casual).
     assert levels(3 * 2.0, 3 * 1.0) == {0: "beginner", 1: "casual"}
     assert levels(0.0, 3 * 0.3) == {0: "optimal", 1: "strong"}
-    assert levels(3 * 2.0, 3 * 1.0, turns=MEASURED_AFTER - 1) == {}
+    assert levels(3 * 2.0, 3 * 1.0, turns=MEASURED_AFTER - 1) == {0: PRIOR_LEVEL, 1: PRIOR_LEVEL}
 
 
 def test_the_live_chances_count_people_at_their_measured_level(
@@ -218,7 +219,7 @@ def test_the_live_chances_count_people_at_their_measured_level(
 
     import yatzy.strategy.win_chance as wc
     from tests.helpers import eventually
-    from yatzy.game import Game
+    from yatzy.game import Game, Player
     from yatzy.web.chances import LiveChances
 
     asked: list[list[str | None]] = []
@@ -236,7 +237,7 @@ def test_the_live_chances_count_people_at_their_measured_level(
         pytest.skip("numpy and numba are not installed")
     beginner = Measured("beginner", 3, 4)
     live.measured = lambda game_id: {0: beginner} if game_id == "g" else {}
-    state = Game("maxi", ["Ann", "Bo"]).new_initial_state(starter=0)
+    state = Game("maxi", [Player("Ann"), Player("Bo", "strong")]).new_initial_state(starter=0)
     seats = [SimpleNamespace(bot=None), SimpleNamespace(bot="strong")]
     stored: Any = SimpleNamespace(id="g", version=0, seats=seats)
     live.for_view(stored, state)
@@ -245,6 +246,17 @@ def test_the_live_chances_count_people_at_their_measured_level(
     assert asked == [["beginner", "strong"]]
     # What the level was measured from rides along (the page says it in words).
     assert live.answer("g", 0)["measured"] == {"0": {"level": "beginner", "turns": 3, "earlier": 4}}
+    # A person not measured yet counts at the middle level, said as assumed.
+    asked.clear()
+    live = LiveChances(budget=0.05, share=1.0)
+    live.measured = lambda game_id: {}
+    stored = SimpleNamespace(id="h", version=0, seats=seats)
+    live.for_view(stored, state)
+    eventually(lambda: live.answer("h", 0), lambda a: a is not None, what="the answer")
+    live.stop()
+    assert asked == [["casual", "strong"]]
+    assumed = {"level": "casual", "turns": 0, "earlier": 0, "assumed": True}
+    assert live.answer("h", 0)["measured"] == {"0": assumed}
 
 
 def test_a_stopped_server_analyses_no_more() -> None:
@@ -289,7 +301,8 @@ def test_earlier_games_count_in_a_persons_level() -> None:
     beginner = [GameLoss(30, 30.0), GameLoss(30, 29.0)]
     found = measured_people(start, analysis, {0: beginner, 1: [GameLoss(0, 0.0)]})
     # Ann: 59 points over 2 games and 1 turn (31 turns) is 28.5 a game: Beginner.
-    assert found == {0: Measured("beginner", 1, 2)}  # Bo's pad game counts for nothing
+    assert found[0] == Measured("beginner", 1, 2)
+    assert found[1] == Measured("casual", 1, 0, assumed=True)  # his pad game counts for nothing
 
 
 def _finished(names: list[str], seed: int) -> State:
@@ -327,9 +340,9 @@ def test_the_people_are_measured_with_their_earlier_games() -> None:
     ahead.after_write("g", state, None, read)
     assert ahead.wait_idle(120)
     found = ahead.measured_of("g")
-    assert set(found) == {0}, found  # Bo: one turn, no earlier games
+    assert found[1].assumed, found  # Bo: no turn, no earlier games
     assert (found[0].level, found[0].turns, found[0].earlier) == ("beginner", 1, 2)
-    assert ahead.levels_of("g") == {0: "beginner"}
+    assert ahead.levels_of("g") == {0: "beginner", 1: "casual"}
     state.apply(Roll())
     state.apply_roll([2, 2, 2, 2, 3])
     state.apply(Score("ones"))

@@ -32,8 +32,10 @@ if TYPE_CHECKING:  # the strategy package loads numpy: only where a game is anal
 __all__ = [
     "EARLIER_GAMES",
     "MEASURED_AFTER",
+    "PRIOR_LEVEL",
     "Earlier",
     "Measured",
+    "assumed",
     "earlier_games",
     "earlier_games_of",
     "game_loss",
@@ -41,6 +43,7 @@ __all__ = [
     "measured_levels",
     "measured_people",
     "rating_levels",
+    "with_prior",
 ]
 
 Earlier = Callable[[], dict[int, list[tuple[str, int, State]]]]
@@ -51,22 +54,43 @@ EARLIER_GAMES = 10
 """A person's earlier finished games counted in their level at most (the newest)."""
 
 MEASURED_AFTER = 3
-"""A person's own turns seen before their play is mapped to a level (before that they
-count as playing their best, as the chances always did)."""
+"""A person's own turns seen before their play is mapped to a level (before that, and
+with no earlier game, they count at :data:`PRIOR_LEVEL`)."""
+
+PRIOR_LEVEL = "casual"
+"""The level a person counts at until their play has been seen for
+:data:`MEASURED_AFTER` turns (with no earlier game to go by): the middle of the
+calibrated levels (about 15 points a game below the best play), said in words as an
+assumption.  Counting an unseen person as a perfect player told a beginner after one
+roll that they had 67 % against the computer's middle level."""
 
 
 @dataclass(frozen=True)
 class Measured:
     """A person's measured level and what it was measured from: ``turns`` of this
-    game and ``earlier`` finished games of the same rules."""
+    game and ``earlier`` finished games of the same rules; ``assumed``: too little
+    seen to measure, so the level is :data:`PRIOR_LEVEL`."""
 
     level: str
     turns: int
     earlier: int = 0
+    assumed: bool = False
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready form (the live chances and the win analysis carry it)."""
-        return {"level": self.level, "turns": self.turns, "earlier": self.earlier}
+        found: dict[str, object] = {
+            "level": self.level,
+            "turns": self.turns,
+            "earlier": self.earlier,
+        }
+        if self.assumed:
+            found["assumed"] = True
+        return found
+
+
+def assumed(turns: int) -> Measured:
+    """A person not measured yet after ``turns`` of their own: :data:`PRIOR_LEVEL`."""
+    return Measured(PRIOR_LEVEL, turns, 0, assumed=True)
 
 
 def measured_people(
@@ -75,8 +99,9 @@ def measured_people(
     """Each person's level from their decisions so far in ``analysis`` (of ``state``)
     and their ``earlier`` games' losses: the points they lost per turn, over this game
     and the earlier ones together, scaled to a whole game, mapped to the nearest
-    calibrated level (:func:`yatzy.analysis.rating.level_of`).  Left out: bots, and
-    people with fewer than :data:`MEASURED_AFTER` turns here and no earlier game."""
+    calibrated level (:func:`yatzy.analysis.rating.level_of`).  Left out: bots.
+    People with fewer than :data:`MEASURED_AFTER` turns here and no earlier game are
+    :func:`assumed` at :data:`PRIOR_LEVEL`."""
     seen = {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
     return measured_from(state, seen, earlier)
 
@@ -94,7 +119,10 @@ def measured_from(
     found: dict[int, Measured] = {}
     for seat, (turns, total_loss) in seen.items():
         before = [g for g in (earlier or {}).get(seat, []) if g.decisions > 0]
-        if state.players[seat].bot is not None or (turns < MEASURED_AFTER and not before):
+        if state.players[seat].bot is not None:
+            continue
+        if turns < MEASURED_AFTER and not before:
+            found[seat] = assumed(turns)
             continue
         loss = total_loss + sum(g.total_loss for g in before)
         played = turns + len(before) * state.rules.turns
@@ -108,6 +136,16 @@ def measured_levels(
 ) -> dict[int, str]:
     """:func:`measured_people`'s levels alone (seat to level)."""
     return {seat: m.level for seat, m in measured_people(state, analysis, earlier).items()}
+
+
+def with_prior(state: State, measured: Mapping[int, Measured]) -> dict[int, Measured]:
+    """``measured`` with every person it lacks :func:`assumed` at :data:`PRIOR_LEVEL`
+    (a game not measured yet: its first turns, before the first measure)."""
+    found = dict(measured)
+    for seat, player in enumerate(state.players):
+        if player.bot is None and seat not in found:
+            found[seat] = assumed(sum(1 for t in state.log if t.get("player") == seat))
+    return found
 
 
 def rating_levels(state: State, measured: dict[int, Measured]) -> list[str | None]:

@@ -402,6 +402,11 @@ _FULL_SCREEN = messages(
     ),
     N_("cli.bot_own_strategy", "{name}'s strategy table is ready: it plays its own strategy."),
     N_(
+        "cli.win_assumed",
+        "{name} counts as playing like the computer level “{level}” until their play has been "
+        "seen for a few turns.",
+    ),
+    N_(
         "cli.win_measured",
         "{name} counts as playing like the computer level “{level}”, as measured from this "
         "game so far.",

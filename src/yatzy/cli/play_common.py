@@ -555,13 +555,14 @@ def measured_levels(
     """Each person's calibrated level from their decisions so far in this game and,
     with a ``history``, their earlier games of these rules on this computer, as the
     web's live chances count them (:func:`yatzy.analysis.measured.measured_from`): the
-    points lost per turn, scaled to a whole game, mapped to the nearest level.  Left
-    out, counted as playing their best: bots, people with fewer than
-    :data:`~yatzy.analysis.measured.MEASURED_AFTER` turns and no earlier game, people
-    who play near the best, and every person while the strategy table is not built.
+    points lost per turn, scaled to a whole game, mapped to the nearest level.  People
+    with fewer than :data:`~yatzy.analysis.measured.MEASURED_AFTER` turns and no earlier
+    game count at :data:`~yatzy.analysis.measured.PRIOR_LEVEL` (assumed).  Left out,
+    counted as playing their best: bots, people who play near the best, and every
+    person while the strategy table is not built.
     ``analysis``: the game's points analysis where the caller has made it already
     (the end's analysis in words), so it is not run twice."""
-    from yatzy.analysis.measured import MEASURED_AFTER
+    from yatzy.analysis.measured import MEASURED_AFTER, PRIOR_LEVEL
     from yatzy.bots import preparing
 
     people = [i for i, p in enumerate(state.players) if p.bot is None]
@@ -571,7 +572,7 @@ def measured_levels(
     if not any(earlier.get(seat) for seat in people) and (
         max(_own_turns(state, seat) for seat in people) < MEASURED_AFTER
     ):
-        return {}  # nothing to measure yet: the analysis is not even run
+        return dict.fromkeys(people, PRIOR_LEVEL)  # nothing to measure yet: not even run
     from yatzy.analysis.measured import measured_from
     from yatzy.strategy.analyze import analyze
 
@@ -647,6 +648,7 @@ def measured_words(
     state: State, levels: dict[int, str], lang: Language, history: PeopleHistory | None = None
 ) -> str:
     """:func:`measured_line` of the seats' ``levels`` (seat to level name)."""
+    from yatzy.analysis.measured import MEASURED_AFTER
     from yatzy.cli.i18n import level_name
 
     said = []
@@ -655,7 +657,9 @@ def measured_words(
             continue
         words = {"name": state.players[seat].name, "level": level_name(level, lang)}
         games = history.earlier(seat) if history is not None else 0
-        if games:
+        if not games and _own_turns(state, seat) < MEASURED_AFTER:  # not seen yet
+            said.append(tr("win_assumed", lang, **words))
+        elif games:
             said.append(tr("win_measured_earlier", lang, games=games, **words))
         else:
             said.append(tr("win_measured", lang, **words))

@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from yatzy.analysis.measured import with_prior
 from yatzy.game import Game, State, from_record, to_record
 from yatzy.rules import RuleSet
 from yatzy.store import StoredGame
@@ -86,7 +87,8 @@ class LiveChances:
         self.notify: Notify | None = None
         # seat -> level measured from each person's play in a game so far and their
         # earlier games (the service sets it: yatzy.web.ahead.Ahead.measured_of; each
-        # value has ``level`` and ``to_json()``); people not measured play their best.
+        # value has ``level`` and ``to_json()``); people not measured yet count at
+        # yatzy.analysis.measured.PRIOR_LEVEL, as assumed.
         self.measured: Callable[[str], Mapping[int, Any]] | None = None
         # game id -> (version, {seat: what its level was measured from}): the answer
         # of that version carries it as ``measured`` (the page says it in words)
@@ -116,7 +118,8 @@ class LiveChances:
                 return {"version": stored.version, "pending": True}
             levels = [s.bot for s in stored.seats]
             if self.measured is not None:
-                measured = self.measured(stored.id)
+                # people not measured yet count at the prior level, said as assumed
+                measured = with_prior(state, self.measured(stored.id))
                 levels = [
                     measured[i].level if lv is None and i in measured else lv
                     for i, lv in enumerate(levels)

@@ -217,13 +217,18 @@ _STRINGS: dict[str, Message] = messages(
     N_(
         "web.win_note_about",
         "Chance to win after every move, simulated: each figure may be off by up to {margin} "
-        "percentage points. People are counted as playing their best until their play has "
-        "been seen for a few turns, the computer at its level.",
+        "percentage points. People are counted at the level their play shows, the computer "
+        "at its level.",
     ),
     N_(
         "web.win_measured",
         "{player} counts as playing like the computer level “{level}”, as measured from this "
         "game so far.",
+    ),
+    N_(
+        "web.win_assumed",
+        "{player} counts as playing like the computer level “{level}” until their play has "
+        "been seen for a few turns.",
     ),
     N_(
         "web.win_measured_earlier",
@@ -242,8 +247,8 @@ _STRINGS: dict[str, Message] = messages(
     ),
     N_(
         "web.win_note_exact",
-        "Chance to win after every move, exact: people are counted as playing their best "
-        "until their play has been seen for a few turns, the computer at its level.",
+        "Chance to win after every move, exact: people are counted at the level their play "
+        "shows, the computer at its level.",
     ),
     N_("web.dice", "Dice"),
     N_("web.die", "Die"),

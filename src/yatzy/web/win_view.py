@@ -75,6 +75,11 @@ _WORDS: dict[str, Message] = messages(
         "this game and their earlier games of these rules ({games}).",
     ),
     N_(
+        "winview.counted_assumed",
+        "{name} is counted as playing like the computer level “{level}”: too few of their "
+        "turns were seen to measure their play.",
+    ),
+    N_(
         "winview.counted_best_measured",
         "{name} is counted as playing the best strategy: their play measured that close to it.",
     ),
@@ -109,6 +114,8 @@ def counted_words(
         if level in ("strong", "casual", "beginner"):
             earlier = int(found.get("earlier", 0)) if found else 0
             key = "counted_level_earlier" if earlier else "counted_level"
+            if found and found.get("assumed"):
+                key = "counted_assumed"
             name = level_names["level_" + level]
             said.append(win_word(key, lang, name=player.name, level=name, games=earlier))
         else:

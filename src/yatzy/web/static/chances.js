@@ -96,7 +96,8 @@ function unavailableWords(view, chances, t) {
 
 // The people counted at the level their play has shown so far, in this game and their
 // earlier games of these rules (not as perfect players): "Ann counts as playing like
-// the computer level “Casual” …".
+// the computer level “Casual” …"; before their play has been seen, at the middle level,
+// said as assumed.
 const MEASURED = ["strong", "casual", "beginner"];
 function measuredWords(view, chances, t, seatName) {
   if (!chances || !chances.seats) return "";
@@ -106,6 +107,7 @@ function measuredWords(view, chances, t, seatName) {
     .map((s) => {
       const earlier = from[s.seat] ? from[s.seat].earlier : 0;
       const words = { player: seatName(s.seat), level: t("level_" + s.level), games: earlier };
+      if (from[s.seat] && from[s.seat].assumed) return t("win_assumed", words); // not seen yet
       return t(earlier ? "win_measured_earlier" : "win_measured", words);
     })
     .join(" ");
