@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from yatzy.bots import make_bot, prepare_tables
+from yatzy.bots import make_bot, play_turn, prepare_tables
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
 from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
@@ -320,7 +320,9 @@ def test_a_failed_chance_to_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None
     )
     session._show_board()
     text = session.stdout.getvalue()  # type: ignore[attr-defined]
-    assert "Chance to win: could not be computed (RuntimeError: the table went missing)" in text
+    # the error in the log, plain words on the screen (no exception's name or text)
+    assert "Chance to win: could not be computed (an error, written to the log" in text
+    assert "RuntimeError" not in text and "went missing" not in text
 
 
 def _one_box_left(spec: str, people: list[str]) -> State:
@@ -508,8 +510,9 @@ def test_at_a_terminal_the_line_mode_plays_on_while_the_chances_are_worked_out(
     session.handle("r")
     session.handle("s chance")
     session._show_board()  # the next turn: the figures (here "not available") come
-    reason = "yatzy solve yatzy"
+    reason = tr("win_reason_table", lang)  # plain words, never a command to run
     assert tr("win_line_pending", lang, reason=reason) in out.getvalue()
+    assert "yatzy solve" not in out.getvalue()
 
 
 @pytest.mark.parametrize("lang", ["sv", "fi", "en"])
@@ -584,3 +587,30 @@ def test_a_game_with_a_person_prepares_the_analysis_table_at_its_start(
     monkeypatch.setenv(AHEAD_ENV, "0")  # the tests' setting: nothing built at the start
     play_common.prepare_analysis(Game("maxi", ["Anna"]).new_initial_state(0))
     assert started == ["maxi"]
+
+
+@pytest.mark.parametrize("lang", ["sv", "fi", "en"])
+def test_a_solo_game_ends_with_its_result_against_the_record(lang: Language) -> None:
+    # Issue 24: a solo game has no winner but a result against the record; the
+    # terminal said only the points.
+    from yatzy.cli.terminal import result_lines
+
+    state = Game("yatzy", ["Anna"]).new_initial_state(0)
+    greedy, rng = make_bot("greedy"), random.Random(3)
+    while len(state.sheets[0].open_boxes()) > 1:
+        play_turn(state, greedy, rng)
+    last = state.sheets[0].open_boxes()[0]
+    before = state.totals()[0]
+    out = io.StringIO()
+    session = PlaySession(
+        state, lang=lang, stdin=io.StringIO(""), stdout=out, rng=rng, record=before + 400
+    )
+    session.handle("r")
+    session.handle(f"s {last}")
+    assert state.is_terminal()
+    total = state.totals()[0]
+    said = out.getvalue()
+    assert tr("solo_record_stands", lang, record=before + 400, short=before + 400 - total) in said
+    assert tr("solo_new_record", lang, record=total - 1) in result_lines(state, lang, total - 1)
+    assert tr("solo_record_equalled", lang, record=total) in result_lines(state, lang, total)
+    assert len(result_lines(state, lang)) == 2  # no record known: the points alone

@@ -288,7 +288,9 @@ def test_chances_not_available_show_a_dash_and_say_why_once(lang: Language) -> N
 
     state = new_state("maxi", ["Anna", "Bo"], starter=0)
     app = make_app(state, lang=lang, chances=lambda position: None)
-    said = tr("win_line_pending", lang, reason="yatzy solve maxi")
+    # in plain words: what is happening, never a command to run
+    said = tr("win_line_pending", lang, reason=tr("win_reason_table", lang))
+    assert "yatzy solve" not in said
 
     async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
         await settle(pilot)

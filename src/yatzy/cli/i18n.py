@@ -41,6 +41,11 @@ _LINE_MODE = messages(
         "Chance to win (simulated: each may be off by up to {margin} percentage points): {chances}",
     ),
     N_("cli.win_line_pending", "Chance to win: not available yet ({reason})"),
+    N_(
+        "cli.win_reason_table",
+        "the strategy table for these rules is being prepared, once on this computer",
+    ),
+    N_("cli.win_reason_error", "an error, written to the log; the game goes on"),
     N_("cli.win_row", "Win %"),
     N_(
         "cli.record_chance_unavailable",
@@ -79,6 +84,9 @@ _LINE_MODE = messages(
     N_("cli.winner", "Winner: {names} with {points} points."),
     N_("cli.shared_win", "Shared win: {names} with {points} points each."),
     N_("cli.solo_result", "{name} scores {points} points."),
+    N_("cli.solo_new_record", "New record! Your record was {record}."),
+    N_("cli.solo_record_equalled", "That equals your record, {record}."),
+    N_("cli.solo_record_stands", "Your record, {record}, stands: {short} points short."),
     N_("cli.standings", "Final standings:"),
     N_("cli.saved", "Saved to {path}."),
     N_("cli.resume_hint", "Continue later with: yatzy play --resume {path}"),

@@ -259,11 +259,10 @@ class PlaySession(LineAdvice):
         if answer.error is not None:  # no chances is no reason to stop the game: say why
             exc = answer.error
             _log.warning("live chances to win failed", exc_info=exc)
-            reason = f"{type(exc).__name__}: {exc}"[:100]
-            return tr("win_line_failed", self.lang, reason=reason)
+            return tr("win_line_failed", self.lang, reason=tr("win_reason_error", self.lang))
         result = answer.result
         if result is None:
-            reason = f"yatzy solve {self.state.rules.spec}"
+            reason = tr("win_reason_table", self.lang)
             return tr("win_line_pending", self.lang, reason=reason)
         line = chances_line(self.state, result, self.lang)
         measured = measured_line(self.state, result, self.lang, self.history)
@@ -462,7 +461,7 @@ class PlaySession(LineAdvice):
         if self.clear and self._messages:
             lines += ["", *self._messages[-10:]]
         self._messages.clear()
-        lines += ["", *result_lines(state, self.lang)]
+        lines += ["", *result_lines(state, self.lang, self.record)]
         if self.on_finished is not None and state.is_terminal():
             lines += ["", self.on_finished(state)]
         lines += self._settle_finished()

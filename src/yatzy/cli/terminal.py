@@ -287,13 +287,21 @@ def opening_lines(
     return out
 
 
-def result_lines(state: State, lang: Language) -> list[str]:
-    """The ranking and the winner(s) of a finished game."""
+def result_lines(state: State, lang: Language, record: int | None = None) -> list[str]:
+    """The ranking and the winner(s) of a finished game; a solo game has no winner but
+    its result against ``record`` (the player's best before this game, where known)."""
     totals = state.totals()
     names = [state.players[i].name for i in range(len(totals))]
     out = [tr("game_over", lang)]
     if len(totals) == 1:
         out.append(tr("solo_result", lang, name=names[0], points=totals[0]))
+        if record is not None:
+            if totals[0] > record:
+                out.append(tr("solo_new_record", lang, record=record))
+            elif totals[0] == record:
+                out.append(tr("solo_record_equalled", lang, record=record))
+            else:
+                out.append(tr("solo_record_stands", lang, record=record, short=record - totals[0]))
         return out
     out.append(tr("standings", lang))
     order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))

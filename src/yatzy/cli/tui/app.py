@@ -290,7 +290,7 @@ class YatzyApp(BotTurns):
         """
         self._autosave()
         state = self.state
-        lines = result_lines(state, self.lang)
+        lines = result_lines(state, self.lang, self.record)
         if self.on_finished is not None:
             lines = [*lines, self.on_finished(state)]
         self.messages = [line.strip() for line in lines[-MESSAGES_KEPT:]]

@@ -260,9 +260,9 @@ class SheetDrawing(SavingApp):
                 # Never the last figure as if it were current: "?" and the reason, logged.
                 exc = result.exc
                 _log.warning("live chances to win failed at %s", here, exc_info=exc)
-                if self._chances_failed is None:
-                    reason = f"{type(exc).__name__}: {exc}"
-                    self._say(tr("tui_chances_failed", self.lang, reason=reason[:100]))
+                if self._chances_failed is None:  # the exception is in the log, not the words
+                    reason = tr("win_reason_error", self.lang)
+                    self._say(tr("tui_chances_failed", self.lang, reason=reason))
                 self._chances_failed = here
             elif result is not None:
                 self._chances = result
@@ -277,7 +277,7 @@ class SheetDrawing(SavingApp):
                 self._chances = None
                 self._chances_for = here
                 if not self._chances_unavailable:
-                    reason = f"yatzy solve {self.state.rules.spec}"
+                    reason = tr("win_reason_table", self.lang)
                     self._say(tr("win_line_pending", self.lang, reason=reason))
                 self._chances_unavailable = True
             self._redraw()
