@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from yatzy.bots import make_bot, play_turn, prepare_tables
+from yatzy.bots import make_bot, prepare_tables
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
 from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
@@ -597,16 +597,17 @@ def test_a_solo_game_ends_with_its_result_against_the_record(lang: Language) -> 
 
     state = Game("yatzy", ["Anna"]).new_initial_state(0)
     greedy, rng = make_bot("greedy"), random.Random(3)
-    while len(state.sheets[0].open_boxes()) > 1:
-        play_turn(state, greedy, rng)
-    last = state.sheets[0].open_boxes()[0]
+    while len(state.sheets[0].open_boxes) > 1:  # play_turn would play a solo game out
+        if state.is_chance_node():
+            state.roll(rng)
+        else:
+            state.apply(greedy.choose(state, rng))
+    last = state.sheets[0].open_boxes[0]
     before = state.totals()[0]
     out = io.StringIO()
-    session = PlaySession(
-        state, lang=lang, stdin=io.StringIO(""), stdout=out, rng=rng, record=before + 400
-    )
-    session.handle("r")
-    session.handle(f"s {last}")
+    script = io.StringIO(lines("r", f"s {last}"))
+    session = PlaySession(state, lang=lang, stdin=script, stdout=out, rng=rng, record=before + 400)
+    assert session.run() == 0
     assert state.is_terminal()
     total = state.totals()[0]
     said = out.getvalue()
