@@ -95,6 +95,10 @@ os.environ.setdefault("YATZY_SHIPPED_TABLES", "0")
 # 1 CPU-second of FastAPI and pydantic an app, where a test calls a few routes; the
 # suite starts hundreds of apps): tests/web/test_web_models.py keeps the default.
 os.environ.setdefault("YATZY_PREBUILD_ROUTES", "0")
+# Nor does a terminal solo game with a record build its target table in the background
+# (about 300 CPU-s and 1.7 GiB each): tests/tui/test_tui_round3.py switches it on with
+# the child process stood in.
+os.environ.setdefault("YATZY_BUILD_TARGET_TABLES", "0")
 tempfile.tempdir = None  # tempfile read TMPDIR already; read it again
 
 from hypothesis import HealthCheck, settings  # noqa: E402

@@ -507,8 +507,11 @@ def test_the_record_chances_child_leaves_its_marker(
 def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     lang: Language, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Issue 24: the terminal has no target table until ``yatzy solve SPEC --target``:
-    # meanwhile the best-points strategy's chance, said as approximate, within 80 columns.
+    # Issue 24: the terminal builds the target table in the background (minutes once):
+    # meanwhile the best-points strategy's chance, said as approximate, within 80 columns,
+    # never a command to run.
+    import subprocess
+
     import yatzy.bots as bots
     from yatzy.cli import play_common
     from yatzy.cli.play_common import record_line
@@ -520,11 +523,25 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     monkeypatch.setattr(play_common, "record_chance_at_hand", lambda spec: True)
     monkeypatch.setattr(target_play, "chance_to_beat", lambda *a, **k: None)
     monkeypatch.setattr(win_chance, "approximate_chance_to_beat", lambda *a, **k: 0.5834)
+    started: list[list[str]] = []
+
+    class Child:
+        def __init__(self, args: list[str], **kwargs: object) -> None:
+            started.append(args)
+
+        def poll(self) -> int | None:
+            return None  # still building
+
+    monkeypatch.setenv(play_common.TARGET_BUILD_ENV, "1")
+    monkeypatch.setattr(subprocess, "Popen", Child)
+    monkeypatch.setattr(play_common, "_builds", {})
     state = new_state("yatzy", ["Anna"], starter=0)
     about = {"sv": "cirka 58 %", "fi": "noin 58 %", "en": "about 58 %"}[lang]
     assert about in record_line(state, 250, lang, short=True)
     long = record_line(state, 250, lang)
-    assert about in long and "yatzy solve yatzy --target" in long
+    assert about in long and "yatzy solve" not in long
+    # one build of the target table, in a child process, however often the line is drawn
+    assert len(started) == 1 and started[0][-1] == "yatzy" and "target_table_for" in started[0][2]
     # Before the best-points tables are built, no figure is worked out on the screen's
     # thread: "not available" with its reason, as before.
     monkeypatch.setattr(bots, "preparing", lambda level, rules: True)

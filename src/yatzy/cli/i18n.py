@@ -49,8 +49,8 @@ _LINE_MODE = messages(
     N_("cli.win_row", "Win %"),
     N_(
         "cli.record_chance_unavailable",
-        "Chance of beating your record ({record}): not available until its table is built "
-        "(yatzy solve {spec} --target, minutes once)",
+        "Chance of beating your record ({record}): not available until its table is ready "
+        "(being built, minutes once on this computer)",
     ),
     N_("cli.hint_first_roll_r", "{name}: type r to roll ({help} for help, hint for advice)"),
     N_(
@@ -384,7 +384,7 @@ _FULL_SCREEN = messages(
     N_(
         "cli.record_chance_approx",
         "Chance of beating your record ({record}): about {percent} % (approximate until its "
-        "table is built: yatzy solve {spec} --target, minutes once)",
+        "table is ready: being built, minutes once on this computer)",
     ),
     N_(
         "cli.record_chance_unsupported",

@@ -240,8 +240,9 @@ class AnalysisAhead:
 
 def _record_hint_lines(position: State, record: int | None, lang: Language) -> list[str]:
     """Solo: the options ranked by the chance of beating ``record`` (target play), in
-    words; none without a record or where the target table is not at hand (it is
-    never built here: ``yatzy solve SPEC --target T`` builds it, minutes once)."""
+    words; none without a record or where the target table is not at hand yet (the
+    record's line starts building it in the background:
+    :func:`~yatzy.cli.play_common.build_target_in_background`)."""
     if record is None:
         return []
     from yatzy.strategy.advice_words import describe, word

@@ -146,6 +146,41 @@ def record_chance_at_hand(spec: str) -> bool:
     return False
 
 
+TARGET_BUILD_ENV = "YATZY_BUILD_TARGET_TABLES"
+"""``0`` keeps the terminal from building a record's target table in the background
+(the test suite sets it: each build is about 300 CPU-s and 1.7 GiB)."""
+
+_TARGET_CODE = (
+    "import os, sys\n"
+    "if hasattr(os, 'nice'): os.nice(10)  # the game on the screen comes first\n"
+    "from yatzy.rules import RuleSet\n"
+    "from yatzy.strategy.target_play import target_table_for\n"
+    "target_table_for(RuleSet.parse(sys.argv[1]), build=True)"
+)
+
+
+def build_target_in_background(spec: str) -> bool:
+    """Start building the target table of ``spec`` (the exact chance of beating a
+    record, and the hint that aims at it) in a child process at a lower priority, once
+    per rules in this program, as the web server builds it for a solo player with a
+    record; True where a build was started or runs.  Minutes once on a computer (about
+    300 CPU-s and 1.7 GiB for Yatzy); a second program asking meanwhile waits on the
+    same table's lock rather than building it again
+    (:func:`yatzy.table_cache.build_lock`).  Off where :data:`TARGET_BUILD_ENV` is 0."""
+    if os.environ.get(TARGET_BUILD_ENV, "1").strip() == "0":
+        return False
+    with _builds_lock:
+        child = _builds.get(("target", spec))
+        if child is None:
+            child = _builds["target", spec] = subprocess.Popen(
+                [sys.executable, "-c", _TARGET_CODE, spec],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        return child.poll() is None
+
+
 def warm_record_chance(spec: str) -> None:
     """The child's work for :func:`record_chance_at_hand`: the approximate chance of
     beating a record at a game's start and near its end (the simulation's and the
@@ -474,9 +509,11 @@ def record_line(state: State, record: int, lang: Language, *, short: bool = Fals
             check_target_supported(state.rules)
         except SpecError:
             return tr(f"{prefix}_unsupported", lang, record=record)
-        # Only from the best-points tables at hand: the status line is drawn on the
-        # screen's thread, which never waits for a table (2.7 s on a cold install).
+        # The exact figure's table is built in the background (once per computer);
+        # meanwhile only the best-points tables at hand: the status line is drawn on
+        # the screen's thread, which never waits for a table (2.7 s on a cold install).
         spec = state.rules.spec
+        build_target_in_background(spec)
         ready = not preparing("optimal", state.rules) and record_chance_at_hand(spec)
         approx = approximate_chance_to_beat(state, record) if ready else None
         if ready:
