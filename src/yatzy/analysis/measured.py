@@ -42,6 +42,7 @@ __all__ = [
     "measured_from",
     "measured_levels",
     "measured_people",
+    "own_turns",
     "rating_levels",
     "with_prior",
 ]
@@ -138,13 +139,18 @@ def measured_levels(
     return {seat: m.level for seat, m in measured_people(state, analysis, earlier).items()}
 
 
+def own_turns(state: State, seat: int) -> int:
+    """The turns ``seat`` has finished in ``state``."""
+    return sum(1 for turn in state.log if turn.get("player") == seat)
+
+
 def with_prior(state: State, measured: Mapping[int, Measured]) -> dict[int, Measured]:
     """``measured`` with every person it lacks :func:`assumed` at :data:`PRIOR_LEVEL`
     (a game not measured yet: its first turns, before the first measure)."""
     found = dict(measured)
     for seat, player in enumerate(state.players):
         if player.bot is None and seat not in found:
-            found[seat] = assumed(sum(1 for t in state.log if t.get("player") == seat))
+            found[seat] = assumed(own_turns(state, seat))
     return found
 
 

@@ -599,7 +599,7 @@ def measured_levels(
     person while the strategy table is not built.
     ``analysis``: the game's points analysis where the caller has made it already
     (the end's analysis in words), so it is not run twice."""
-    from yatzy.analysis.measured import MEASURED_AFTER, PRIOR_LEVEL
+    from yatzy.analysis.measured import MEASURED_AFTER, PRIOR_LEVEL, own_turns
     from yatzy.bots import preparing
 
     people = [i for i, p in enumerate(state.players) if p.bot is None]
@@ -607,7 +607,7 @@ def measured_levels(
         return {}
     earlier = history.losses(state) if history is not None else {}
     if not any(earlier.get(seat) for seat in people) and (
-        max(_own_turns(state, seat) for seat in people) < MEASURED_AFTER
+        max(own_turns(state, seat) for seat in people) < MEASURED_AFTER
     ):
         return dict.fromkeys(people, PRIOR_LEVEL)  # nothing to measure yet: not even run
     from yatzy.analysis.measured import measured_from
@@ -623,11 +623,6 @@ def measured_levels(
         seen |= {s.player: (len(s.expected), s.total_loss) for s in analysis.players}
     found = measured_from(state, seen, earlier)
     return {seat: m.level for seat, m in found.items() if m.level in MEASURED_LEVELS}
-
-
-def _own_turns(state: State, seat: int) -> int:
-    """The turns ``seat`` has finished in ``state``."""
-    return sum(1 for turn in state.log if turn.get("player") == seat)
 
 
 CHANCES_TIMEOUT_SECONDS = 180.0
@@ -685,7 +680,7 @@ def measured_words(
     state: State, levels: dict[int, str], lang: Language, history: PeopleHistory | None = None
 ) -> str:
     """:func:`measured_line` of the seats' ``levels`` (seat to level name)."""
-    from yatzy.analysis.measured import MEASURED_AFTER
+    from yatzy.analysis.measured import MEASURED_AFTER, own_turns
     from yatzy.cli.i18n import level_name
 
     said = []
@@ -694,7 +689,7 @@ def measured_words(
             continue
         words = {"name": state.players[seat].name, "level": level_name(level, lang)}
         games = history.earlier(seat) if history is not None else 0
-        if not games and _own_turns(state, seat) < MEASURED_AFTER:  # not seen yet
+        if not games and own_turns(state, seat) < MEASURED_AFTER:  # not seen yet
             said.append(tr("win_assumed", lang, **words))
         elif games:
             said.append(tr("win_measured_earlier", lang, games=games, **words))
