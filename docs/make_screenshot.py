@@ -14,7 +14,10 @@ phone (390×844):
 * ``--extra``: a box chosen by a first tap on a phone's touch screen, waiting for the
   second (``confirm-phone-LANG.webp``), a spectator's page in their own language (the game
   made in another) and two house rules that exclude each other refused in the page's
-  words (``{spectator,refusal}-{desktop,phone}-LANG.webp``).
+  words (``{spectator,refusal}-{desktop,phone}-LANG.webp``); a solo game played
+  against the record of an earlier one, during the game and at its end, and Maxi Yatzy
+  with hints on while its strategy table is being prepared
+  (``{solo,solo-end,preparing}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
 [--screens | --more | --extra] [LANG ...]``.
@@ -44,7 +47,7 @@ from tests.e2e.helpers import (  # noqa: E402
     wait_change,
     wait_mine,
 )
-from tests.e2e.support import Server  # noqa: E402
+from tests.e2e.support import Server, next_action  # noqa: E402
 
 NAMES = {"sv": "Anna", "en": "Alice", "fi": "Aino"}
 LOCALES = {"sv": "sv-SE", "en": "en-GB", "fi": "fi-FI"}
@@ -233,11 +236,86 @@ def _game_made_in(browser: Any, url: str, lang: str) -> tuple[Any, str]:
     return host, host.url.split("?")[0]
 
 
+def _play_out(page: Any, url: str, gid: str, turns: int = 99) -> None:
+    """Up to ``turns`` of the solo game ``gid``'s turns played through the API with the
+    page's cookies (its seat): each roll keeps the most common face (the highest of a
+    tie), then the box the server previews as best is written."""
+    request = page.context.request
+    while turns > 0:
+        view = request.get(f"{url}/api/games/{gid}").json()
+        if view["finished"]:
+            return
+        turn = view["turn"]
+        dice = turn["dice"]
+        face = max(set(dice), key=lambda f: (dice.count(f), f)) if dice else 0
+        if dice is not None and turn["rolls_left"] > 0 and dice.count(face) < len(dice):
+            action: dict[str, Any] = {"roll": [i for i, d in enumerate(dice) if d == face]}
+        else:
+            action = next_action(view)
+        answer = request.post(f"{url}/api/games/{gid}/actions", data={"action": action})
+        assert answer.status == 200, answer.text()
+        turns -= "score" in action
+
+
+def solo_screens(page: Any, url: str, lang: str, shot: Callable[[str], None]) -> None:
+    """A solo game played to its end (the record), then a second one: some turns in
+    (the record and the chance of beating it on the status line), and its end (the
+    result against the record)."""
+    for made in range(2):
+        page.goto(f"{url}/?lang={lang}")
+        page.locator("#your-name").fill(NAMES[lang])
+        page.locator("#play-solo").click()
+        page.wait_for_url("**/g/*")
+        gid = page.url.split("/g/")[1].split("?")[0]
+        _play_out(page, url, gid, turns=99 if made == 0 else 5)
+    page.reload()
+    first_roll(page)
+    page.wait_for_timeout(3000)  # the chance of beating the record, asked after the roll
+    shot("solo")
+    _play_out(page, url, gid)
+    page.reload()
+    page.wait_for_selector("#winner:not([hidden])")
+    shot("solo-end")
+
+
+def preparing_screen(page: Any, url: str, lang: str, folder: Path, tmp: Path, size: str) -> None:
+    """Maxi Yatzy against the computer with hints on, on a server whose Maxi table is
+    not built yet: the hint says the table is being prepared (shot where the hint is:
+    under the dice on a phone)."""
+    from yatzy.web.prepare import hint_preparing_words
+
+    page.goto(f"{url}/?lang={lang}")
+    page.locator("#your-name").fill(NAMES[lang])
+    page.locator('input[name="preset"][value="maxi"]').check()
+    page.locator("#more").evaluate("d => { d.open = true; }")
+    page.locator("#hints").check()
+    page.locator("#play-bot").click()
+    first_roll(page)
+    said = hint_preparing_words(lang)  # type: ignore[arg-type]
+    page.wait_for_function(
+        "(s) => document.getElementById('hint').textContent.includes(s)", arg=said
+    )
+    if size == "phone":
+        page.locator("#hint").scroll_into_view_if_needed()
+    else:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(2600)
+    png = tmp / "preparing.png"
+    page.screenshot(path=str(png))
+    webp(png, folder / f"preparing-{size}-{lang}.webp")
+    page.goto(f"{url}/?lang={lang}")
+    page.locator('input[name="preset"][value="yatzy"]').check()  # the page keeps the last
+    page.locator("#more").evaluate("d => { d.open = true; }")
+    page.locator("#hints").uncheck()
+
+
 def extra_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tmp: Path) -> None:
     """On a phone, a box chosen by a first tap (tap-to-confirm, on by default on touch
     screens) with the line that asks for the second; a spectator's page in their own
-    language while the game (against the computer) was made in another; the start page refusing two house
-    rules that exclude each other, in the page's words."""
+    language while the game (against the computer) was made in another; the start page
+    refusing two house rules that exclude each other, in the page's words; a solo game
+    against the record (:func:`solo_screens`); Maxi Yatzy while its table is prepared
+    (:func:`preparing_screen`)."""
     touch = {"has_touch": True, "is_mobile": True} if size == "phone" else {}
     page, shot = _camera(browser, lang, size, folder, tmp, settle=2600, **touch)
     if size == "phone":
@@ -267,6 +345,10 @@ def extra_screens(browser: Any, url: str, lang: str, size: str, folder: Path, tm
     page.wait_for_timeout(800)
     page.screenshot(path=str(png))  # where the refusal is, not the page's top
     webp(png, folder / f"refusal-{size}-{lang}.webp")
+    for opt in ("forced", "half_forced"):
+        page.locator(f'.opts:not([hidden]) input[data-opt="{opt}"]').uncheck()
+    solo_screens(page, url, lang, shot)
+    preparing_screen(page, url, lang, folder, tmp, size)
     page.close()
 
 

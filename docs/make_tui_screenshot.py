@@ -7,7 +7,8 @@ dice kept, at 80×24 by default (the sheet in two columns, the totals in sight).
 player's points lost, the chances to win given up, the costliest decisions).
 Run: ``.venv/bin/python docs/make_tui_screenshot.py [--size 80x24] [--lang en]
 [--screen turn|analysis]``, or ``--all`` for both screens in English, Swedish and
-Finnish (``docs/tui.svg``, ``docs/tui-sv.svg``, ``docs/tui-analysis-fi.svg`` …).
+Finnish (``docs/tui.svg``, ``docs/tui-sv.svg``, ``docs/tui-analysis-fi.svg`` …) and the
+turn in English at 120×40 (``docs/tui-120x40.svg``: the sheet in one column).
 """
 
 from __future__ import annotations
@@ -86,18 +87,20 @@ def main() -> None:
     args = parser.parse_args()
     cols, rows = (int(x) for x in args.size.split("x"))
     jobs = (
-        [(lang, screen) for screen in ("turn", "analysis") for lang in LANGS]
+        [(lang, screen, (cols, rows)) for screen in ("turn", "analysis") for lang in LANGS]
+        + [("en", "turn", (120, 40))]
         if args.all
-        else [(args.lang, args.screen)]
+        else [(args.lang, args.screen, (cols, rows))]
     )
-    for lang, screen in jobs:
+    for lang, screen, size in jobs:
         name = (
             "tui"
             + ("-analysis" if screen == "analysis" else "")
             + (f"-{lang}" if lang != "en" or screen == "analysis" else "")
+            + ("-120x40" if args.all and size == (120, 40) else "")
         )
         out = Path(args.out) if args.out and not args.all else ROOT / "docs" / f"{name}.svg"
-        svg = shoot(lang, screen, (cols, rows))
+        svg = shoot(lang, screen, size)
         out.write_text(svg, encoding="utf-8")
         print(f"wrote {out} ({len(svg) // 1024} kB)")
 

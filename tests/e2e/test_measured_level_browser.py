@@ -122,7 +122,7 @@ def test_a_careless_player_counts_at_the_level_shown(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("en", "desktop")])
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("en", "desktop"), ("fi", "phone")])
 def test_earlier_games_count_from_the_first_turn_and_are_named(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:

@@ -4,6 +4,7 @@ name or a command; on a phone and a laptop, in sv, fi and en, axe clean."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,63 @@ def test_maxis_missing_chances_say_why(browser: Any, server: Server, lang: str, 
     assert "Maxi" in said and page.locator("#chances-note").is_visible()
     # each player's "–" says the same to screen readers
     assert page.locator("#protocol .win .sr").first.inner_text() == said
+    assert_accessible(page)
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fi", "phone"), ("en", "desktop"), ("sv", "desktop")])
+def test_a_hint_waiting_for_its_table_says_so(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # Issue 24: while Maxi's strategy table (minutes on a fresh install) was built, the
+    # hint said only "Working out the hints …". The server's pending hint now carries
+    # its words (tests/web/test_web_insight.py); they are stood in for here, as this
+    # server would spend minutes of CPU building Maxi's table.
+    from yatzy.web.prepare import hint_preparing_words
+
+    locale = {"sv": "sv-SE", "fi": "fi-FI"}.get(lang, "en-GB")
+    context = browser.new_context(viewport=VIEWPORTS[size], locale=locale)
+    w = Watched(context)
+    page = w.page
+    created = context.request.post(
+        server.url + "/api/games",
+        data={"rules": "yatzy", "lang": lang, "seats": [{"name": "Ann", "here": True}]},
+    )
+    assert created.status == 201, created.text()
+    gid = created.json()["id"]
+    said = hint_preparing_words(lang)  # type: ignore[arg-type]
+    pending = {"pending": True, "approximate": False, "note": said, "options": []}
+
+    def view(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        response = route.fetch()
+        data = response.json()
+        if data.get("turn"):
+            data["turn"]["hint"] = pending
+        route.fulfill(response=response, json=data)
+
+    def socket(ws: Any) -> None:  # the game's live views carry it too
+        live = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data["game"].get("turn"):
+                data["game"]["turn"]["hint"] = pending
+            ws.send(json.dumps(data))
+
+        live.on_message(from_server)
+
+    page.route(re.compile(rf".*/api/games/{gid}$"), view)
+    page.route_web_socket(re.compile(rf".*/api/games/{gid}/ws.*"), socket)
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    shown = "(s) => { const h = document.getElementById('hint');"
+    shown += " return !h.hidden && h.offsetHeight > 0 && h.textContent.includes(s); }"
+    page.wait_for_function(shown, arg=said)
+    assert not TECHNICAL.search(said), said
     assert_accessible(page)
     w.assert_clean()
     context.close()

@@ -114,7 +114,7 @@ def test_a_solo_game_has_a_result_not_a_winner(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
 def test_a_missing_analysis_is_said_in_the_pages_words(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:

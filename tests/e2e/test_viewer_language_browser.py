@@ -150,7 +150,10 @@ def test_one_name_for_the_international_game(
     context.close()
 
 
-@pytest.mark.parametrize(("maker", "watcher_lang", "size"), [("en", "fi", "phone")])
+@pytest.mark.parametrize(
+    ("maker", "watcher_lang", "size"),
+    [("en", "fi", "phone"), ("fi", "sv", "desktop"), ("sv", "en", "phone")],
+)
 def test_a_spectator_reads_the_computers_name_in_their_language(
     browser: Any, server: Server, maker: str, watcher_lang: str, size: str
 ) -> None:

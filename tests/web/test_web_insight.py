@@ -101,7 +101,8 @@ def ready_hint(client: TestClient, gid: str) -> dict[str, Any]:
         h: dict[str, Any] = view(client, gid)["turn"]["hint"]
         conforms(HintView, h)
         if h["pending"]:
-            assert h["options"] == [] and h["note"] is None
+            # while its table is prepared the hint says so (issue 24)
+            assert h["options"] == [] and h["note"] and "yatzy solve" not in h["note"]
         return h
 
     return eventually(
@@ -228,6 +229,24 @@ def test_saved_rolls_hints_are_labelled_approximate(monkeypatch: pytest.MonkeyPa
         assert hint is not None and hint["approximate"] and word in hint["note"]
         assert "yatzy solve" not in hint["note"]  # what is happening, not a command
         assert hint["options"] and hint["options"][0]["loss"] == 0
+
+
+def test_a_hint_waiting_for_its_table_says_so_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: while Maxi's table (319 MB, minutes on a fresh install) was built the
+    hint said only "Working out the hints …"; it now says what is prepared, once, and
+    that the hints follow, in the game's language."""
+    from yatzy.game import Roll
+    from yatzy.web import hints
+
+    state = Game("maxi", ["Ann"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.apply_roll([1, 2, 3, 4, 5, 6])
+    monkeypatch.setattr(hints, "_status", lambda rules: {"pending": True})
+    for lang, word in (("sv", "förbereds"), ("fi", "valmistellaan"), ("en", "being prepared")):
+        hint = hints.hint(state, lang)  # type: ignore[arg-type]
+        assert hint is not None and hint["pending"] and not hint["options"]
+        assert hint["note"] is not None and word in hint["note"], hint
+        assert "yatzy solve" not in hint["note"]
 
 
 # -- analysis --------------------------------------------------------------------------------

@@ -33,7 +33,12 @@ from yatzy.web.models import (
     WinAnalysisView,
     WinUnavailableView,
 )
-from yatzy.web.prepare import busy_words, not_prepared_words, strategy_status
+from yatzy.web.prepare import (
+    busy_words,
+    hint_preparing_words,
+    not_prepared_words,
+    strategy_status,
+)
 from yatzy.web.warm_children import still_warming
 from yatzy.web.win_jobs import WinAnalyses
 
@@ -128,7 +133,8 @@ def hint(state: State, lang: Language = "en") -> HintView | None:
             return none | {"note": words.word("unavailable", lang)}
         if "busy" in waiting:
             return none | {"note": busy_words(lang)}
-        return none | {"pending": True}
+        # more than a second for the largest tables: said in words (issue 24)
+        return none | {"pending": True, "note": hint_preparing_words(lang)}
     try:
         advice = advisor.advise(state)
     except YatzyError as exc:

@@ -53,6 +53,12 @@ PREPARING: Message = N_(
     "The computer's strategy tables are being prepared: it plays a simple strategy meanwhile.",
 )
 
+HINT_PREPARING: Message = N_(
+    "web.hint_preparing",
+    "The strategy table for these rules is being prepared, once on this server (a few "
+    "minutes for the largest games): the hints follow by themselves.",
+)
+
 BUSY: Message = N_(
     "web.busy",
     "The server is busy preparing tables for other games: try again in a minute.",
@@ -129,6 +135,11 @@ def not_prepared_words(lang: Language) -> str:
 def busy_words(lang: Language) -> str:
     """The words when the table jobs' queue is full."""
     return BUSY[lang]
+
+
+def hint_preparing_words(lang: Language) -> str:
+    """The hint's words while the strategy table it reads is being prepared."""
+    return HINT_PREPARING[lang]
 
 
 def preparing_words(lang: Language) -> str:

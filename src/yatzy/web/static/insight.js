@@ -49,7 +49,8 @@ export function renderHint(container, hint, strings) {
   container.classList.add("insight-hint");
   const head = el("p", { class: "hint-head" }, el("strong", {}, strings.hint));
   if (hint.pending) {
-    head.append(" ", el("span", { role: "status" }, strings.hint_pending));
+    // the server's words while the table is being prepared, else "working out"
+    head.append(" ", el("span", { role: "status" }, hint.note || strings.hint_pending));
     container.append(head);
     return;
   }
