@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,15 @@ def test_maxi_with_fourteen_players_fits_80x24(lang: Language) -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
     assert len(text.splitlines()) <= 24
     assert "Maja" in text  # the current player's column is scrolled into view
+    # Scrolled sideways by whole columns: beside the fixed "now" head comes a whole
+    # name, never the cut end of one ("nuJoh…", "nowh…": issue 24's audit).
+    heads = {"Anna", "Bo", "Ceci…", "Davi…", "Eva", "Fred…", "Gret…", "Hugo", "Ida"}
+    heads |= {"Joh…", "Kar…", "Lars", "Maja", "Nils"}
+    now = {"sv": "nu", "fi": "nyt", "en": "now"}[lang]
+    head_line = text.splitlines()[1]
+    after_now = re.findall(rf"(?<![a-zåäö]){now}( +)(\S+)", head_line)
+    assert len(after_now) == 2, head_line  # both halves of the split sheet
+    assert all(space and name in heads for space, name in after_now), head_line
     check(f"maxi14-turn-{lang}-80x24", text)
 
 

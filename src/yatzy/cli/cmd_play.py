@@ -101,17 +101,18 @@ def add_parser(sub: Any) -> None:
         metavar="POINTS",
         help="solo: your record (default: your best solo game of these rules in the local "
         "database, when the chances are shown); the board shows the live chance of beating it "
-        "and the hint aims at it (target play; yatzy and yahtzee, once `yatzy solve SPEC "
-        "--target POINTS` has built the table)",
+        "and the hint aims at it (target play; yatzy and yahtzee: the first game of a "
+        "record builds its table in the background, a few minutes once, and says so)",
     )
     chances = p.add_mutually_exclusive_group()
     chances.add_argument(
         "--chances",
         action="store_true",
         default=None,
-        help="show every player's live chance to win (people counted as playing their "
-        "best, bots at their level): a row of the full-screen sheet, a line after each "
-        "turn in line mode (default: at a terminal, for two or more players)",
+        help="show every player's live chance to win (people counted at the level their "
+        "play has shown, the middle one until a few turns are seen; bots at their level): "
+        "a row of the full-screen sheet, a line after each turn in line mode (default: at "
+        "a terminal, for two or more players)",
     )
     chances.add_argument(
         "--no-chances", dest="chances", action="store_false", help="do not show them"

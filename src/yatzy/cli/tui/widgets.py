@@ -26,6 +26,9 @@ class SheetTable(DataTable[Text]):
 
     The cursor sits in the current player's column on the chosen box; the table
     scrolls (both ways) to keep it in view, the box names and the now column fixed.
+    Sideways it scrolls by whole player columns, so that no column head is cut in
+    half beside the fixed ones ("nuJoh…" where "nu" met the last letters of "Johanna"):
+    a blank column at the far right pads the width to make that possible.
     """
 
     can_focus = False  # the app reads every key; the cursor moves only as it says
@@ -64,7 +67,61 @@ class SheetTable(DataTable[Text]):
             self.add_column(Text(head, justify="right"), key=f"p{i}", width=width)
         for row in rows:
             self.add_row(*self._cells(row), key=row.key)
+        self.add_column("", key="pad", width=0)  # see _pad_to_whole_columns
+        self._pad_to_whole_columns()
         return sum(widths) + 2 * self.cell_padding * len(widths)
+
+    def _player_widths(self) -> list[int]:
+        """The rendered width of each player's column, in order."""
+        return [
+            column.get_render_width(self)
+            for column in self.ordered_columns[FIXED:]
+            if str(column.key.value).startswith("p")
+        ]
+
+    def _pad_to_whole_columns(self) -> None:
+        """Widen the blank last column so that the furthest the table can scroll
+        sideways is the start of a player's column (see :meth:`_snap_to_column`)."""
+        pad = self.columns.get("pad")  # type: ignore[call-overload]
+        fixed = self._get_fixed_offset().left
+        room = self.scrollable_content_region.width - fixed
+        if pad is None or room <= 0:
+            return
+        widths = self._player_widths()
+        over = sum(widths) - room  # how far the players' columns must scroll at most
+        want = 0
+        if over > 0:
+            start = 0
+            for width in widths:
+                if start >= over:
+                    break
+                start += width
+            want = start - over
+        want = max(0, want - 2 * self.cell_padding)
+        if pad.width != want:
+            pad.width = want
+            self._require_update_dimensions = True
+            self.refresh()
+
+    def on_resize(self) -> None:
+        """A new width needs another pad to scroll by whole columns."""
+        self._pad_to_whole_columns()
+
+    def _snap_to_column(self) -> None:
+        """Scroll sideways to the start of the first player's column that is not
+        cut, keeping the cursor's column in view."""
+        x = int(self.scroll_x)
+        start = 0
+        for width in self._player_widths():
+            if start >= x:
+                break
+            start += width
+        if start != x and start <= self.max_scroll_x:
+            self.scroll_to(x=start, animate=False, force=True)
+
+    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
+        super()._scroll_cursor_into_view(animate=False)
+        self._snap_to_column()
 
     def _cells(self, row: SheetRow) -> list[Text]:
         return [
