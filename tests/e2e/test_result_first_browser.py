@@ -4,6 +4,7 @@ result (and the record). In sv, fi and en, on a phone and a laptop, axe clean.""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,4 +248,87 @@ def test_the_live_chance_of_beating_the_record_is_said_in_words(
     )
     assert "about" not in status.inner_text()
     assert [e for e in w.errors if "status of 422" not in e] == [], w.errors
+    context.close()
+
+
+def _rewrite_views(page: Any, gid: str, change: Any) -> None:
+    """Every view of game ``gid`` the page gets (its requests and its live socket)
+    passed through ``change`` first: what a server in another state would send."""
+
+    def view(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        response = route.fetch()
+        data = response.json()
+        change(data)
+        route.fulfill(response=response, json=data)
+
+    def socket(ws: Any) -> None:
+        live = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state":
+                change(data["game"])
+            ws.send(json.dumps(data))
+
+        live.on_message(from_server)
+
+    page.route(re.compile(rf".*/api/games/{gid}(\?.*)?$"), view)
+    page.route_web_socket(re.compile(rf".*/api/games/{gid}/ws.*"), socket)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fi", "phone"), ("en", "desktop"), ("sv", "phone")])
+def test_what_is_being_prepared_is_said_in_words(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    # Issue 24: anything that takes longer than a second says in words what is
+    # happening. On a fresh install the computer plays a simple strategy while its
+    # tables are prepared, and the analyses wait for theirs: the server's answers
+    # for those moments (tests/web) are stood in for here, as building the tables
+    # for real takes minutes of CPU.
+    context = _context(browser, lang, size)
+    w = Watched(context)
+    page = w.page
+    seats = [{"name": "Ann", "here": True}, {"name": "Robo", "bot": "casual"}]
+    created = context.request.post(
+        server.url + "/api/games", data={"rules": "yatzy", "lang": lang, "seats": seats}
+    )
+    assert created.status == 201, created.text()
+    gid = created.json()["id"]
+
+    def computers_turn(view: dict[str, Any]) -> None:
+        if view.get("turn"):  # the computer to play, its tables being prepared
+            view["turn"] |= {"seat": 1, "dice": None, "preparing": True}
+
+    _rewrite_views(page, gid, computers_turn)
+    page.goto(f"{server.url}/g/{gid}")
+    said = words(lang, "bot_preparing", player="Robo")
+    page.wait_for_function(
+        "(s) => document.getElementById('status').textContent.includes(s)", arg=said
+    )
+    assert_accessible(page)
+    page.unroute_all()
+    # The game played out; its analyses are being prepared.
+    _play_out(context, server, gid)
+    preparing = {"pending": True, "preparing": True}
+    # the win analysis is asked for once the points' analysis is there: one at a time
+    for path, box, key in (
+        ("analysis", "analysis", "analysis_preparing"),
+        ("win-analysis", "win-analysis", "wa_preparing"),
+    ):
+        page.unroute_all()
+        page.route(
+            re.compile(rf".*/api/games/\w+/{path}(\?.*)?$"), lambda r: r.fulfill(json=preparing)
+        )
+        page.goto(f"{server.url}/g/{gid}")
+        page.locator("#winner-h").wait_for()
+        page.wait_for_function(
+            "([id, s]) => document.getElementById(id).textContent.includes(s)",
+            arg=[box, words(lang, key)],
+            timeout=120_000,
+        )
+    assert_accessible(page)
+    w.assert_clean()
     context.close()
