@@ -306,7 +306,7 @@ def test_remembered_keep_values_play_the_same_games(
     bare = list(sampler._start)
     bare[-2], bare[-1] = outcomes._NO_MEMO
     without = np.zeros(2_000, dtype=np.int64)
-    sampler._kernel(11, without, *bare)
+    sampler._kernel(11, without, outcomes._NO_BOXES, *bare)
     assert np.array_equal(first, without)
     assert np.array_equal(again, without)
     # Another sampler of the same table in this thread shares the memo.

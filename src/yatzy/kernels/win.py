@@ -45,6 +45,9 @@ MODE_ARGMAX = 0
 MODE_SOFTMAX = 1
 MODE_RANDOM = 2
 
+BONUS_BIT = 62
+"""The bit of ``play_from``'s ``boxes_out`` that says the upper bonus was reached."""
+
 
 @njit(cache=True, nogil=True)
 def turn_values(
@@ -197,6 +200,7 @@ def _write_options(
 def play_from(
     seed: int,
     out: np.ndarray,
+    boxes_out: np.ndarray,
     start_mask: int,
     start_y: int,
     start_u: int,
@@ -238,7 +242,9 @@ def play_from(
     memo_E: np.ndarray,
 ) -> None:
     """Play ``out.shape[0]`` rests of a game from one position; ``out[g]`` gets the
-    points game ``g`` adds to the sheet's Total.
+    points game ``g`` adds to the sheet's Total.  ``boxes_out`` (length 0: not wanted)
+    gets, per game, bit ``b`` set for each box ``b`` written with points and bit
+    :data:`BONUS_BIT` when the game reached the upper bonus (what a simulation counts).
 
     ``memo_keys``/``memo_E`` remember the within-turn keep values of the states met
     (direct-mapped by a hash of the state: ``memo_keys[i]`` the state whose rows
@@ -309,6 +315,7 @@ def play_from(
         u = start_u
         upper_real = start_upper
         total = 0
+        scored = 0  # the boxes written with points (boxes_out)
         first = True
         while mask != 0:
             allowed = allowed_of_mask[mask]
@@ -468,6 +475,8 @@ def play_from(
             ):
                 total += YATZY_BONUS
             total += wp
+            if wp > 0:
+                scored |= 1 << wb
             if box_face[wb] > 0:
                 upper_real += wp
                 u = min(u + wp, threshold)
@@ -480,4 +489,7 @@ def play_from(
             mask ^= 1 << wb
         if bonus > 0 and not bonus_won and upper_real >= real_threshold:
             total += bonus
+            scored |= 1 << BONUS_BIT
         out[g] = total
+        if boxes_out.shape[0] > 0:
+            boxes_out[g] = scored

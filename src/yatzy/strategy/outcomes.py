@@ -506,9 +506,20 @@ class KernelSampler(Sampler):
     def sample(self, games: int, seed: int) -> IntArray:
         """The points each of ``games`` games adds (see :class:`Sampler`)."""
         out = np.zeros(games, dtype=np.int64)
-        self._kernel(seed, out, *self._start)
+        self._kernel(seed, out, _NO_BOXES, *self._start)
         return out
 
+    def sample_boxes(self, games: int, seed: int) -> tuple[IntArray, IntArray]:
+        """As :meth:`sample`, with each game's boxes written with points (bit ``b``
+        for box ``b``) and the upper bonus reached (bit
+        :data:`yatzy.kernels.win.BONUS_BIT`): what a simulation counts."""
+        out = np.zeros(games, dtype=np.int64)
+        boxes = np.zeros(games, dtype=np.int64)
+        self._kernel(seed, out, boxes, *self._start)
+        return out, boxes
+
+
+_NO_BOXES = np.zeros(0, dtype=np.int64)
 
 TURN_MEMO_SLOTS = 4096
 """States whose within-turn keep values a thread remembers per value table (direct
