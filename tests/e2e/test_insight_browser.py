@@ -20,6 +20,7 @@ import pytest
 
 from tests.e2e.support import Server, next_action
 from tests.helpers import eventually
+from yatzy.web.prepare import hint_preparing_words
 
 CREATE = """async (body) => {
   const r = await fetch('/api/games', {method: 'POST',
@@ -156,8 +157,11 @@ def test_a_hint_being_worked_out_comes_by_itself(
         hint = page.locator("#hint")
         if hint.locator(".hint-option").count():
             pytest.skip("the table was built before the first look (nothing was pending)")
-        assert "Vihjeitä lasketaan" in hint.inner_text()  # "Working out the hints …"
+        # what is being prepared, said in words (web.hint_preparing), not "Working out
+        # the hints …" for minutes
+        said = hint_preparing_words("fi")
+        assert said in hint.inner_text()
         page.wait_for_function(
             "document.querySelectorAll('#hint .hint-option').length >= 3", timeout=300_000
         )
-        assert "Vihjeitä lasketaan" not in hint.inner_text()
+        assert said not in hint.inner_text()
