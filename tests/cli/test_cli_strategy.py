@@ -191,7 +191,7 @@ def test_simulate_prints_statistics_and_plot(
     )
     assert code == 0, err
     assert "40 games" in out and "seed 4" in out
-    for word in ("mean", "sd", "percentiles", "bonus rate", "yatzy rate"):
+    for word in ("mean", "standard deviation", "percentiles", "bonus rate", "yatzy rate"):
         assert word in out
     # Issue 24: the margin in plain words, never the "±" jargon
     assert "95 % sure within " in out and "±" not in out

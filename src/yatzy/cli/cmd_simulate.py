@@ -83,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if result.note:
         print(f"note: {result.note}")
+    print(f"mean {result.mean:.2f} (95 % sure within {1.96 * result.stderr:.2f} of the true mean)")
+    # the spread in words: "sd" alone was jargon (issue 24)
     print(
-        f"mean {result.mean:.2f} (95 % sure within {1.96 * result.stderr:.2f} of the true mean)  "
-        f"sd {result.sd:.2f}  "
-        f"min {s['min']}  max {s['max']}"
+        f"spread: a game typically {result.sd:.2f} from the mean (standard deviation); "
+        f"min {s['min']}, max {s['max']}"
     )
     print("percentiles: " + "  ".join(f"{p}% {v:g}" for p, v in result.percentiles().items()))
     print(f"bonus rate {result.bonus_rate:.1%}  yatzy rate {result.yatzy_rate:.1%}")
