@@ -230,3 +230,31 @@ def scrolling_problems(page: Any) -> list[str]:
     }"""
     )
     return [str(p) for p in problems]
+
+
+def rewrite_views(page: Any, gid: str, change: Any) -> None:
+    """Every view of game ``gid`` the page gets (its requests and its live socket)
+    passed through ``change`` first: what a server in another state would send."""
+
+    def view(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        response = route.fetch()
+        data = response.json()
+        change(data)
+        route.fulfill(response=response, json=data)
+
+    def socket(ws: Any) -> None:
+        live = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state":
+                change(data["game"])
+            ws.send(json.dumps(data))
+
+        live.on_message(from_server)
+
+    page.route(re.compile(rf".*/api/games/{gid}(\?.*)?$"), view)
+    page.route_web_socket(re.compile(rf".*/api/games/{gid}/ws.*"), socket)

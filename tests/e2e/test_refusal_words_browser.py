@@ -4,7 +4,6 @@ name or a command; on a phone and a laptop, in sv, fi and en, axe clean."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, roll, wait_mine, words
+from tests.e2e.helpers import (
+    VIEWPORTS,
+    Watched,
+    assert_accessible,
+    rewrite_views,
+    roll,
+    wait_mine,
+    words,
+)
 from tests.e2e.support import Server
 from tests.e2e.test_browser import RUNS, _BypassCSP, _context
 
@@ -148,29 +155,11 @@ def test_a_hint_waiting_for_its_table_says_so(
     said = hint_preparing_words(lang)  # type: ignore[arg-type]
     pending = {"pending": True, "approximate": False, "note": said, "options": []}
 
-    def view(route: Any) -> None:
-        if route.request.method != "GET":
-            route.continue_()
-            return
-        response = route.fetch()
-        data = response.json()
-        if data.get("turn"):
-            data["turn"]["hint"] = pending
-        route.fulfill(response=response, json=data)
+    def waiting_hint(view: dict[str, Any]) -> None:  # the views and the live ones
+        if view.get("turn"):
+            view["turn"]["hint"] = pending
 
-    def socket(ws: Any) -> None:  # the game's live views carry it too
-        live = ws.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") == "state" and data["game"].get("turn"):
-                data["game"]["turn"]["hint"] = pending
-            ws.send(json.dumps(data))
-
-        live.on_message(from_server)
-
-    page.route(re.compile(rf".*/api/games/{gid}$"), view)
-    page.route_web_socket(re.compile(rf".*/api/games/{gid}/ws.*"), socket)
+    rewrite_views(page, gid, waiting_hint)
     page.goto(f"{server.url}/g/{gid}")
     assert wait_mine(page)
     shown = "(s) => { const h = document.getElementById('hint');"

@@ -4,7 +4,6 @@ result (and the record). In sv, fi and en, on a phone and a laptop, axe clean.""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.helpers import VIEWPORTS, Watched, assert_accessible, rewrite_views, words
 from tests.e2e.support import Server, next_action
 from tests.e2e.test_browser import RUNS, _BypassCSP, _context
 from tests.helpers import eventually
@@ -251,34 +250,6 @@ def test_the_live_chance_of_beating_the_record_is_said_in_words(
     context.close()
 
 
-def _rewrite_views(page: Any, gid: str, change: Any) -> None:
-    """Every view of game ``gid`` the page gets (its requests and its live socket)
-    passed through ``change`` first: what a server in another state would send."""
-
-    def view(route: Any) -> None:
-        if route.request.method != "GET":
-            route.continue_()
-            return
-        response = route.fetch()
-        data = response.json()
-        change(data)
-        route.fulfill(response=response, json=data)
-
-    def socket(ws: Any) -> None:
-        live = ws.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") == "state":
-                change(data["game"])
-            ws.send(json.dumps(data))
-
-        live.on_message(from_server)
-
-    page.route(re.compile(rf".*/api/games/{gid}(\?.*)?$"), view)
-    page.route_web_socket(re.compile(rf".*/api/games/{gid}/ws.*"), socket)
-
-
 @pytest.mark.parametrize(("lang", "size"), [("fi", "phone"), ("en", "desktop"), ("sv", "phone")])
 def test_what_is_being_prepared_is_said_in_words(
     browser: Any, server: Server, lang: str, size: str
@@ -302,7 +273,7 @@ def test_what_is_being_prepared_is_said_in_words(
         if view.get("turn"):  # the computer to play, its tables being prepared
             view["turn"] |= {"seat": 1, "dice": None, "preparing": True}
 
-    _rewrite_views(page, gid, computers_turn)
+    rewrite_views(page, gid, computers_turn)
     page.goto(f"{server.url}/g/{gid}")
     said = words(lang, "bot_preparing", player="Robo")
     page.wait_for_function(

@@ -145,38 +145,10 @@ def run_fast(
     rules: RuleSet, bot: str, games: int, seed: int, workers: int, progress: bool
 ) -> SimulationResult:
     """Play ``games`` optimal games with the kernel on ``workers`` threads."""
-    from tqdm import tqdm
-
     tables = kernel_tables(rules)
     play_chunk(tables, seed, 0, 1)  # compile (or load the compiled kernel) before timing
-    chunks = [(i, min(FAST_CHUNK, games - i * FAST_CHUNK)) for i in range(-(-games // FAST_CHUNK))]
-    start = time.perf_counter()
-    parts = []
-    with (
-        tqdm(
-            total=games,
-            disable=None if progress else True,
-            unit="games",
-            desc=f"{bot} {rules.spec}",
-        ) as bar,
-        ThreadPoolExecutor(max_workers=workers) as pool,
-    ):
-        futures = [pool.submit(play_chunk, tables, seed, i, n) for i, n in chunks]
-        for future, (_, count) in zip(futures, chunks, strict=True):
-            parts.append(future.result())
-            bar.update(count)
-    seconds = time.perf_counter() - start
-    scores = np.concatenate([p[0] for p in parts])
-    return SimulationResult(
-        rules.spec,
-        bot,
-        seed,
-        scores.tolist(),
-        int(sum(int(p[1].sum()) for p in parts)),
-        int(sum(int(p[2].sum()) for p in parts)),
-        seconds,
-        "kernel",
-        simulation_note(rules, bot),
+    return _threaded(
+        rules, bot, games, seed, workers, progress, lambda i, n: play_chunk(tables, seed, i, n)
     )
 
 
@@ -199,9 +171,25 @@ def run_levels(
     rules: RuleSet, bot: str, games: int, seed: int, workers: int, progress: bool
 ) -> SimulationResult:
     """Play ``games`` games of the level ``bot`` with the kernel on ``workers`` threads."""
+    level_chunk(rules, bot, seed, 0, 1)  # the table and the kernel, before timing
+    return _threaded(
+        rules, bot, games, seed, workers, progress, lambda i, n: level_chunk(rules, bot, seed, i, n)
+    )
+
+
+def _threaded(
+    rules: RuleSet,
+    bot: str,
+    games: int,
+    seed: int,
+    workers: int,
+    progress: bool,
+    play: Callable[[int, int], tuple[Any, ...]],
+) -> SimulationResult:
+    """The run's chunks of :data:`FAST_CHUNK` games, ``play(chunk, count)`` each on
+    ``workers`` threads (the kernels release the GIL), summed up in chunk order."""
     from tqdm import tqdm
 
-    level_chunk(rules, bot, seed, 0, 1)  # the table and the kernel, before timing
     chunks = [(i, min(FAST_CHUNK, games - i * FAST_CHUNK)) for i in range(-(-games // FAST_CHUNK))]
     start = time.perf_counter()
     parts = []
@@ -214,7 +202,7 @@ def run_levels(
         ) as bar,
         ThreadPoolExecutor(max_workers=workers) as pool,
     ):
-        futures = [pool.submit(level_chunk, rules, bot, seed, i, n) for i, n in chunks]
+        futures = [pool.submit(play, i, n) for i, n in chunks]
         for future, (_, count) in zip(futures, chunks, strict=True):
             parts.append(future.result())
             bar.update(count)
