@@ -79,6 +79,16 @@ class SheetTable(DataTable[Text]):
             if str(column.key.value).startswith("p")
         ]
 
+    def _column_start_from(self, offset: int) -> int:
+        """The start of the first player's column at or after ``offset`` (counted from
+        the first player's column; past the last one, the players' whole width)."""
+        start = 0
+        for width in self._player_widths():
+            if start >= offset:
+                break
+            start += width
+        return start
+
     def _pad_to_whole_columns(self) -> None:
         """Widen the blank last column so that the furthest the table can scroll
         sideways is the start of a player's column (see :meth:`_snap_to_column`)."""
@@ -87,16 +97,8 @@ class SheetTable(DataTable[Text]):
         room = self.scrollable_content_region.width - fixed
         if pad is None or room <= 0:
             return
-        widths = self._player_widths()
-        over = sum(widths) - room  # how far the players' columns must scroll at most
-        want = 0
-        if over > 0:
-            start = 0
-            for width in widths:
-                if start >= over:
-                    break
-                start += width
-            want = start - over
+        over = sum(self._player_widths()) - room  # the furthest the players' columns scroll
+        want = self._column_start_from(over) - over if over > 0 else 0
         want = max(0, want - 2 * self.cell_padding)
         if pad.width != want:
             pad.width = want
@@ -111,11 +113,7 @@ class SheetTable(DataTable[Text]):
         """Scroll sideways to the start of the first player's column that is not
         cut, keeping the cursor's column in view."""
         x = int(self.scroll_x)
-        start = 0
-        for width in self._player_widths():
-            if start >= x:
-                break
-            start += width
+        start = self._column_start_from(x)
         if start != x and start <= self.max_scroll_x:
             self.scroll_to(x=start, animate=False, force=True)
 
