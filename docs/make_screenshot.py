@@ -15,9 +15,9 @@ phone (390×844):
   second (``confirm-phone-LANG.webp``), a spectator's page in their own language (the game
   made in another) and two house rules that exclude each other refused in the page's
   words (``{spectator,refusal}-{desktop,phone}-LANG.webp``); a solo game played
-  against the record of an earlier one, during the game and at its end, and Maxi Yatzy
-  with hints on while its strategy table is being prepared
-  (``{solo,solo-end,preparing}-{desktop,phone}-LANG.webp``).
+  against the record of an earlier one, during the game, with its last write held (Undo
+  or End the game) and at its end, and Maxi Yatzy with hints on while its strategy table
+  is being prepared (``{solo,held,solo-end,preparing}-{desktop,phone}-LANG.webp``).
 
 Run by hand (needs Debian's chromium): ``.venv/bin/python docs/make_screenshot.py
 [--screens | --more | --extra] [LANG ...]``.
@@ -272,8 +272,15 @@ def solo_screens(page: Any, url: str, lang: str, shot: Callable[[str], None]) ->
     first_roll(page)
     page.wait_for_timeout(3000)  # the chance of beating the record, asked after the roll
     shot("solo")
-    _play_out(page, url, gid)
+    boxes = len(page.context.request.get(f"{url}/api/games/{gid}").json()["boxes"])
+    _play_out(page, url, gid, turns=boxes - 6)  # up to the last box
     page.reload()
+    first_roll(page)
+    box, _ = best_box(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    page.locator("#end-game").wait_for()
+    shot("held")  # the game's last write, held with Undo until the game is ended
+    page.locator("#end-game").click()
     page.wait_for_selector("#winner:not([hidden])")
     shot("solo-end")
 

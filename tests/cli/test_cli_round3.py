@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import io
 import random
+import signal
 import time
+from pathlib import Path
 
 import pytest
 
 from yatzy.bots import make_bot, prepare_tables
 from yatzy.cli.i18n import tr
 from yatzy.cli.play_session import PlaySession, PromptError
-from yatzy.game import BoxEntry, Game, Player, Roll, Score, State
+from yatzy.game import BoxEntry, Game, Player, Roll, Score, Scratch, State
 from yatzy.rules import Language
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -615,3 +617,72 @@ def test_a_solo_game_ends_with_its_result_against_the_record(lang: Language) -> 
     assert tr("solo_new_record", lang, record=total - 1) in result_lines(state, lang, total - 1)
     assert tr("solo_record_equalled", lang, record=total) in result_lines(state, lang, total)
     assert len(result_lines(state, lang)) == 2  # no record known: the points alone
+
+
+def at_the_last_box(spec: str = "yatzy", players: tuple[str, ...] = ("A",)) -> State:
+    """A game whose every box but Chance is scratched, the first player to act: the
+    last round."""
+    state = Game(spec, list(players)).new_initial_state(0)
+    dice = random.Random(3)
+    while len(state.sheet.open_boxes) > 1:
+        state.apply(Roll())
+        state.roll(dice)
+        state.apply(Scratch(next(b for b in state.allowed_boxes() if b != "chance")))
+    return state
+
+
+def test_the_games_last_write_can_be_taken_back_before_the_game_ends() -> None:
+    state = at_the_last_box()
+    out = io.StringIO()
+    recorded: list[int] = []
+    session = PlaySession(
+        state,
+        stdin=_Tty(lines("r", "s chance", "u", "s chance", "")),
+        stdout=out,
+        rng=random.Random(1),
+        on_finished=lambda s: str(recorded.append(s.totals()[0])),
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    final = "A, that was the game's last box: Enter ends the game, u takes it back"
+    assert text.count(final) == 2 and "A takes back Chance" in text
+    assert state.is_terminal() and recorded == state.totals()  # recorded once, at the end
+    assert state.log[-1]["undone"][0]["box"] == "chance"
+
+
+def test_a_line_typed_over_the_last_write_ends_the_game_and_is_not_lost() -> None:
+    state = at_the_last_box(players=("A", "B"))
+    out = io.StringIO()
+    script = lines("r", "s chance", "r", "s chance", "q")
+    session = PlaySession(state, stdin=_Tty(script), stdout=out, rng=random.Random(1))
+    assert session.run() == 0
+    text = out.getvalue()
+    assert state.is_terminal() and "B, that was the game's last box" in text
+    assert "A, that was" not in text  # A's last write was not the game's
+    assert tr("line_over_prompt", "en") not in text  # q was taken as typed: the end
+
+
+def test_a_hang_up_over_the_held_last_write_ends_and_records_the_game(tmp_path: Path) -> None:
+    """The terminal closes at the prompt over the game's last write: the write stands,
+    and the game ends as on Enter (recorded; its autosave no longer "unfinished")."""
+    state = at_the_last_box()
+    recorded: list[int] = []
+    autosave = tmp_path / "unfinished-game.json"
+
+    class HangsUpAtTheLastBox(_Tty):
+        def readline(self, size: int = -1) -> str:
+            if state.is_terminal():  # the prompt over the held write
+                session._on_signal(signal.SIGHUP, None)
+            return super().readline(size)
+
+    session = PlaySession(
+        state,
+        stdin=HangsUpAtTheLastBox(lines("r", "s chance", "")),
+        stdout=io.StringIO(),
+        rng=random.Random(1),
+        on_finished=lambda s: str(recorded.append(s.totals()[0])),
+        autosave_path=str(autosave),
+    )
+    assert session.run() == 128 + signal.SIGHUP
+    assert state.is_terminal() and recorded == state.totals()
+    assert not autosave.exists() and (tmp_path / "finished-game.json").exists()

@@ -78,13 +78,18 @@ def version(page: Any) -> int:
 
 
 def wait_change(page: Any, seen: int, timeout: float = 20_000) -> None:
-    """Until the page shows a version after ``seen`` (or the game is over)."""
-    page.wait_for_function(
+    """Until the page shows a version after ``seen`` (or the game is over).  The
+    game's last write, which the page holds with Undo until the player ends the game,
+    is sent as the player does: End the game."""
+    changed = (
         "([v]) => Number(document.getElementById('game').dataset.version) > v"
-        " || !document.getElementById('winner').hidden",
-        arg=[seen],
-        timeout=timeout,
+        " || !document.getElementById('winner').hidden"
     )
+    held = " || !document.getElementById('end-game').hidden"
+    page.wait_for_function(changed + held, arg=[seen], timeout=timeout)
+    if page.locator("#end-game").is_visible():
+        page.locator("#end-game").click()
+        page.wait_for_function(changed, arg=[seen], timeout=timeout)
 
 
 SETTLED = "() => Promise.allSettled(document.getAnimations().map(a => a.finished))"

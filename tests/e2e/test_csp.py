@@ -34,6 +34,7 @@ def _wait_change(page: Any, version: str | None) -> None:
         lambda: (
             page.get_attribute("#game", "data-version") != version
             or page.locator("#winner").is_visible()
+            or page.locator("#end-game").is_visible()
         ),
         interval=0.01,
         what="a change of the page",
@@ -73,6 +74,9 @@ def test_no_csp_violation_while_a_game_is_played(browser: Any, tmp_path: Path) -
                 if page.locator("#confirm").is_visible():  # a zero the dice did not need
                     page.locator("#confirm-yes").click()
             _wait_change(page, version)
+            if page.locator("#end-game").is_visible():  # the game's last write, held
+                page.locator("#end-game").click()
+                eventually(lambda: page.locator("#winner").is_visible(), what="the game's end")
         assert page.locator("#winner").is_visible()
         assert _violations(page) == []
         page.goto(s.url + "/history")

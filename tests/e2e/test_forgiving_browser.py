@@ -18,7 +18,9 @@ from tests.e2e.helpers import (
     Watched,
     assert_accessible,
     best_box,
+    confirm_if_asked,
     focus_is_in_play,
+    rewrite_views,
     roll,
     score_by_keyboard,
     version,
@@ -26,8 +28,9 @@ from tests.e2e.helpers import (
     wait_mine,
     words,
 )
-from tests.e2e.support import Server
+from tests.e2e.support import Server, next_action
 from tests.e2e.test_browser import RUNS, RUNS_PHONE_FIRST, _BypassCSP
+from tests.helpers import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -292,5 +295,165 @@ def test_scratch_says_what_it_does(browser: Any, server: Server, lang: str, size
     assert_accessible(page)
     button.click()  # cancel
     assert not explain.is_visible()
+    w.assert_clean()
+    context.close()
+
+
+def _at_the_last_box(context: Any, server: Server, spec: str, lang: str) -> str:
+    """A solo game of this browser's, played through the API up to its last turn with
+    the dice rolled: the next write ends it.  Its id."""
+    request = context.request
+    created = request.post(
+        f"{server.url}/api/games",
+        data={"rules": spec, "lang": lang, "seats": [{"name": "Anna", "here": True}]},
+    )
+    assert created.ok, created.text()
+    gid = str(created.json()["id"])
+    for _ in range(200):
+        view = request.get(f"{server.url}/api/games/{gid}").json()
+        turn = view["turn"]
+        if turn["ends_game"] and turn["dice"] is not None:
+            return gid
+        answer = request.post(
+            f"{server.url}/api/games/{gid}/actions", data={"action": next_action(view, 1)}
+        )
+        assert answer.ok, answer.text()
+    raise AssertionError("the game never reached its last box")
+
+
+def _stored(context: Any, server: Server, gid: str) -> dict[str, Any]:
+    view: dict[str, Any] = context.request.get(f"{server.url}/api/games/{gid}").json()
+    return view
+
+
+@pytest.mark.parametrize(("lang", "size"), RUNS_PHONE_FIRST)
+def test_the_games_last_write_is_held_with_undo_until_the_game_is_ended(
+    browser: Any, server: Server, lang: str, size: str
+) -> None:
+    context, w = _page(browser, lang, size)
+    page = w.page
+    gid = _at_the_last_box(context, server, "yatzy", lang)
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    box, points = best_box(page)
+    seen = version(page)
+    total = sum(_stored(context, server, gid)["totals"])
+    # the last box, written: drawn in the sheet with the new total, and held
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+    end = page.locator("#end-game")
+    end.wait_for(state="visible")
+    cell = page.locator(f'tr[data-row="{box}"] td').first
+    assert cell.inner_text().strip() == str(points)
+    assert "held-write" in (cell.locator("span").first.get_attribute("class") or "")
+    held_total = page.locator("#protocol tr.total td").first.inner_text().strip()
+    assert int(held_total) >= total + points  # (an upper box may bring the bonus too)
+    assert page.locator("#status").inner_text() == words(
+        lang, "held_last", player="Anna", box=_box_name(page, box), total=held_total
+    )
+    undo = page.locator("#undo")
+    assert undo.is_visible() and undo.inner_text() == words(
+        lang, "undo_box", box=_box_name(page, box)
+    )
+    assert end.inner_text() == words(lang, "end_game")
+    assert page.evaluate("document.activeElement.id") == "end-game"
+    assert page.locator("#roll").is_hidden() and page.locator("#winner").is_hidden()
+    assert_accessible(page)
+    # nothing was sent: the game is where it was, for the server and everyone else
+    assert version(page) == seen and not _stored(context, server, gid)["finished"]
+    # U takes it back: the box is open again, the dice the same, the focus in play
+    page.keyboard.press("u")
+    end.wait_for(state="hidden")
+    assert page.locator("#announce").inner_text() == words(
+        lang, "held_undone", box=_box_name(page, box)
+    )
+    assert page.locator(f'button.choose[data-box="{box}"]').count() == 1
+    assert page.locator("#protocol tr.total td").first.inner_text().strip() == str(total)
+    assert focus_is_in_play(page) and version(page) == seen
+    # written again (by keyboard), then ended with Enter: now the game is over
+    letter = page.locator(f'tr[data-row="{box}"] kbd.key').text_content() or ""
+    page.keyboard.press(letter.lower())
+    page.keyboard.press("Enter")
+    confirm_if_asked(page)
+    end.wait_for(state="visible")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#winner:not([hidden])")
+    stored = _stored(context, server, gid)
+    assert stored["finished"] and stored["version"] == seen + 1
+    assert page.locator("#undo").is_hidden() and stored["undo"] is None
+    w.assert_clean()
+    context.close()
+
+
+def test_dubbel_yatzys_last_two_boxes_are_held_together(browser: Any, server: Server) -> None:
+    context, w = _page(browser, "sv", "desktop")
+    page = w.page
+    gid = _at_the_last_box(context, server, "dubbel", "sv")
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    seen = version(page)
+    first, second = _stored(context, server, gid)["turn"]["allowed"]
+    page.locator(f'button.choose[data-box="{first}"][data-layer="inner"]').click()
+    page.locator(f'button.choose[data-box="{second}"][data-layer="outer"]').click()
+    confirm_if_asked(page)
+    page.locator("#end-game").wait_for(state="visible")
+    both = f"{_box_name(page, first)} + {_box_name(page, second)}"
+    assert page.locator("#undo").inner_text() == words("sv", "undo_box", box=both)
+    page.locator("#undo").click()
+    page.locator("#end-game").wait_for(state="hidden")
+    assert page.locator("button.choose").count() == 4  # both boxes, inner and outer
+    assert version(page) == seen and not _stored(context, server, gid)["finished"]
+    w.assert_clean()
+    context.close()
+
+
+def test_a_held_last_write_stands_when_the_page_is_left(browser: Any, server: Server) -> None:
+    context, w = _page(browser, "en", "desktop")
+    page = w.page
+    gid = _at_the_last_box(context, server, "yatzy", "en")
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    box, _ = best_box(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+    page.locator("#end-game").wait_for(state="visible")
+    assert not _stored(context, server, gid)["finished"]
+    page.goto("about:blank")  # the tab goes elsewhere: the write is sent as it goes
+    done = eventually(
+        lambda: _stored(context, server, gid), lambda v: v["finished"], what="the game's end"
+    )
+    assert done["sheets"][0]["entries"][box] is not None
+    w.assert_clean()
+    context.close()
+
+
+def test_on_several_devices_the_last_write_is_held_for_the_grace_only(
+    browser: Any, server: Server
+) -> None:
+    """People on several devices: the page holds the game's last write for the server's
+    undo grace (the view's ``hold_for``, here stood in as 1 s), then sends it by itself,
+    so that one who closes the tab never holds the others up."""
+    context, w = _page(browser, "sv", "phone")
+    page = w.page
+    gid = _at_the_last_box(context, server, "yatzy", "sv")
+
+    def one_second(view: dict[str, Any]) -> None:
+        if view.get("turn") and view["turn"].get("ends_game"):
+            view["turn"]["hold_for"] = 1
+
+    rewrite_views(page, gid, one_second)
+    page.goto(f"{server.url}/g/{gid}")
+    assert wait_mine(page)
+    box, _ = best_box(page)
+    seen = version(page)
+    page.locator(f'button.choose[data-box="{box}"]').click()
+    confirm_if_asked(page)
+    page.locator("#end-game").wait_for(state="visible")
+    total = page.locator("#protocol tr.total td").first.inner_text().strip()
+    assert page.locator("#status").inner_text() == words(
+        "sv", "held_last_timed", player="Anna", box=_box_name(page, box), total=total, seconds=1
+    )
+    page.wait_for_selector("#winner:not([hidden])", timeout=10_000)  # nothing pressed
+    assert _stored(context, server, gid)["version"] == seen + 1
     w.assert_clean()
     context.close()

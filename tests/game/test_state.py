@@ -4,6 +4,7 @@ winners, chance, and every illegal action (refused without a trace)."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -940,17 +941,49 @@ def test_undo_gives_the_turn_back_with_the_same_dice_and_rolls() -> None:
     assert again == state and again.undo_seat() == 0
 
 
-def test_undo_ends_with_the_next_roll_and_the_last_write_is_final() -> None:
+def test_undo_ends_with_the_next_roll() -> None:
     state = new_state("yatzy", players=2)
     turn(state, [1, 2, 3, 4, 5], Score("small_straight"))
     state.apply(Roll())
     assert state.undo_seat() is None
     assert_refused(state, lambda: state.apply(Undo(), player=0), IllegalActionError, "nothing")
-    solo = new_state("yatzy")
-    for box in solo.rules.boxes:
-        turn(solo, [1, 2, 3, 4, 5], Scratch(box))
-    assert solo.is_terminal() and solo.undo_seat() is None
-    assert_refused(solo, lambda: solo.apply(Undo()), GameOverError, "cannot be undone")
+
+
+@pytest.mark.parametrize("spec", ["yatzy", "dubbel", "maxi+saved_rolls"])
+def test_the_games_last_write_can_be_undone_and_the_game_goes_on(spec: str) -> None:
+    # Two players: the last write of all is the second player's; the first player's
+    # last write does not end the game.
+    state = new_state(spec, players=2)
+    per_turn = 2 if state.rules.double else 1
+    turns = len(state.rules.boxes) // per_turn
+    for _ in range(2 * turns - 1):
+        assert not state.write_ends_game()
+        state.apply(Roll())
+        state.roll(random.Random(7))
+        state.apply(next(a for a in state.legal_actions() if not isinstance(a, Roll)))
+        assert not state.is_terminal()
+    assert state.player == 1
+    state.apply(Roll())
+    state.roll(random.Random(8))
+    assert state.write_ends_game()
+    before = state.clone()
+    write = next(a for a in state.legal_actions() if not isinstance(a, Roll))
+    state.apply(write)
+    assert state.is_terminal() and state.winners() and state.undo_seat() == 1
+    assert_refused(state, lambda: state.apply(Undo(), player=0), NotYourTurnError, "only")
+    state.apply(Undo(), player=1)
+    assert not state.is_terminal() and state.player == 1 and state.dice == before.dice
+    assert state.sheets == before.sheets and state.winners() == []
+    assert state.undo_seat() is None and state.write_ends_game()
+    state.apply(write)  # written again: the record replays the undone write too
+    again = from_record(json.loads(json.dumps(to_record(state))))
+    assert again == state and again.is_terminal()
+    assert again.log[-1]["undone"][0]["after_rolls"] == 1
+
+
+def test_a_game_never_written_in_has_nothing_to_undo() -> None:
+    state = new_state("yatzy")
+    assert_refused(state, lambda: state.apply(Undo()), IllegalActionError, "nothing to undo")
 
 
 def test_undo_of_dubbel_pair_and_a_score_pad_write_replays() -> None:

@@ -30,7 +30,7 @@ from tests.tui.helpers import (
 )
 from yatzy.cli.tui.app import YatzyApp
 from yatzy.cli.tui.keymap import box_letter
-from yatzy.game import Roll, State
+from yatzy.game import Roll, Scratch, State
 from yatzy.rules import Language, RuleSet
 
 Body = Callable[[Pilot[Any], YatzyApp], Awaitable[None]]
@@ -845,3 +845,75 @@ def test_the_full_screen_hands_each_written_box_to_the_analysis_ahead(
         assert handed == [1]
 
     drive(app, body, size=(120, 40))
+
+
+# -- the game's last write -----------------------------------------------------------------
+
+
+def _at_the_last_box() -> State:
+    """Anna's solo game with every box but Chance scratched: the next write ends it."""
+    state = new_state("yatzy", ["Anna"], starter=0)
+    dice = random.Random(5)
+    while not state.write_ends_game():
+        state.apply(Roll())
+        state.roll(dice)
+        state.apply(Scratch(next(b for b in state.allowed_boxes() if b != "chance")))
+    return state
+
+
+def test_the_games_last_write_can_be_taken_back_until_the_next_key() -> None:
+    from yatzy.cli.tui.app import GRACE_SECONDS
+
+    state = _at_the_last_box()
+    app = make_app(state, grace=GRACE_SECONDS)
+    recorded: list[int] = []
+    app.on_finished = lambda s: str(recorded.append(s.totals()[0]))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        dice = list(state.dice or [])
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        # written and drawn, the game not yet ended: no results, nothing recorded
+        assert state.is_terminal() and app.in_grace and not app.finished
+        assert len(app.screen_stack) == 1 and recorded == []
+        text = screen_text(app)
+        assert "Anna: the game's last box · U takes it back · Enter ends the game" in text
+        await pilot.press("a")  # no analysis of a game not yet ended
+        await settle(pilot)
+        assert len(app.screen_stack) == 1 and app.in_grace
+        await pilot.press("u")
+        await settle(pilot)
+        assert not state.is_terminal() and state.sheets[0].is_open("chance")
+        assert list(state.dice or []) == dice and not app.in_grace and app.people_to_play
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        assert app.in_grace and not app.finished
+        await pilot.press("enter")  # the next key: the game ends, its results show
+        await settle(pilot)
+        assert app.finished and recorded == state.totals()
+        assert state.log[-1]["undone"][0]["box"] == "chance"
+
+    drive(app, body)
+
+
+def test_quitting_over_the_held_last_write_ends_the_game_first() -> None:
+    from yatzy.cli.tui.app import GRACE_SECONDS
+
+    state = _at_the_last_box()
+    app = make_app(state, grace=GRACE_SECONDS)
+    recorded: list[int] = []
+    app.on_finished = lambda s: str(recorded.append(s.totals()[0]))
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press(letter(app, "chance"), "enter")
+        await settle(pilot)
+        assert app.in_grace and recorded == []
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.finished and recorded == state.totals()
+
+    drive(app, body)

@@ -18,6 +18,7 @@ with warnings.catch_warnings():
 
 from tests.e2e.support import next_action
 from tests.helpers import eventually
+from tests.web.helpers import Browser
 from tests.web.test_web_api import act, create, view, wait_for_person
 from yatzy.web.app import create_app
 
@@ -181,3 +182,95 @@ def test_hints_switch_refusals(client: TestClient) -> None:
     spectator = client.post(f"/api/games/{gid}/hints", json={"on": True})
     assert spectator.status_code == 403 and spectator.json()["error"] == "SeatError"
     assert view(client, gid)["hints"] is False
+
+
+def _to_the_last_box(client: TestClient, gid: str) -> dict[str, Any]:
+    """Play Ann's solo game through to its last turn, the dice rolled; the view.
+    Every earlier turn's write is refused a preview (it does not end the game)."""
+    for _ in range(200):
+        v = view(client, gid)
+        turn = v["turn"]
+        if turn["ends_game"] and turn["dice"] is not None:
+            return v
+        action = next_action(v, 1)
+        if "score" in action:
+            assert not turn["ends_game"]
+            early = client.post(f"/api/games/{gid}/preview", json={"action": action})
+            assert early.status_code == 422 and "ends the game" in early.json()["detail"]
+        assert act(client, gid, action).status_code == 200
+    raise AssertionError("the game never reached its last box")
+
+
+def test_the_games_last_write_is_previewed_and_nothing_is_stored(client: TestClient) -> None:
+    """The page holds the game's last write with Undo: the server shows the sheets as
+    they would stand, stores nothing and tells nobody; only the action ends the game."""
+    gid = create(client, rules="yatzy")["id"]
+    before = _to_the_last_box(client, gid)
+    (box,) = before["turn"]["allowed"]
+    points = before["turn"]["preview"][box]
+    r = client.post(f"/api/games/{gid}/preview", json={"action": {"score": box}})
+    assert r.status_code == 200, r.text
+    held = r.json()
+    assert held["version"] == before["version"]
+    assert held["sheets"][0]["entries"][box]["points"] == points
+    assert held["totals"][0] >= before["totals"][0] + points  # the upper bonus may come too
+    assert held["totals"][0] == held["sheets"][0]["final"]
+    after = view(client, gid)
+    assert after == before  # nothing stored, nothing moved
+    # refusals as an action's, and nothing changes
+    roll = client.post(f"/api/games/{gid}/preview", json={"action": {"roll": []}})
+    assert roll.status_code == 422
+    stale = client.post(f"/api/games/{gid}/preview", json={"action": {"score": box}, "version": 0})
+    assert stale.status_code == 409
+    filled = "chance" if box != "chance" else "ones"
+    other = client.post(f"/api/games/{gid}/preview", json={"action": {"score": filled}})
+    assert other.status_code == 422  # a filled box: the core's refusal
+    cookies = dict(client.cookies)
+    client.cookies.clear()
+    stranger = client.post(f"/api/games/{gid}/preview", json={"action": {"score": box}})
+    assert stranger.status_code == 403
+    client.cookies.update(cookies)
+    assert view(client, gid) == before
+    # sent: the game is over, and its last write is final on the server
+    done = act(client, gid, {"score": box})
+    assert done.status_code == 200, done.text
+    assert done.json()["finished"] and done.json()["totals"] == held["totals"]
+    assert done.json()["undo"] is None
+    refused = act(client, gid, {"undo": True}, seat=0)
+    assert refused.status_code == 409 or refused.status_code == 422
+    assert view(client, gid)["finished"]
+
+
+def play_to_the_last_box(players: dict[int, Browser], gid: str) -> dict[str, Any]:
+    """Play the game's seats, each with the browser that holds it, up to the write that
+    ends the game (the dice rolled); the view there."""
+    for _ in range(400):
+        with players[0] as c:
+            v = view(c, gid)
+        turn = v["turn"]
+        if turn["ends_game"] and turn["dice"] is not None:
+            return v
+        with players[turn["seat"]] as c:
+            r = act(c, gid, next_action(v, 1))
+            assert r.status_code == 200, r.text
+    raise AssertionError("the game never reached its last box")
+
+
+def test_on_several_devices_the_last_write_is_held_for_the_undo_grace(
+    client: TestClient,
+) -> None:
+    """With people on several devices the page holds the game's last write for the
+    server's undo grace only (``hold_for``), so one who leaves never holds the others
+    up; on one device, however long the person takes."""
+    ann, bo = Browser(client), Browser(client)
+    with ann as c:
+        game = create(c, [{"name": "Ann", "here": True}, {"name": "Bo"}])
+    with bo as c:
+        joined = c.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "seat": 1})
+        assert joined.status_code == 200, joined.text
+    last = play_to_the_last_box({0: ann, 1: bo}, game["id"])
+    assert last["turn"]["hold_for"] == 60.0  # this app's undo grace
+    with ann as c:
+        solo = create(c)["id"]
+    alone = play_to_the_last_box({0: ann}, solo)
+    assert alone["turn"]["ends_game"] and "hold_for" not in alone["turn"]

@@ -338,3 +338,27 @@ def test_a_restarted_server_settles_a_rated_game_left_unrated(
     for account in accounts:
         assert store.ratings_of(account)[0].games == 1
     assert gid not in store.unsettled()
+
+
+def test_a_rated_game_never_holds_its_last_write(client: TestClient) -> None:
+    """A rated game takes nothing back: its last box ends it at once (no ``ends_game``
+    for the page to hold it by)."""
+    anna, bo, game, _, _ = rated_duel(client)
+    gid = game["id"]
+    players = {0: anna, 1: bo}
+    for _ in range(400):
+        with anna as c:
+            v = view(c, gid)
+        turn = v["turn"]
+        assert not turn["ends_game"] and "hold_for" not in turn
+        still_open = sum(e is None for sheet in v["sheets"] for e in sheet["entries"].values())
+        if still_open == 1 and turn["dice"] is not None:  # the game's last box
+            break
+        action = next_action(v, 1)
+        with players[turn["seat"]] as c:
+            assert c.post(f"/api/games/{gid}/actions", json={"action": action}).status_code == 200
+    else:
+        raise AssertionError("the game never reached its last box")
+    with players[turn["seat"]] as c:
+        r = c.post(f"/api/games/{gid}/actions", json={"action": next_action(v, 1)})
+        assert r.status_code == 200 and r.json()["finished"], r.text

@@ -126,6 +126,10 @@ _LINE_MODE = messages(
     N_("cli.resume_none_picked", "No game was resumed."),
     N_("cli.enter_never_rolls", "Enter alone does not roll: type r to roll (? for help)."),
     N_("cli.line_grace", "{name} plays next: Enter goes on, u takes your write back: "),
+    N_(
+        "cli.line_final",
+        "{name}, that was the game's last box: Enter ends the game, u takes it back: ",
+    ),
     N_("cli.win_line_failed", "Chance to win: could not be computed ({reason})"),
     N_(
         "cli.win_line_working",
@@ -257,6 +261,7 @@ _FULL_SCREEN = messages(
         "1-6 keep  R roll  A-Z Enter write  X scratch  U undo  H hint  ? help  Q quit",
     ),
     N_("cli.tui_keys_over", "The game is over · A analysis · ? help · Ctrl-S save · Q quit"),
+    N_("cli.tui_keys_final", "Enter end the game  U undo  ? help  Q end the game and quit"),
     N_("cli.tui_analysis_title", "Analysis: each decision against the best play"),
     N_("cli.tui_analysis_key", "A: the analysis of every decision"),
     N_("cli.line_over_prompt", "a: the analysis of every decision · Enter: end> "),
@@ -367,6 +372,7 @@ _FULL_SCREEN = messages(
     ),
     N_("cli.tui_bot_thinking", "{name} is thinking…"),
     N_("cli.tui_grace", "{name} plays next · U takes your write back · Enter goes on"),
+    N_("cli.tui_final", "{name}: the game's last box · U takes it back · Enter ends the game"),
     N_("cli.tui_enter_no_roll", "Enter does not roll: press Space or R to roll"),
     N_(
         "cli.tui_unknown_key",

@@ -43,15 +43,17 @@ class LineAdvice:
     def _columns(self) -> int | None:
         raise NotImplementedError
 
-    def _after_game(self) -> None:
+    def _after_game(self, typed: str | None = None) -> None:
         """The game is over: ``a`` shows the analysis of every decision (the full
-        screen's A), Enter, ``q`` or the end of input ends the session."""
+        screen's A), Enter, ``q`` or the end of input ends the session.  ``typed``:
+        a line already typed (at the prompt over the game's last write)."""
         while True:
             try:
-                line = self._read(tr("line_over_prompt", self.lang))
+                line = typed if typed is not None else self._read(tr("line_over_prompt", self.lang))
             except KeyboardInterrupt:
                 self._print()
                 return
+            typed = None
             word = (line or "").strip().casefold()
             command = WORD_TO_COMMAND.get(word)
             if line is None or not word or command == "quit":

@@ -172,6 +172,7 @@ class PlaySession(LineAdvice):
         self._messages: list[str] = []
         self._dirty = True
         self._grace_due = False  # a person has just written: ask before a bot's turn
+        self._ended = False  # the game's end handled: recorded, its file renamed
         self.record = record
         self.chances = chances and len(state.players) > 1
         # A hint asked while its table was being prepared: shown by itself at the
@@ -348,7 +349,12 @@ class PlaySession(LineAdvice):
         self._signal = None
         state = self.state
         lines: list[str] = []
-        if not state.is_terminal() and self._has_progress():
+        if state.is_terminal() and not self._ended:
+            # Hung up over the game's last write, held: it stands, and the game ends
+            # (recorded, its file no longer called unfinished), as on Enter.
+            with contextlib.suppress(OSError, ValueError):
+                self._finish()
+        elif not state.is_terminal() and self._has_progress():
             path = self.save_path or self.autosave_path or rescue_path(self.rescue_dir)
             try:
                 write_record(state, path, self.lang, self.rng)
@@ -392,6 +398,21 @@ class PlaySession(LineAdvice):
         prepare_analysis(state)  # the table the analysis at the end reads, where not ready
         for text in opening_lines(state, self.lang, resumed_from, self.rng, self._autosave):
             self._say(text)
+        while True:
+            code = self._play_turns()
+            if code is not None:
+                return code
+            # The game's last write, by a person: it may still be taken back.
+            held = self._held_last() if self._grace_due else None
+            if held is not True:
+                break
+        self._finish()
+        self._after_game(held if isinstance(held, str) else None)
+        return EXIT_FINISHED
+
+    def _play_turns(self) -> int | None:
+        """Play until the game is over (None) or the players stop (the exit code)."""
+        state = self.state
         while not state.is_terminal():
             if state.is_chance_node():  # a record saved while the dice were rolling
                 state.roll(self.rng)
@@ -426,9 +447,32 @@ class PlaySession(LineAdvice):
                 continue
             if isinstance(result, _Quit):
                 return EXIT_UNFINISHED if self._quit_safely() else EXIT_INTERRUPTED
-        self._finish()
-        self._after_game()
-        return EXIT_FINISHED
+        return None
+
+    def _held_last(self) -> bool | str | None:
+        """After a person's write that ended the game: the final sheet, and ``u`` takes
+        the write back (the game goes on: True); Enter ends the game (None).  Any other
+        line ends it too and is handed on to the prompt after the game (``a``: the
+        analysis), so that nothing typed ahead is lost."""
+        self._grace_due = False
+        state = self.state
+        seat = state.undo_seat()
+        if seat is None:
+            return None
+        if self._dirty:
+            self._show_board()
+        name = player_label(state, seat, self.lang)
+        try:
+            line = self._read(tr("line_final", self.lang, name=name))
+        except KeyboardInterrupt:
+            self._print()
+            return None
+        if line is None or not line.strip():
+            return None
+        if WORD_TO_COMMAND.get(line.strip().casefold()) == "undo":
+            self._undo()
+            return True
+        return line
 
     def _grace_undone(self, seat: int) -> bool:
         """After a person's write, before a bot's turn: the person may still take it
@@ -449,8 +493,6 @@ class PlaySession(LineAdvice):
 
     def _finish(self) -> None:
         state = self.state
-        if self.clear:
-            self.stdout.write("\x1b[H\x1b[2J")
         lines = [
             "",
             headline(state, self.lang),
@@ -464,7 +506,11 @@ class PlaySession(LineAdvice):
         lines += ["", *result_lines(state, self.lang, self.record)]
         if self.on_finished is not None and state.is_terminal():
             lines += ["", self.on_finished(state)]
+        self._ended = state.is_terminal()
         lines += self._settle_finished()
+        # (recorded first: a terminal that hung up takes no output)
+        if self.clear:
+            self.stdout.write("\x1b[H\x1b[2J")
         for line in lines:
             self._print(line)
 

@@ -522,8 +522,9 @@ class State:
             self._apply_fill1(action)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
-        # Only reached when the action was applied; the last write of the game is final.
-        self._before_write = None if self.is_terminal() else before
+        # Only reached when the action was applied.  The game's last write is kept
+        # undoable too: an adapter holds the game's end until the writer goes on.
+        self._before_write = before
 
     # -- undo -----------------------------------------------------------------------------
 
@@ -531,10 +532,23 @@ class State:
         """The seat that may take back its last write now (:class:`Undo`), or None.
 
         A write can be undone until the next roll by anyone (in a score pad game:
-        the next dice or write); the last write of the game cannot (the game is over).
+        the next dice or write).  The game's last write can be undone too: the game
+        is then on again, so an adapter that ends a game for good (records it, shows
+        its results) holds that end until the writer goes on
+        (:meth:`write_ends_game` tells beforehand).
         """
         before = self._before_write
         return None if before is None else before.player
+
+    def write_ends_game(self) -> bool:
+        """Whether the next write of the player to act ends the game: the last box of
+        their sheet (DubbelYatzy: the last two), everyone else's sheet full."""
+        if self.phase is not Phase.TURN:
+            return False
+        per_turn = 2 if self.rules.double else 1
+        return len(self.sheets[self.player].open_boxes) == per_turn and all(
+            sheet.is_full for seat, sheet in enumerate(self.sheets) if seat != self.player
+        )
 
     def undo_boxes(self) -> tuple[str, ...]:
         """The box (DubbelYatzy: the two boxes) an :class:`Undo` would take back."""
@@ -549,7 +563,7 @@ class State:
         before = self._before_write
         if before is None:
             if self.phase is Phase.OVER:
-                raise GameOverError("the game is over; its last write cannot be undone")
+                raise GameOverError("the game is over; nothing was written in it to undo")
             raise IllegalActionError("nothing to undo: a write is undone only until the next roll")
         seat = before.player
         if player is not None and player != seat:

@@ -304,6 +304,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     chances.notify = notify
     bots = BotRunner(service, hub, settings.bot_delay, settings.undo_grace)
+    service.undo_grace = settings.undo_grace
 
     async def clock_event(game_id: str, version: int) -> None:
         # a time-out, a choice, a seat taken back: every viewer sees it, and a

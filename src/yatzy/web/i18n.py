@@ -175,6 +175,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.fair_checking", "Checking every die …"),
     N_("web.fair_ok", "All {count} dice come from the number promised before the first roll."),
     N_("web.fair_bad", "Not verified: {where}."),
+    N_("web.fair_unreadable", "the game's record could not be read"),
     N_(
         "web.fair_where_die",
         "turn {turn} ({player}), roll {roll}, die {die} is {found} where the seed gives {expected}",
@@ -277,6 +278,18 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.undo_box", "Undo {box}"),
     N_("web.go_on", "Go on: {player} plays"),
     N_("web.bot_waits", "{player} waits until you go on – until then you can take back {box}."),
+    N_("web.end_game", "End the game"),
+    N_("web.held_undone", "{box} taken back: choose again."),
+    N_(
+        "web.held_last",
+        "{player}: {box} written, the game's last box – {total} points in all. End the "
+        "game, or take it back.",
+    ),
+    N_(
+        "web.held_last_timed",
+        "{player}: {box} written, the game's last box – {total} points in all. The game "
+        "ends in {seconds} s unless you take it back.",
+    ),
     N_("web.tap_confirm", "Tap twice to write"),
     N_("web.tap_again", "Tap {box} again to write {points}."),
     N_("web.tap_again_scratch", "Tap {box} again to scratch it (0)."),
@@ -348,6 +361,8 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.bonus_rate", "Bonus"),
     N_("web.yatzy_rate", "Yatzy"),
     N_("web.solo_record", "Solo record"),
+    N_("web.dash_no_solo", "– in Solo record: no solo game of these rules yet."),
+    N_("web.dash_daily", "– : nobody has played it yet, not worked out yet, or not played by you."),
     N_("web.stats_chart", "Average score per rule set"),
     N_("web.house_rules_mark", "* with house rules"),
     N_("web.stats_failed", "The statistics could not be loaded"),

@@ -150,6 +150,13 @@ class TurnView(TypedDict):
     joker: bool
     order_rule: NotRequired[Literal["forced", "half_forced", "joker"] | None]
     """The order rule that limits the boxes now, named when a box is refused."""
+    ends_game: NotRequired[bool]
+    """The player's next write ends the game: the page holds it, drawn from
+    ``POST .../preview`` with Undo, until the player ends the game (never in a rated
+    game, which takes nothing back)."""
+    hold_for: NotRequired[float]
+    """With people on several devices: the seconds the page holds the game's last write
+    before it sends it by itself (the server's undo grace; 0: not held)."""
     hint: NotRequired[HintView | None]
     preparing: NotRequired[bool]
     bot_note: NotRequired[str]
@@ -338,6 +345,17 @@ class ActionJSON(TypedDict, total=False):
     undo: bool
     contribute: str
     say: str
+
+
+class PreviewView(TypedDict):
+    """The game's last write as it would stand (``POST .../preview``): the sheets and
+    totals after it, nothing stored and nobody else told."""
+
+    version: int
+    """The version the write was judged on (the page drops the preview once the game
+    moves on)."""
+    sheets: list[SheetView]
+    totals: list[int]
 
 
 class GoOnView(TypedDict):

@@ -22,22 +22,38 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from yatzy.bots import BOT_LEVELS, make_bot
-from yatzy.errors import GameOverError, NotYourTurnError, YatzyError
-from yatzy.game import FairDice, Game, Player, State, Undo, action_from_json
+from yatzy.errors import GameOverError, IllegalActionError, NotYourTurnError, YatzyError
+from yatzy.game import (
+    Action,
+    FairDice,
+    Game,
+    Player,
+    Roll,
+    SetDice,
+    State,
+    Undo,
+    action_from_json,
+)
 from yatzy.game.fair_dice import Mode
 from yatzy.rules import LANGUAGES, RuleSet, parse_dice
 from yatzy.store import ConflictError, SeatInfo, StoredGame
 from yatzy.web.clocks import ClockError, ClockSetting
 from yatzy.web.hints import hints_unsupported
 from yatzy.web.hints import prepare as prepare_hints
-from yatzy.web.models import GameView, MoveView, WinChancesView, YouView
+from yatzy.web.models import GameView, MoveView, PreviewView, WinChancesView, YouView
 from yatzy.web.rated import RatedGameError, check_new
 from yatzy.web.service_base import AccountKey, Decided, SeatError, new_token, token_hash
-from yatzy.web.service_bots import BotSide, NothingWaitsError, bot_is_next, waits_for_undo
+from yatzy.web.service_bots import (
+    BotSide,
+    NothingWaitsError,
+    bot_is_next,
+    on_one_device,
+    waits_for_undo,
+)
 from yatzy.web.service_clock import ClockSide
 from yatzy.web.service_insight import InsightSide, record_extras
 from yatzy.web.service_notes import HintsUnavailableError, NoteSide
-from yatzy.web.views import game_view
+from yatzy.web.views import game_view, sheets_view
 from yatzy.web.warmup import enabled_by_env as warmup_enabled
 from yatzy.web.warmup import warm_soon
 
@@ -111,8 +127,15 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         view["hints_switch"] = (
             hints_unsupported(state.rules, stored.pad) is None and not held and not running_rated
         )
+        turn = view["turn"]
         if running_rated:
             view["undo"] = None  # a rated game takes nothing back
+            if turn is not None:
+                turn["ends_game"] = False  # nor holds its last write
+        elif turn is not None and turn.get("ends_game") and not on_one_device(stored):
+            # With people on several devices the page holds the game's last write for
+            # the undo grace only: one who closes the tab never holds the others up.
+            turn["hold_for"] = self.undo_grace
         if self.chances is None or running_rated or self._in_tournament(stored, state):
             view["win_chances"] = None  # a rated or tournament game shows none while on
         else:  # the live chances keep plain dicts of this shape (WinChancesView)
@@ -403,6 +426,20 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         expected_version: int | None,
     ) -> Decided:
         """Check the seat and the action and apply it to a copy of ``state`` (no I/O)."""
+        action, seat = self._judged(stored, state, action_data, tokens, seat, expected_version)
+        return self._apply(stored, state, action, seat)
+
+    def _judged(
+        self,
+        stored: StoredGame,
+        state: State,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None,
+        expected_version: int | None,
+    ) -> tuple[Action, int]:
+        """The action and the seat that may take it, checked (the rules' own checks
+        come when it is applied)."""
         if expected_version is not None and expected_version != stored.version:
             raise ConflictError(
                 f"the game is at version {stored.version}, not {expected_version}; reload"
@@ -430,7 +467,31 @@ class GameService(BotSide, NoteSide, ClockSide, InsightSide):
         if seat != to_act and not undo:
             name = stored.seats[to_act].name if to_act >= 0 else "nobody"
             raise NotYourTurnError(f"it is {name}'s turn, not {stored.seats[seat].name}'s")
-        return self._apply(stored, state, action, seat)
+        return action, seat
+
+    async def preview(
+        self,
+        game_id: str,
+        action_data: Any,
+        tokens: Mapping[int, str],
+        seat: int | None,
+        expected_version: int | None,
+    ) -> PreviewView:
+        """The sheets after the game's last write, judged as :meth:`act` judges it
+        but neither stored nor told to anyone: the page shows the write with Undo
+        until the player ends the game (then the write is sent as an action).
+
+        The same refusals as an action; :class:`IllegalActionError` for anything but
+        a write that ends the game.
+        """
+        stored, state = await self.load(game_id)
+        action, seat = self._judged(stored, state, action_data, tokens, seat, expected_version)
+        if isinstance(action, (Roll, SetDice, Undo)) or not state.write_ends_game():
+            raise IllegalActionError("only the write that ends the game is previewed")
+        after = state.clone()
+        after.apply(action, player=seat)
+        sheets, totals = sheets_view(after)
+        return {"version": stored.version, "sheets": sheets, "totals": totals}
 
     async def act_view(
         self,

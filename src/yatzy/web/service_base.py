@@ -121,6 +121,11 @@ class GameBase:
     """The state of :class:`yatzy.web.service.GameService` and what every side of it
     uses: loading, caching, dice, records, seats held, storing a move."""
 
+    undo_grace: float = 0.0
+    """Seconds a write stays undoable where people play on several devices (``yatzy
+    serve --undo-grace``): a computer's move waits that long, and the page holds the
+    game's last write that long (set by the app)."""
+
     def __init__(
         self,
         repo: GameRepository,

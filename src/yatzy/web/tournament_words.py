@@ -51,6 +51,7 @@ _WORDS: dict[str, Message] = messages(
     N_("tournament.points", "Table points"),
     N_("tournament.live", "Now"),
     N_("tournament.round_n", "Round {n}"),
+    N_("tournament.dash", "– : not played yet, or not at a table now."),
     N_("tournament.podium", "Podium"),
     N_("tournament.tables", "Tables"),
     N_("tournament.table_n", "Table {n}"),

@@ -68,27 +68,8 @@ def _kept(state: State) -> list[int]:
     return list(rolls[-1].get("keep", [])) if rolls else []
 
 
-def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameView:
-    """The public view of ``state`` (no secrets: spectators receive the same).
-
-    ``words`` adds the page's words in the game's language (``ui``); live updates
-    leave them out, as they never change during a game.
-    """
-    rules = state.rules
-    lang: Language = stored.lang  # type: ignore[assignment]
-    players: list[PlayerView] = [
-        {
-            "seat": s.seat,
-            "name": s.name,
-            "bot": s.bot,
-            "claimed": s.claimed or s.bot is not None,
-        }
-        for s in stored.seats
-    ]
-    for player in players:
-        given = computer_names(player["bot"]) if player["bot"] else {}
-        if player["name"] in given.values():
-            player["names"] = given
+def sheets_view(state: State) -> tuple[list[SheetView], list[int]]:
+    """Every player's sheet as the page draws it, and their final scores."""
     sheets: list[SheetView] = []
     totals = []
     for sheet in state.sheets:
@@ -113,6 +94,31 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
                 "saved_rolls": sheet.saved_rolls,
             }
         )
+    return sheets, totals
+
+
+def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameView:
+    """The public view of ``state`` (no secrets: spectators receive the same).
+
+    ``words`` adds the page's words in the game's language (``ui``); live updates
+    leave them out, as they never change during a game.
+    """
+    rules = state.rules
+    lang: Language = stored.lang  # type: ignore[assignment]
+    players: list[PlayerView] = [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "bot": s.bot,
+            "claimed": s.claimed or s.bot is not None,
+        }
+        for s in stored.seats
+    ]
+    for player in players:
+        given = computer_names(player["bot"]) if player["bot"] else {}
+        if player["name"] in given.values():
+            player["names"] = given
+    sheets, totals = sheets_view(state)
     view: GameView = {
         "id": stored.id,
         "version": stored.version,
@@ -158,6 +164,8 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
             "kept": _kept(state),
             "joker": False,
             "order_rule": _order_rule(state),
+            # The page holds this write, shown with Undo, until the player ends the game.
+            "ends_game": state.write_ends_game(),
         }
         if state.dice is not None:
             try:
@@ -189,7 +197,9 @@ def game_view(stored: StoredGame, state: State, *, words: bool = False) -> GameV
 
 
 def _undo(state: State) -> UndoView | None:
-    seat = state.undo_seat()
+    # A finished game is final here: the page holds the game's last write before
+    # sending it (``POST .../preview``), so nothing recorded is ever taken back.
+    seat = None if state.is_terminal() else state.undo_seat()
     if seat is None:
         return None
     boxes = state.undo_boxes()

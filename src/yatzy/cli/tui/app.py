@@ -227,6 +227,11 @@ class YatzyApp(BotTurns):
         state = self.state
         while True:
             if state.is_terminal():
+                if self._grace_due:
+                    # A person's write ended the game: it may still be taken back (U),
+                    # until the person's next key ends the game (Enter, Space or R).
+                    self._hold()
+                    return
                 self._finish()
                 return
             if state.is_chance_node():  # a record saved while the dice were rolling
@@ -240,11 +245,7 @@ class YatzyApp(BotTurns):
             if self._grace_due:
                 # A person has just written: the bot waits (no dice are rolled) while U
                 # may still take the write back, until a key goes on or the grace ends.
-                self._grace_due = False
-                self.in_grace = True
-                if math.isfinite(self.grace):
-                    self._grace_timer = self.set_timer(self.grace, self._end_grace)
-                self._redraw()
+                self._hold()
                 return
             self.bot_busy = True
             if state.players[seat].bot not in QUICK_BOTS:
@@ -256,6 +257,21 @@ class YatzyApp(BotTurns):
                 self._redraw()
                 self.set_timer(self.bot_delay, self._advance)
                 return
+
+    def _hold(self) -> None:
+        """The grace after a person's write: nothing moves until the person's next key
+        (or the grace's end); U meanwhile takes the write back."""
+        self._grace_due = False
+        self.in_grace = True
+        if math.isfinite(self.grace):
+            self._grace_timer = self.set_timer(self.grace, self._end_grace)
+        self._redraw()
+
+    def _settle_held(self) -> None:
+        """Leaving (Q, a hang-up) while the game's last write is held: it stands, and
+        the game ends as on Enter (recorded, its file no longer called unfinished)."""
+        if self.in_grace and self.state.is_terminal():
+            self._end_grace()
 
     def _end_grace(self) -> None:
         """The person goes on (or the grace delay ran out): the bot's turn starts."""
@@ -337,7 +353,7 @@ class YatzyApp(BotTurns):
             self.action_request_quit()
         elif char == "h":
             self._show_hint()
-        elif char == "a" and self.state.is_terminal():
+        elif char == "a" and self.state.is_terminal() and not self.in_grace:
             self._show_analysis()
         elif self.in_grace and len(self.screen_stack) == 1:
             self._grace_key(key, char)
@@ -367,8 +383,7 @@ class YatzyApp(BotTurns):
         elif key in ("enter", "space") or char == "r":
             self._end_grace()
         else:
-            name = player_label(self.state, self.state.player, self.lang)
-            self.error = tr("tui_grace", self.lang, name=name)
+            self.error = self._grace_words()
 
     def _play_key(self, key: str, char: str) -> bool:
         state = self.state

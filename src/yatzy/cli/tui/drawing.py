@@ -87,6 +87,7 @@ class SheetDrawing(SavingApp):
     _chances_overdue: bool = False  # a computation past CHANCES_TIMEOUT_SECONDS, still out
     _overdue_said: bool = False
     in_grace: bool
+    """A person's write may still be taken back: a bot waits, or the game's end."""
     split: bool
     record: int | None
     bots: dict[int, Bot]
@@ -201,7 +202,10 @@ class SheetDrawing(SavingApp):
         )
         self.query_one("#status", Static).update(self._status())
         self.query_one(MessageLines).show_lines(self.messages, self.error)
-        keys = tr("tui_keys_over" if state.is_terminal() else "tui_keys", lang)
+        if state.is_terminal():
+            keys = tr("tui_keys_final" if self.in_grace else "tui_keys_over", lang)
+        else:
+            keys = tr("tui_keys", lang)
         self.query_one("#keys", Static).update(keys)
 
     # -- live chances to win ---------------------------------------------------------------
@@ -334,14 +338,24 @@ class SheetDrawing(SavingApp):
             return ""
         return "  ·  " + record_line(state, self.record, self.lang, short=short)
 
+    def _grace_words(self) -> str:
+        """What the grace waits for, in one line: the bot to play next, or the end of
+        the game over its last write."""
+        state = self.state
+        if state.is_terminal():
+            writer = state.undo_seat()
+            name = player_label(state, state.player if writer is None else writer, self.lang)
+            return tr("tui_final", self.lang, name=name)
+        return tr("tui_grace", self.lang, name=player_label(state, state.player, self.lang))
+
     def _status_text(self) -> Text:
         state = self.state
         lang = self.lang
+        if self.in_grace:
+            return Text(self._grace_words(), style="bold")
         if state.is_terminal():
             return Text("")
         name = player_label(state, state.player, lang)
-        if self.in_grace:
-            return Text(tr("tui_grace", lang, name=name), style="bold")
         if self.preparing and state.player in self.stand_in_seats:
             return Text(tr("bot_stand_in", lang, name=name), style="italic")
         if self.bot_busy or state.player in self.bots:

@@ -59,6 +59,9 @@ class SavingApp(App[int]):
     def _say(self, text: str) -> None:
         raise NotImplementedError
 
+    def _settle_held(self) -> None:
+        raise NotImplementedError
+
     def _autosave(self) -> None:
         if self.save_path:
             self._save_to(self.save_path)
@@ -104,6 +107,7 @@ class SavingApp(App[int]):
         if self._hanging_up:
             return
         self._hanging_up = True
+        self._settle_held()
         self.exit_lines = self.rescue()
         self.exit(128 + signum)
 
@@ -183,6 +187,7 @@ class SavingApp(App[int]):
         """Q, Ctrl-Q, Ctrl-C: leave; an unfinished game is saved or offered to be saved."""
         state = self.state
         if state.is_terminal():
+            self._settle_held()
             self.exit(EXIT_FINISHED)
             return
         if len(self.screen_stack) > 1:

@@ -12,7 +12,8 @@ from yatzy.web.bodies import ActIn, ContributeIn, HintsIn, SayIn
 from yatzy.web.deps import Bots, GameId, HubDep, Limiter, Owner, SeatTokens, Service
 from yatzy.web.inputs import BODY, StrictJSONRoute, refusals
 from yatzy.web.limits import client_of
-from yatzy.web.models import GameView, GoOnView
+from yatzy.web.models import GameView, GoOnView, PreviewView
+from yatzy.web.responses import action_json
 from yatzy.web.transport import act_json
 
 router = APIRouter(tags=["api"], route_class=StrictJSONRoute)
@@ -33,6 +34,25 @@ async def act(
     """
     answer = await act_json(request.app.state, game_id, body, tokens, owner)
     return Response(answer, media_type="application/json")
+
+
+@router.post(
+    "/api/games/{game_id}/preview",
+    response_model=PreviewView,
+    responses=refusals(*BODY, 403, 404, 409, 503),
+)
+async def preview(
+    game_id: GameId, body: ActIn, tokens: SeatTokens, service: Service
+) -> PreviewView:
+    """The sheets after the write that ends the game, as they would stand: judged as
+    an action is, but nothing is stored and nobody else is told.
+
+    The page holds the game's last write this way, drawn with Undo, until the player
+    ends the game (then it sends the write as an action), so that a mis-tap on the
+    last box can be taken back before anything of the game's end happens (records,
+    ratings, the dice's seed).  422 for anything but a write that ends the game.
+    """
+    return await service.preview(game_id, action_json(body.action), tokens, body.seat, body.version)
 
 
 @router.post(

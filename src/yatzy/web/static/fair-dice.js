@@ -150,7 +150,8 @@ export function renderFairDice() {
         result.textContent = verdict.ok ? t("fair_ok", { count: verdict.count }) : t("fair_bad", { where: verdict.where });
         result.dataset.ok = verdict.ok ? "1" : "0";
       } catch (e) {
-        result.textContent = t("fair_bad", { where: e.message });
+        // (the browser's own message is English and for developers)
+        result.textContent = t("fair_bad", { where: t("fair_unreadable") });
         result.dataset.ok = "0";
       }
     } }, t("fair_check"));

@@ -6,6 +6,7 @@ import { api, explain, act, load, accept } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
 import { handingOver, allKept, myUndo, botWaitsForMe } from "./game-panels.js";
 import { render } from "./game-render.js";
+import { heldNow, endGame, undoHeld, sendHeldOnLeaving } from "./game-hold.js";
 
 export function rollNow() {
   if (!mine() || state.view.pad || state.view.turn.rolls_left === 0 || handingOver() || allKept()) return;
@@ -62,6 +63,7 @@ export function highlightHint(target) {
 // Take back this viewer's last write (the button, the hand-over card's button, U);
 // the focus goes on to play (the undo buttons hide once it is done).
 export async function undo() {
+  if (heldNow()) { undoHeld(); return; }
   if (!myUndo()) return;
   await act({ undo: true }, state.view.undo.seat);
 }
@@ -95,6 +97,12 @@ function onKey(e) {
   // Space rolls unless it presses another control (on Roll it presses Roll; a die is
   // toggled by 1-6 or Enter).
   const onControl = e.target.closest && e.target.closest("button:not(.die), a, summary");
+  if (heldNow()) {
+    // The game's last write is held: U takes it back, R, Space or Enter end the game.
+    if (key === "u") { e.preventDefault(); undoHeld(); }
+    else if (key === "r" || ((key === " " || key === "Enter") && !onControl)) { e.preventDefault(); endGame(); }
+    return;
+  }
   if (/^[1-6]$/.test(key) && state.view.turn && state.view.turn.dice && Number(key) <= state.view.num_dice) {
     e.preventDefault();
     toggleKeep(Number(key) - 1);
@@ -136,6 +144,7 @@ export function listen() {
   $("undo").addEventListener("click", undo);
   $("handover-undo").addEventListener("click", undo);
   $("go-on").addEventListener("click", goOn);
+  $("end-game").addEventListener("click", endGame);
   $("tap-confirm").addEventListener("change", () => {
     try { localStorage.setItem("yatzy-tap-confirm", $("tap-confirm").checked ? "1" : "0"); } catch (e) { /* private mode */ }
     state.armed = null;
@@ -188,4 +197,5 @@ export function listen() {
   });
   try { $("sound").checked = localStorage.getItem("yatzy-sound") === "1"; } catch (e) { /* private mode */ }
   document.addEventListener("keydown", onKey);
+  window.addEventListener("pagehide", sendHeldOnLeaving);
 }

@@ -2,6 +2,7 @@
 import { root, gameId, $, url, state, t, boxOf } from "./game-state.js";
 import { renderChances } from "./game-sheet.js";
 import { render } from "./game-render.js";
+import { holdsLast, hold } from "./game-hold.js";
 
 export class Refusal extends Error {
   constructor(status, name, detail) { super(detail); this.status = status; this.name = name || "Refused"; }
@@ -125,8 +126,11 @@ export function sendOverSocket(body) {
   });
 }
 
-export async function act(action, seat) {
+// ``final``: the held last write, now sent (game-hold.js); any other write that
+// would end the game is held on the page first.
+export async function act(action, seat, { final = false } = {}) {
   if (state.busy || !state.view || (!state.view.turn && !action.undo)) return;
+  if (!final && holdsLast(action)) { await hold(action, seat); return; }
   state.busy = true;
   $("error").textContent = "";
   const body = { action, seat: seat ?? state.view.turn.seat, version: state.view.version };

@@ -9,6 +9,7 @@ import { restoreKept } from "./game-kept.js";
 import { renderDice } from "./game-sheet.js";
 import { render } from "./game-render.js";
 import { contributeOnce } from "./fair-dice.js";
+import { heldNow } from "./game-hold.js";
 
 export function renderRolloff() {
   const section = $("rolloff");
@@ -148,7 +149,18 @@ export function renderStatus() {
   // A guest about to take a seat is not watching: the join card speaks to them.
   if (!$("join").hidden) { status.textContent = ""; return; }
   const who = seatName(state.view.turn.seat);
+  const held = heldNow();
   let text;
+  // (the record's live chance is of the turn before: not said over the held write)
+  if (held && mine()) {
+    const boxes = held.boxes.map((b) => boxOf(b).name).join(" + ");
+    const total = held.totals[held.seat];
+    const seconds = state.view.turn.hold_for;
+    status.textContent = typeof seconds === "number"
+      ? t("held_last_timed", { player: who, box: boxes, total, seconds: Math.round(seconds) })
+      : t("held_last", { player: who, box: boxes, total });
+    return;
+  }
   if (mine()) text = state.you.seats.length > 1 ? t("turn_named", { player: who }) : t("your_turn");
   else if (spectator()) text = t("watching", { player: who });
   else if (botWaitsForMe()) text = t("bot_waits", { player: who, box: boxOf(state.view.undo.box).name });
@@ -220,26 +232,29 @@ export function renderPlay() {
     restoreKept();
   }
   const me = mine();
+  const held = heldNow();
   const roll = $("roll");
-  roll.hidden = spectator() || state.view.pad || !me;
+  roll.hidden = spectator() || state.view.pad || !me || Boolean(held);
   labelRoll();
   const goOn = botWaitsForMe();
-  $("rolls-left").textContent = goOn ? "" : rollsText(turn); // its rolls count once it plays
+  $("rolls-left").textContent = goOn || held ? "" : rollsText(turn); // its rolls count once it plays
   // last_resort: no scratch while the dice score somewhere (the server says when)
-  const canScratch = me && (turn.dice || state.view.pad) && turn.zero_allowed !== false;
+  const canScratch = me && !held && (turn.dice || state.view.pad) && turn.zero_allowed !== false;
   if (!canScratch) state.scratching = false;
   $("scratch-mode").hidden = !canScratch;
   $("scratch-mode").setAttribute("aria-pressed", String(state.scratching));
   $("scratch-mode").textContent = state.scratching ? t("scratch_cancel") : t("scratch_mode");
   $("scratch-explain").hidden = !(canScratch && state.scratching); // what "Scratch …" does
   const undo = myUndo();
-  $("undo").hidden = !undo;
-  if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
+  $("undo").hidden = !undo && !held;
+  if (held) $("undo").textContent = t("undo_box", { box: held.boxes.map((b) => boxOf(b).name).join(" + ") });
+  else if (undo) $("undo").textContent = t("undo_box", { box: boxOf(state.view.undo.box).name });
+  $("end-game").hidden = !held;
   $("go-on").hidden = !goOn;
   if (goOn) $("go-on").textContent = t("go_on", { player: seatName(turn.seat) });
   $("joker").hidden = !(turn.joker && turn.dice);
-  $("pad-dice").hidden = !(state.view.pad && me);
-  $("pad-write").hidden = !(state.view.pad && me);
+  $("pad-dice").hidden = !(state.view.pad && me) || Boolean(held);
+  $("pad-write").hidden = !(state.view.pad && me) || Boolean(held);
   $("pad-dice-help").textContent = state.view.double ? t("pad_dice_help_double", { n: state.view.num_dice }) : t("pad_dice_help", { n: state.view.num_dice });
   $("pad-layer-wrap").hidden = !state.view.double;
   const select = $("pad-box");
@@ -260,13 +275,13 @@ export function renderPlay() {
   // the expected score (remembered in localStorage).
   const recordHint = me && state.you.record_hint ? state.you.record_hint : null;
   const shown = recordHint && aimAtRecord() ? recordHint : turn.hint;
-  hint.hidden = !(shown && me);
-  if (shown && me) {
+  hint.hidden = !(shown && me) || Boolean(held);
+  if (shown && me && !held) {
     renderHint(hint, shown, words);
     if (recordHint && turn.hint) hint.append(aimSwitch());
   }
   askAgainWhilePending(me && ((shown && shown.pending) || state.you.record_chance_pending));
-  $("keys").textContent = me && !state.view.pad ? t("keys_help", { last: BOX_KEYS[state.view.boxes.length - 1].toUpperCase() }) : "";
+  $("keys").textContent = me && !state.view.pad && !held ? t("keys_help", { last: BOX_KEYS[state.view.boxes.length - 1].toUpperCase() }) : "";
   renderDice();
 }
 

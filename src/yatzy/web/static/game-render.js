@@ -6,6 +6,7 @@ import { renderFairDice } from "./fair-dice.js";
 import { renderTalk } from "./talk.js";
 import { followMessages } from "./messages.js";
 import { renderClock } from "./clock.js";
+import { heldNow } from "./game-hold.js";
 import { renderRolloff, renderLinks, renderWaitingJoin, renderJoin, renderHandover, renderStatus, renderPlay, renderWinner, renderHintsSwitch } from "./game-panels.js";
 
 // Focus stays where play is: a re-render replaces the buttons, so the focused one is
@@ -21,6 +22,7 @@ export function keepFocus(before) {
   if (again && !again.disabled) { focusInPlay(again); return; }
   if (!$("handover").hidden) { $("handover-go").focus(); return; }
   if (state.view.finished) { $("winner-h").focus(); return; }
+  if (heldNow() && mine()) { focusInPlay($("end-game")); return; }
   if (mine()) {
     if (!$("roll").hidden && !$("roll").disabled) { focusInPlay($("roll")); return; }
     const first = document.querySelector("button.choose");

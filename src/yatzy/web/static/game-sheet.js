@@ -6,6 +6,7 @@ import { act } from "./game-net.js";
 import { saveKept } from "./game-kept.js";
 import { botWaitsForMe, handingOver, labelRoll } from "./game-panels.js";
 import { render } from "./game-render.js";
+import { heldNow } from "./game-hold.js";
 
 export function dieLabel(i, d) {
   const face = Array.isArray(d) ? `${t("outer")} ${d[0]}, ${t("inner")} ${d[1]}` : String(d);
@@ -25,7 +26,7 @@ export function renderDice() {
     if (turn && !state.view.pad) tray.append(el("p", { class: "hint" }, words));
     return;
   }
-  const canKeep = mine() && !state.view.pad && turn.rolls_left > 0;
+  const canKeep = mine() && !state.view.pad && turn.rolls_left > 0 && !heldNow();
   const heldBefore = new Set(turn.kept || []);
   turn.dice.forEach((d, i) => {
     const face = Array.isArray(d)
@@ -52,7 +53,7 @@ export function renderDice() {
 }
 
 export function toggleKeep(i) {
-  if (!mine() || state.view.pad || !state.view.turn.dice || state.view.turn.rolls_left === 0 || i >= state.view.turn.dice.length) return;
+  if (!mine() || state.view.pad || !state.view.turn.dice || state.view.turn.rolls_left === 0 || i >= state.view.turn.dice.length || heldNow()) return;
   if (state.kept.has(i)) state.kept.delete(i); else state.kept.add(i);
   saveKept();
   renderDice();
@@ -62,8 +63,10 @@ export function toggleKeep(i) {
 }
 
 export function entryCell(entry, seat, boxId) {
-  const just = lastWrite.get(seat) === boxId;
-  const cls = just ? "just" : "";
+  const held = heldNow();
+  const holding = Boolean(held && held.seat === seat && held.boxes.includes(boxId));
+  const just = lastWrite.get(seat) === boxId || holding;
+  const cls = (just ? "just" : "") + (holding ? " held-write" : "");
   // "–" is a scratch (0 points), told apart from a 0 written with the dice.
   if (entry.scratched) return el("span", { class: "scratched " + cls, "aria-label": `0 (${t("scratched")})`, title: t("scratched_title") }, "–");
   const text = String(entry.points);
@@ -115,7 +118,8 @@ function armKey(box, action) {
 // the focus to the box was their first step).
 function tapThenWrite(e, box, action, points) {
   const key = armKey(box, action);
-  if (tapConfirm() && e.detail > 0 && state.armed !== key) {
+  // The game's last write is held with Undo anyway (game-hold.js): no second tap.
+  if (tapConfirm() && e.detail > 0 && state.armed !== key && !state.view.turn.ends_game) {
     state.armed = key;
     state.armedText = "scratch" in action ? t("tap_again_scratch", { box: box.name }) : t("tap_again", { box: box.name, points });
     render();
@@ -187,7 +191,9 @@ export function renderProtocol() {
     }, name);
     return el("span", { class: "box-label" }, button, help);
   };
-  const sheets = state.view.sheets;
+  // The game's last write, held on the page, is drawn as it would stand.
+  const held = heldNow();
+  const sheets = held ? held.sheets : state.view.sheets;
   const boxRow = (original, index) => {
     const b = boxOf(original.id);
     const key = mine() && !state.view.finished ? BOX_KEYS[index] : null;

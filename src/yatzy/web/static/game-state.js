@@ -35,6 +35,7 @@ export const state = {
   linksDrawn: "",
   analysis: null,
   winAnalysis: null,
+  held: null, // the game's last write, held until the player ends the game (game-hold.js)
   armed: null, // tap-to-confirm: the box the first tap chose ("{version}:{box}:{x if scratched}")
   armedText: "",
 };

@@ -10,6 +10,7 @@
 //   game-announce.js what changed, said aloud
 //   game-sheet.js    the dice and the sheet
 //   game-panels.js   roll-off, links, join, hand-over, status, play controls, winner, analyses
+//   game-hold.js     the game's last write, held with Undo until the player ends the game
 //   game-render.js   drawing it all, keeping the focus
 //   game-input.js    buttons, forms and keys
 //   talk.js, messages.js  preset phrases for all; free text between friends

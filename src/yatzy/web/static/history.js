@@ -36,7 +36,10 @@ function table(rows) {
       cell("bonus_rate", percent.format(r.bonus_rate)), cell("yatzy_rate", percent.format(r.yatzy_rate)),
       cell("solo_record", r.solo_record === null ? "–" : String(r.solo_record))));
   }
-  return el("div", { class: "protocol-wrap" }, el("table", { class: "history stats-table" }, el("thead", {}, head), body));
+  const wrap = el("div", { class: "protocol-wrap" }, el("table", { class: "history stats-table" }, el("thead", {}, head), body));
+  // A "–" said in words under the table once there is one (no tooltip on a phone).
+  if (rows.some((r) => r.solo_record === null)) wrap.append(el("p", { class: "sheet-key" }, words.dash_no_solo));
+  return wrap;
 }
 
 // Average (bar) and best (tick) per rule set, one row each.
