@@ -448,6 +448,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.rematch", "Play again"),
     N_("web.record_is", "Your record: {points}"),
     N_("web.new_record", "New record!"),
+    N_("web.new_record_over", "New record! Your record was {points}."),
     N_("web.no_record", "no record yet"),
     N_("web.record_chance", "chance of beating it: {percent} %"),
     N_(

@@ -319,7 +319,10 @@ export function renderWinner() {
     record.textContent = winnerLine;
   } else $("winner-h").textContent = winnerLine;
   if ("solo_record" in state.you) {
-    record.textContent = state.you.beats_record ? t("new_record") : t("record_is", { points: state.you.solo_record });
+    // A new record names the one it beat (none before a first game).
+    const before = state.you.solo_record;
+    record.textContent = !state.you.beats_record ? t("record_is", { points: before })
+      : before === null ? t("new_record") : t("new_record_over", { points: before });
   }
   if (first) {
     fetchAnalysis();
