@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import SETTLED, VIEWPORTS, Watched, assert_accessible, words
+from tests.e2e.helpers import BOT_WAIT, SETTLED, VIEWPORTS, Watched, assert_accessible, words
 from tests.e2e.support import Server
 from tests.e2e.test_browser import _BypassCSP
 
@@ -100,9 +100,12 @@ def _play_bot(page: Any, server: Server, preset: str, hints: bool = False) -> No
     page.locator("#bot-level").select_option("random")
     page.locator("#play-bot").click()
     page.wait_for_url("**/g/*")
-    page.wait_for_function("document.getElementById('game').dataset.mine === '1'")
+    # (generous: in a fresh checkout under the whole suite's load the server that
+    # answers may be compiling kernels and building the rules' table meanwhile; a CI
+    # run once waited over 30 s for the first Maxi roll with hints)
+    page.wait_for_function("document.getElementById('game').dataset.mine === '1'", timeout=BOT_WAIT)
     page.locator("#roll").click()
-    page.wait_for_selector(".die")
+    page.wait_for_selector(".die", timeout=BOT_WAIT)
     page.evaluate(SETTLED)
 
 
