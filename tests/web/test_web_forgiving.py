@@ -274,3 +274,29 @@ def test_on_several_devices_the_last_write_is_held_for_the_undo_grace(
         solo = create(c)["id"]
     alone = play_to_the_last_box({0: ann}, solo)
     assert alone["turn"]["ends_game"] and "hold_for" not in alone["turn"]
+
+
+def test_a_score_pads_last_entry_typed_as_points_is_previewed(client: TestClient) -> None:
+    """A score pad's last box, written as points by hand: held by the page like any
+    last write (the preview judges the typed points by the rules, stores nothing)."""
+    gid = create(client, pad=True)["id"]
+    for _ in range(200):
+        v = view(client, gid)
+        still_open = [b for b, e in v["sheets"][0]["entries"].items() if e is None]
+        if len(still_open) == 1:
+            break
+        assert not v["turn"]["ends_game"]
+        assert act(client, gid, next_action(v)).status_code == 200
+    (box,) = still_open
+    assert v["turn"]["ends_game"] and v["turn"]["dice"] is None  # no dice entered
+    typed = {"write": box, "points": 0}
+    r = client.post(f"/api/games/{gid}/preview", json={"action": typed})
+    assert r.status_code == 200, r.text
+    assert r.json()["sheets"][0]["entries"][box]["points"] == 0
+    impossible = client.post(
+        f"/api/games/{gid}/preview", json={"action": {"write": box, "points": 999}}
+    )
+    assert impossible.status_code == 422  # points the box cannot hold: the core says so
+    assert view(client, gid) == v
+    done = act(client, gid, typed)
+    assert done.status_code == 200 and done.json()["finished"], done.text
