@@ -5,7 +5,7 @@
 // what changes (a time-out, a choice, ten seconds left) is said once, politely.
 import { el } from "./widgets.js";
 import { root, $, gameId, state, t, seatName, url } from "./game-state.js";
-import { accept, explain, load, Refusal } from "./game-net.js";
+import { accept, load, refused, Refusal } from "./game-net.js";
 
 const lang = root.dataset.lang || "en";
 const local = { endsAt: null, chooseEndsAt: null, said: "", warned: "", asked: false };
@@ -73,8 +73,7 @@ async function choose(choice) {
     if (!response.ok) throw new Refusal(response.status, data.error, typeof data.detail === "string" ? data.detail : "");
     accept(data, data.you);
   } catch (e) {
-    $("error").textContent = explain(e);
-    if (e.status === 409) load();
+    refused(e);
   }
 }
 

@@ -8,7 +8,7 @@
 // so that one who closes the tab never holds the others up; closing the page sends it
 // too (the write stands, as on End the game).
 import { $, url, gameId, state, t, boxOf, focusInPlay } from "./game-state.js";
-import { api, explain, act, load } from "./game-net.js";
+import { api, act, refused } from "./game-net.js";
 import { render } from "./game-render.js";
 
 const ENTRY_KEYS = ["score", "scratch", "write"];
@@ -46,8 +46,7 @@ export async function hold(action, seat) {
     const seconds = state.view.turn.hold_for;
     if (typeof seconds === "number") state.held.timer = setTimeout(endGame, seconds * 1000);
   } catch (e) {
-    $("error").textContent = explain(e, action);
-    if (e.status === 409) load();
+    refused(e, action);
   } finally {
     state.busy = false;
     if (state.view) render();

@@ -2,7 +2,7 @@
 import { showChances } from "./chances.js";
 import { beep, parsePadDice } from "./widgets.js";
 import { $, BOX_KEYS, url, gameId, state, t, mine, tapConfirm, focusInPlay } from "./game-state.js";
-import { api, explain, act, load, accept } from "./game-net.js";
+import { api, explain, act, accept, refused } from "./game-net.js";
 import { toggleKeep, choose, renderChances } from "./game-sheet.js";
 import { handingOver, allKept, myUndo, botWaitsForMe } from "./game-panels.js";
 import { render } from "./game-render.js";
@@ -73,8 +73,7 @@ export async function goOn() {
   try {
     await api("POST", `api/games/${gameId}/go-on`);
   } catch (e) {
-    $("error").textContent = explain(e);
-    if (e.status === 409) load();
+    refused(e);
   }
 }
 

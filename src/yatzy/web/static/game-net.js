@@ -128,6 +128,12 @@ export function sendOverSocket(body) {
 
 // ``final``: the held last write, now sent (game-hold.js); any other write that
 // would end the game is held on the page first.
+// A refusal said on the page; a conflict (the game moved on) loads the game anew.
+export function refused(e, action) {
+  $("error").textContent = explain(e, action);
+  if (e.status === 409) load();
+}
+
 export async function act(action, seat, { final = false } = {}) {
   if (state.busy || !state.view || (!state.view.turn && !action.undo)) return;
   if (!final && holdsLast(action)) { await hold(action, seat); return; }
@@ -151,8 +157,7 @@ export async function act(action, seat, { final = false } = {}) {
     state.scratching = false;
     accept(data, data.you);
   } catch (e) {
-    $("error").textContent = explain(e, action);
-    if (e.status === 409) load();
+    refused(e, action);
   } finally {
     state.busy = false;
     if (state.view) render();
