@@ -19,6 +19,8 @@ that calls ``postgres_database``/``pg_or_skip`` or runs with a ``"postgres"`` pa
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import json
 import os
 import re
@@ -186,17 +188,46 @@ def _no_whole_target_builds(init: Any) -> Any:
     return guarded
 
 
+class _GuardOnImport(importlib.abc.MetaPathFinder):
+    """Puts :func:`_no_whole_target_builds` on ``TargetTable`` as ``yatzy.solver.target``
+    is imported, in whatever thread imports it.  (It was put there before each test's
+    setup: a web test's solo game with a record queued its target table's build, the
+    job's thread imported the module and began Yatzy's whole table within that test,
+    and went on for the rest of the worker's run: 217 CPU-s in one tests/web run.)"""
+
+    NAME = "yatzy.solver.target"
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        """The module's own spec, its loader patching the class once the module ran."""
+        if name != self.NAME:
+            return None
+        sys.meta_path.remove(self)  # once: find the module's real spec
+        spec = importlib.util.find_spec(name)
+        loader = spec.loader if spec is not None else None
+        if loader is None:
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            module.TargetTable.__init__ = _no_whole_target_builds(module.TargetTable.__init__)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+if "yatzy.solver.target" in sys.modules:  # imported by a plugin already: guard it now
+    _target_class = sys.modules["yatzy.solver.target"].TargetTable
+    _target_class.__init__ = _no_whole_target_builds(_target_class.__init__)
+else:
+    sys.meta_path.insert(0, _GuardOnImport())
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Once target tables are imported in this process, no test solves a whole game's
-    (:func:`_no_whole_target_builds`).  Before a test outside tests/e2e, the browser
-    modules' shared chromium stops (its driver's event loop would break ``asyncio.run``,
-    tests/e2e/conftest.py)."""
+    """Before a test outside tests/e2e, the browser modules' shared chromium stops (its
+    driver's event loop would break ``asyncio.run``, tests/e2e/conftest.py)."""
     if E2E not in item.path.parents:
         _stop_shared_chromium()
-    target = sys.modules.get("yatzy.solver.target")
-    table_class = getattr(target, "TargetTable", None)  # None while a thread imports it
-    if table_class is not None and not getattr(table_class.__init__, "guarded", False):
-        table_class.__init__ = _no_whole_target_builds(table_class.__init__)
 
 
 def _stop_shared_chromium() -> None:

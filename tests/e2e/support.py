@@ -32,9 +32,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+LIVE_DEFAULTS = ("--limit-create", "0", "--limit-actions", "0", "--win-budget", "0.05")
+"""Options every live server of the tests starts with, before the test's own ``args``
+(which may set them again):
+
+- no limit on the games created and the actions sent from one address.  Every test's
+  browser and client is 127.0.0.1, and a browser module creates and plays its games
+  faster than a person (in chromium's headless shell a module once passed the 30 games
+  a minute of ``--limit-create``'s default).  The limits themselves are tested in
+  tests/web (test_web_hostile.py, test_web_limits.py and the live servers of
+  test_web_logs.py and test_web_shared_limits.py, which set them);
+- live win chances sampled for 0.05 CPU-s an update, not 0.2: every version of every
+  game with two seats or more is computed while a page shows it, and at 0.2 the
+  browser modules' servers spent about 90 CPU-s sampling (py-spy), the most of any
+  of their work.  The answer is the same kind, less precise; the chances' own tests
+  (tests/strategy/test_win_chance.py, tests/web/test_web_chances.py) keep their
+  budgets."""
+
+
 class Server:
     """``yatzy serve`` in a child process (its own process group, killed at the end);
-    ``args`` are further options of ``yatzy serve``."""
+    ``args`` are further options of ``yatzy serve`` (after :data:`LIVE_DEFAULTS`)."""
 
     def __init__(
         self,
@@ -79,6 +97,7 @@ class Server:
                 str(self.undo_grace),
                 "--log-level",
                 "warning",
+                *LIVE_DEFAULTS,
                 *self.args,
                 *(["--root-path", self.root_path] if self.root_path else []),
             ],
@@ -92,7 +111,11 @@ class Server:
             if proc.poll() is not None:
                 raise RuntimeError(f"server exited with {proc.returncode}")
             try:
-                return httpx.get(self.url + "/api/rules", timeout=5).status_code == 200
+                # verify=False: plain HTTP on loopback; otherwise every probe (ten a
+                # second while the server starts) loads the CA bundle, 23 ms of CPU each
+                # (py-spy: about 60 CPU-s of one tests/web run)
+                probe = httpx.get(self.url + "/api/rules", timeout=5, verify=False)
+                return probe.status_code == 200
             except httpx.HTTPError:
                 return False
 

@@ -44,7 +44,8 @@ from yatzy.web.clocks import TEST_CLOCK_ENV
 from yatzy.web.lobby_words import lobby_words
 from yatzy.web.notifications import TEST_PUSH_LOOPBACK_ENV
 
-pytestmark = pytest.mark.slow
+# The account page's notifications need the Push API: the full chromium.
+pytestmark = [pytest.mark.slow, pytest.mark.full_chromium]
 
 DAY = 24 * 3600
 CLOCK_FILE: list[Path] = []

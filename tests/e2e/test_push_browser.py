@@ -20,6 +20,9 @@ from tests.e2e.helpers import PHONE, Watched, assert_accessible
 from tests.e2e.support import Server, served
 from yatzy.web.account_words import account_words
 
+# The Push API of the account page's notifications: the full chromium.
+pytestmark = pytest.mark.full_chromium
+
 STUB = """
 (() => {
   window.__asked = 0;
