@@ -237,8 +237,8 @@ class _GuardOnImport(importlib.abc.MetaPathFinder):
         return spec
 
 
-if "yatzy.solver.target" in sys.modules:  # imported by a plugin already: guard it now
-    _target_class = sys.modules["yatzy.solver.target"].TargetTable
+if _GuardOnImport.NAME in sys.modules:  # imported by a plugin already: guard it now
+    _target_class = sys.modules[_GuardOnImport.NAME].TargetTable
     _target_class.__init__ = _no_whole_target_builds(_target_class.__init__)
 else:
     sys.meta_path.insert(0, _GuardOnImport())

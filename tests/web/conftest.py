@@ -22,7 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.conftest import sqlite_copy
-from tests.e2e.support import Server
+from tests.e2e.support import LIVE_WIN_BUDGET, Server
 from tests.helpers import scaled
 from tests.postgres import pg_or_skip, postgres_database
 from yatzy.web.app import create_app
@@ -89,10 +89,10 @@ def sqlite_url(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) 
 @pytest.fixture(scope="module")
 def app_client(db_url: str) -> Iterator[TestClient]:
     """One running app per module and database (bots act without delay; live win
-    chances sampled for 0.05 CPU-s an update, as the live servers' LIVE_DEFAULTS in
-    tests/e2e/support.py: every version of a game of two seats or more is computed,
-    and at the default 0.2 that sampling was the most CPU of these tests' apps)."""
-    with TestClient(create_app(db_url, bot_delay=0.0, win_budget=0.05)) as client:
+    chances sampled for :data:`LIVE_WIN_BUDGET` CPU-s an update, as the live servers':
+    every version of a game of two seats or more is computed, and at the default 0.2
+    that sampling was the most CPU of these tests' apps)."""
+    with TestClient(create_app(db_url, bot_delay=0.0, win_budget=LIVE_WIN_BUDGET)) as client:
         yield client
 
 
