@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from tests import zygote
 from tests.helpers import eventually
 from tests.postgres import pg_or_skip, postgres_database
 
@@ -79,7 +80,7 @@ class Server:
         self.bot_delay = bot_delay
         self.undo_grace = undo_grace
         self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: zygote.Forked | subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -89,10 +90,9 @@ class Server:
     def start(self, timeout: float = 120.0) -> Server:
         """Start and wait until the API answers (the deadline is generous: a loaded
         machine takes seconds to import the app)."""
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(
+        self.proc = zygote.start(
+            YATZY,
             [
-                YATZY,
                 "serve",
                 "--port",
                 str(self.port),
@@ -108,9 +108,7 @@ class Server:
                 *self.args,
                 *(["--root-path", self.root_path] if self.root_path else []),
             ],
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
+            log=self.log,
         )
         proc = self.proc
 

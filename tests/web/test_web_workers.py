@@ -24,6 +24,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from fastapi.testclient import TestClient
 
+from tests import zygote
 from tests.e2e.support import YATZY, Server, next_action
 from tests.helpers import eventually, scaled
 from tests.postgres import pg_or_skip, postgres_database
@@ -50,12 +51,8 @@ class Worker:
         env = dict(os.environ)
         if cache is not None:
             env["XDG_CACHE_HOME"] = str(cache)
-        self.proc = subprocess.Popen(
-            [YATZY, "worker", "--database-url", url, "--log-level", "info", *args],
-            stdout=open(log, "ab"),  # noqa: SIM115 - the child holds it
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env=env,
+        self.proc = zygote.start(
+            YATZY, ["worker", "--database-url", url, "--log-level", "info", *args], log=log, env=env
         )
 
     def kill(self) -> None:
