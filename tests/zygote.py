@@ -95,11 +95,14 @@ def _preload() -> None:
     gc.freeze()  # the forked commands' collectors never walk (and copy) these pages
 
 
-def _child(request: Mapping[str, Any], keep: Sequence[int]) -> None:
-    """In the forked process: become the command and run it; never returns."""
+def _child(request: Mapping[str, Any], keep: Sequence[int], started: int) -> None:
+    """In the forked process: become the command and run it; never returns.  Closing
+    ``started`` tells the zygote it is in a session of its own (as ``Popen`` returns
+    only once its child has called ``setsid``)."""
     code = 1
     try:
         os.setsid()
+        os.close(started)
         for fd in keep:
             os.close(fd)
         os.chdir(request["cwd"])
@@ -170,14 +173,17 @@ def serve() -> None:
         elif request["op"] == "start":
             sys.stdout.flush()
             sys.stderr.flush()
+            ready, started = os.pipe()
             pid = os.fork()
             if pid == 0:
-                _child(request, (requests.fileno(), answers.fileno()))
+                _child(request, (requests.fileno(), answers.fileno(), ready), started)
+            os.close(started)
+            os.read(ready, 1)  # the end of the pipe: the child has its session
+            os.close(ready)
             answer = {"pid": pid}
         else:  # "code": the exit code of a child known to have ended
-            reap(request["pid"])
+            reap(request["pid"])  # and any other that has ended (kept until asked for)
             answer = {"code": codes.pop(request["pid"], None)}
-        reap()
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
 
@@ -194,7 +200,11 @@ class Forked:
         self.pid = pid
         self.returncode: int | None = None
         self._zygote = zygote
-        self._pidfd = os.pidfd_open(pid)
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:  # ended and reaped already (another thread's request)
+            self._pidfd = -1
+            self.returncode = zygote.exit_code(pid)
 
     def _ended(self, timeout: float | None) -> bool:
         if self.returncode is not None:
