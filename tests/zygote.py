@@ -233,13 +233,12 @@ class _Zygote:
     """The test process's connection to its zygote."""
 
     def __init__(self) -> None:
-        root = Path(__file__).resolve().parents[1]
-        run = Path(os.environ.get("YATZY_TEST_RUN_DIR") or root / ".cache" / "tests")
-        run.mkdir(parents=True, exist_ok=True)
-        with open(run / f"zygote-{os.getpid()}.log", "ab") as log:
+        from tests.conftest import ROOT, RUN  # here: the zygote's own process needs none
+
+        with open(RUN / f"zygote-{os.getpid()}.log", "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tests.zygote"],
-                cwd=root,
+                cwd=ROOT,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,

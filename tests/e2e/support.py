@@ -56,9 +56,8 @@ LIVE_DEFAULTS = (
   of their work (at 0.05 the in-process apps of tests/web still spent about 35 CPU-s,
   a twentieth of their process's CPU).  The answer is the same kind, less precise
   (the analyses made while games are played sample at 0.02 in their tests too); the
-  chances' own tests
-  (tests/strategy/test_win_chance.py, tests/web/test_web_chances.py) keep their
-  budgets."""
+  chances' own tests (tests/strategy/test_win_chance.py, tests/web/test_web_chances.py)
+  keep their budgets."""
 
 
 class Server:
