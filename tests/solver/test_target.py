@@ -24,7 +24,33 @@ from yatzy.strategy.target_play import play_for_target
 
 from .test_solver import SUBGAMES, sheet_of
 
-TARGET_SUBGAMES = [c for c in SUBGAMES if not c[0].startswith("maxi")]
+SLIMMED: dict[tuple[str, str], str] = {
+    ("yatzy", "threes"): "chance",
+    ("yatzy+bonus_threshold=20+bonus_points=70", "fours"): "four_of_a_kind",
+    ("yahtzee", "fives"): "full_house",
+    ("yahtzee", "sixes"): "small_straight",
+    ("yahtzee+joker=free", "sixes"): "chance",
+    ("yahtzee+joker=none", "fours"): "fours",
+    ("yatzy+last_resort", "threes"): "full_house",
+    ("yatzy+last_resort", "ones"): "small_straight",
+}
+"""The box each heavy sub-game of :data:`SUBGAMES` leaves out here, keyed by its rules
+and its first open box: the reference's target vectors over three open boxes took
+about 30 CPU-s of the suite, over the two that carry each case's rule (the bonus's
+upper boxes, the joker's upper box and straight, last resort's box that may not
+score, the Yatzy box) about a fifth of that.  Three open boxes stay compared with the
+reference in :func:`test_within_turn_vectors_match_reference_and_options` and in the
+expected-value solver's tests (tests/solver/test_solver.py), whose three-box tables
+:func:`test_optimal_mode_has_the_solvers_mean` matches the target tables' means to."""
+
+
+def _slimmed(case: tuple[str, list[str], list[dict[str, int]], str | None]) -> Any:
+    spec, boxes, fills, first = case
+    drop = SLIMMED.get((spec, boxes[0]))
+    return (spec, [b for b in boxes if b != drop], fills, first)
+
+
+TARGET_SUBGAMES = [_slimmed(c) for c in SUBGAMES if not c[0].startswith("maxi")]
 
 
 @pytest.fixture(autouse=True)
