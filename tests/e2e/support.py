@@ -33,7 +33,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-LIVE_WIN_BUDGET = 0.02
+LIVE_WIN_BUDGET = 0.005
 """CPU seconds of one live win-chance update in the tests' servers and shared apps
 (the product's default is 0.2; see :data:`LIVE_DEFAULTS`)."""
 
@@ -50,14 +50,16 @@ LIVE_DEFAULTS = (
   a minute of ``--limit-create``'s default).  The limits themselves are tested in
   tests/web (test_web_hostile.py, test_web_limits.py and the live servers of
   test_web_logs.py and test_web_shared_limits.py, which set them);
-- live win chances sampled for 0.02 CPU-s an update, not 0.2: every version of every
-  game with two seats or more is computed while a page shows it, and at 0.2 the
-  browser modules' servers spent about 90 CPU-s sampling (py-spy), the most of any
-  of their work (at 0.05 the in-process apps of tests/web still spent about 35 CPU-s,
-  a twentieth of their process's CPU).  The answer is the same kind, less precise
-  (the analyses made while games are played sample at 0.02 in their tests too); the
-  chances' own tests (tests/strategy/test_win_chance.py, tests/web/test_web_chances.py)
-  keep their budgets."""
+- live win chances sampled for 0.005 CPU-s an update, not 0.2 (and a finished game's
+  win analysis for 0.005 a position): every version of every game with two seats or
+  more is computed while a page shows it, and the sampler spends its whole budget.
+  At 0.2 the browser modules' servers spent about 90 CPU-s sampling (py-spy), the
+  most of any of their work; at 0.02 the in-process apps of tests/web still spent
+  about 40 CPU-s of their 200 in the sampling kernel (tests/web: 216 -> 204 CPU-s at
+  0.005).  The answer is the same kind, less precise; the analyses' and the chances'
+  own tests (tests/web/test_web_ahead.py, test_web_win_analysis.py,
+  tests/strategy/test_win_chance.py, tests/web/test_web_chances.py) keep their
+  budgets."""
 
 
 class Server:
