@@ -79,6 +79,16 @@ CHROMIUM_SHARED = SharedChromium()
 """This process's chromium for the browser modules."""
 
 
+@pytest.fixture(autouse=True)
+def _current_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The running test, for :func:`tests.e2e.helpers.assert_accessible`."""
+    from tests.e2e.helpers import CURRENT_TEST
+
+    CURRENT_TEST.append(request.node)
+    yield
+    CURRENT_TEST.pop()
+
+
 @pytest.fixture(scope="module")
 def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Chromium, headless, with the app's Content-Security-Policy in force: its headless
