@@ -89,7 +89,9 @@ def test_plain_analyze_is_unchanged(capsys: pytest.CaptureFixture[str], tmp_path
 @pytest.mark.slow
 def test_solo_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game = _record(tmp_path, [("Solo", None)])
-    code, out, err = run(capsys, "analyze", str(game), "--record", "150", "--json")
+    code, out, err = run(
+        capsys, "analyze", str(game), "--record", "150", "--win-budget", "0.01", "--json"
+    )
     assert code == 0, err
     win = json.loads(out)["win"]
     assert win["goal"] == "record" and win["record"] == 150
