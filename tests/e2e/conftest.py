@@ -80,13 +80,12 @@ CHROMIUM_SHARED = SharedChromium()
 
 
 @pytest.fixture(autouse=True)
-def _current_test(request: pytest.FixtureRequest) -> Iterator[None]:
-    """The running test, for :func:`tests.e2e.helpers.assert_accessible`."""
-    from tests.e2e.helpers import CURRENT_TEST
+def _axe_once_per_size(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether this test's :func:`tests.e2e.helpers.assert_accessible` runs axe-core,
+    worked out once for the test (undone at its end)."""
+    from tests.e2e import helpers
 
-    CURRENT_TEST.append(request.node)
-    yield
-    CURRENT_TEST.pop()
+    monkeypatch.setattr(helpers, "AXE_LEFT_ELSEWHERE", helpers.axe_covered_elsewhere(request.node))
 
 
 @pytest.fixture(scope="module")

@@ -66,12 +66,9 @@ def axe_violations(page: Any) -> list[str]:
     return list(result)
 
 
-AXE_CHECKS = {"run": 0, "left": 0}
-"""How many of this process's :func:`assert_accessible` calls ran axe-core, and how many
-it left to a run in another language (see :func:`axe_covered_elsewhere`)."""
-
-CURRENT_TEST: list[Any] = []
-"""The browser test running now (its pytest item), set by tests/e2e/conftest.py."""
+AXE_LEFT_ELSEWHERE = False
+"""Whether the running browser test leaves its axe-core checks to another language's
+run (:func:`axe_covered_elsewhere`, worked out once per test by tests/e2e/conftest.py)."""
 
 
 def axe_covered_elsewhere(item: Any) -> bool:
@@ -102,10 +99,8 @@ def axe_covered_elsewhere(item: Any) -> bool:
 def assert_accessible(page: Any) -> None:
     """Zero axe-core violations (unless another language's run of this flow checks the
     same page at this size: :func:`axe_covered_elsewhere`)."""
-    if CURRENT_TEST and axe_covered_elsewhere(CURRENT_TEST[-1]):
-        AXE_CHECKS["left"] += 1
+    if AXE_LEFT_ELSEWHERE:
         return
-    AXE_CHECKS["run"] += 1
     violations = axe_violations(page)
     assert violations == [], json.dumps(violations, indent=1, ensure_ascii=False)
 
