@@ -117,6 +117,19 @@ def test_optimal_mode_has_the_solvers_mean(
     assert np.all(_full(vec, len(best) + len(vec)) <= _full(best, len(best) + len(vec)) + 1e-12)
 
 
+def test_both_modes_hand_the_kernels_one_type_of_table() -> None:
+    """Max mode's stand-in for the expected-value table is of optimal mode's type
+    (float32, read-only, as a solved or loaded table is), so one compile of the target
+    kernels serves both modes (max mode's writable stand-in compiled them again: about
+    9 CPU-s for each float type)."""
+    import numba
+
+    from yatzy.solver import target
+
+    table = Solver(RuleSet.parse("yatzy"), open_boxes=["chance"], use_cache=False).table
+    assert numba.typeof(target._NO_EV_TABLE) == numba.typeof(table)
+
+
 def _game_at(spec: str, open_boxes: list[str], points: dict[str, int], dice: list[int]):
     rules = RuleSet.parse(spec)
     state = Game(rules, ["A", "B"]).new_initial_state(starter=0)

@@ -316,6 +316,26 @@ def test_remembered_keep_values_play_the_same_games(
     assert other._start[-2] is keys
 
 
+def test_one_compile_of_each_sampler_serves_every_opponent() -> None:
+    """A person, a skill level, the greedy and the random computer hand the sampling
+    kernels arguments of the same numba types (every table float32 and read-only), so
+    a process compiles each kernel once: a greedy computer's table was float64 and
+    writable, and compiled them again (about 5 CPU-s for Yatzy's, 8 for DubbelYatzy's)."""
+    import numba
+
+    def types(sampler: KernelSampler | DoubleSampler) -> tuple[object, ...]:
+        return tuple(numba.typeof(a) for a in sampler._start)
+
+    state = _position("yatzy", [["ones", "threes", "chance"]])
+    levels: list[str | None] = [None, "strong", "greedy", "random"]
+    kinds = {types(KernelSampler(state, 0, policy_for(x, state.rules), True)) for x in levels}
+    assert len(kinds) == 1
+    dubbel = _position("dubbel", [["threes", "chance", "yatzy", "extra"]])
+    both: list[str | None] = [None, "greedy"]
+    kinds = {types(DoubleSampler(dubbel, 0, policy_for(x, dubbel.rules), True)) for x in both}
+    assert len(kinds) == 1
+
+
 def test_random_play_and_saved_rolls_keep_no_memo() -> None:
     state = _position("yatzy", [["ones", "chance"]])
     random_play = KernelSampler(state, 0, policy_for("random", state.rules), True)

@@ -300,8 +300,8 @@ def test_the_child_says_the_analysis_is_ready_once_the_table_is_built(
 ) -> None:
     # Issue 24: the analysis comes first, and needs only the table (a turn's values
     # come from numpy until their kernel is compiled); the kernels after it: a turn's
-    # (compiled, not numpy), then the win chances', including the sampling of a greedy
-    # computer (compiled apart from the optimal table's).
+    # (compiled, not numpy), then the win chances' (one compile serves the greedy
+    # computer too: tests/strategy/test_win_chance.py), then the win analysis'.
     from yatzy.strategy import analyze, win_analysis, win_chance
     from yatzy.web.warm_children import ANALYSIS_READY
 
@@ -315,7 +315,7 @@ def test_the_child_says_the_analysis_is_ready_once_the_table_is_built(
     monkeypatch.setattr(win_analysis, "analyze_wins", lambda *a, **k: done.append("wins"))
     warmup.warm("yatzy+forced", done.append)
     assert done[:4] == ["table", ANALYSIS_READY, ("turn kernel", True), "analysis"]
-    assert ("chances", (None, "greedy")) in done[4:] and done[-1] == "wins"
+    assert done[4:] == [("chances", ()), "wins"]
 
 
 @pytest.mark.parametrize("job", ["win_chances", "target", "winner"])

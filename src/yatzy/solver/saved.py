@@ -188,7 +188,7 @@ class SavedSolver(Solver, handles=accumulates):
             saved = worth[:, None]
             start = int(self.offsets[i])
             flat[start : start + (len(saved) * count)] = (base[None, :] + saved).ravel()
-        self.table = flat
+        self.table = cache.frozen(flat)  # as a loaded table is: one kernel compile
         self.from_cache = False
         self.seconds = 0.0
         return self

@@ -49,6 +49,10 @@ Mode = Literal["max", "optimal"]
 FloatVector = npt.NDArray[np.float64]
 _CHUNK = 256  # masks per kernel call: bounds the stage's memory, moves the progress bar
 _FORMAT = 1  # bump when the layout or meaning of the stored arrays changes
+_NO_EV_TABLE = cache.frozen(np.zeros((1, 1, 1), dtype=np.float32))
+"""The expected-value table that max mode hands the kernels (they never read it): of
+the same type as optimal mode's, a frozen float32 table, so that one compile of
+:func:`yatzy.kernels.target.solve_masks` (about 9 CPU-s) serves both modes."""
 
 
 def check_target_supported(rules: RuleSet) -> None:
@@ -165,7 +169,7 @@ class TargetTable:
 
         m, lay, d = self.model, self.layout, self.model.dice
         optimal = self.mode == "optimal"
-        vev = self._ev_table() if optimal else np.zeros((1, 1, 1), dtype=np.float32)
+        vev = self._ev_table() if optimal else _NO_EV_TABLE
         off = np.full(shape, -1, dtype=np.int64)
         lo = np.full(shape, -1, dtype=np.int32)
         hi = np.full(shape, -1, dtype=np.int32)
@@ -287,7 +291,7 @@ class TargetTable:
             m.box_face, m.ybox, m.joker_mode, m.threshold, d.n, m.ys == 2,
         )  # fmt: skip
         optimal = self.mode == "optimal"
-        vev = self._ev_table() if optimal else np.zeros((1, 1, 1), dtype=np.float32)
+        vev = self._ev_table() if optimal else _NO_EV_TABLE
         out = np.empty((m.levels + 2, d.n_keeps, width), dtype=np.float64)
         tk.turn_rows(
             out, optimal, mask, key[1], key[2], int(lay.allowed[key[0]]), self.vals, self.off,

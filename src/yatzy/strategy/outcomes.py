@@ -43,7 +43,7 @@ import numpy.typing as npt
 from yatzy.errors import YatzyError
 from yatzy.game import Game, State
 from yatzy.rules import RuleSet
-from yatzy.solver.cache import MissingMemo
+from yatzy.solver.cache import MissingMemo, frozen
 
 if TYPE_CHECKING:
     from yatzy.solver import Solver
@@ -331,10 +331,12 @@ def _static(rules: RuleSet) -> _Static:
     tie = np.array([max(rules.possible_scores(b)) for b in rules.boxes], dtype=np.int64)
     # Greedy values a write by its points and the upper bonus it completes: a "table"
     # of one row that holds the bonus once the upper sum reaches the threshold.
-    greedy_v = np.zeros((1, model.ys, model.threshold + 1), dtype=np.float64)
+    # float32 and read-only, as the optimal table is: the kernels compile once for both
+    # (the bonus is a whole number, exact in float32).
+    greedy_v = np.zeros((1, model.ys, model.threshold + 1), dtype=np.float32)
     if model.threshold:
         greedy_v[0, :, model.threshold] = rules.bonus
-    return _Static(model, args, allowed, scratch, tie, greedy_v)
+    return _Static(model, args, allowed, scratch, tie, frozen(greedy_v))
 
 
 _EV_WHOLE: dict[str, Solver] = {}
@@ -459,7 +461,7 @@ class KernelSampler(Sampler):
             mode = wk.MODE_ARGMAX
             tie = st.greedy_tie
         else:
-            V = np.zeros((1, model.ys, model.threshold + 1), dtype=np.float64)
+            V = frozen(np.zeros((1, model.ys, model.threshold + 1), dtype=np.float32))
             rows = np.zeros(1 << n_boxes, dtype=np.int32)
             mode = wk.MODE_RANDOM
         if mode == wk.MODE_SOFTMAX and not temperature > 0:
@@ -587,7 +589,8 @@ class DoubleSampler(Sampler):
         proxy_open = [b for b in sheet.open_boxes if b in proxy.box_index]
         threshold = rules.threshold if rules.bonus else 0
         if policy.kind == "greedy":  # greedy reads no table (the kernel never looks)
-            table = np.zeros((1, 1, threshold + 1), dtype=np.float64)
+            # of the optimal table's type (float32, read-only): one compile for both
+            table = frozen(np.zeros((1, 1, threshold + 1), dtype=np.float32))
             rows = np.zeros(1 << len(proxy.boxes), dtype=np.int32)
         else:
             solver = ev_solver(proxy, proxy_open, build, allow_seconds)

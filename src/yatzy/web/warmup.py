@@ -137,8 +137,8 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     kernel is compiled, :meth:`yatzy.solver.Solver.turn_tables`), so the server's
     table job waits for that much (:mod:`yatzy.web.warm_children`).  Then the kernels:
     a turn's values (faster than numpy for everything after), the points' analysis on
-    a short game played greedily, the win chances (with a person and with a greedy
-    computer as the opponent) and the win analysis."""
+    a short game played greedily, the win chances (one compile serves a person, the
+    optimal and the greedy computer as the opponent) and the win analysis."""
     import random
 
     from yatzy.bots import GreedyBot, play_turn
@@ -164,10 +164,9 @@ def warm(spec: str, say: Callable[[str], None] | None = None) -> None:
     while not state.is_terminal():
         play_turn(state, GreedyBot(), rng)
     analyze(state)
+    # A greedy (or random) computer's sampling hands the kernel a table of the optimal
+    # table's type (yatzy.strategy.outcomes), so this one compile serves them too.
     win_chances(first, budget=0.05, build=False)
-    # A greedy (or random) computer's sampling reads a writable array, not the
-    # read-only table: numba compiles the sampler once more for it.
-    win_chances(first, [None, "greedy"], budget=0.05, build=False)
     analyze_wins(state, budget=0.05, start=start)
     mark_warm(spec)  # warmed_marker(spec): the next server need not
 
