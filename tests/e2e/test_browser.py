@@ -330,6 +330,9 @@ def test_score_pad_refuses_bad_entries(
     page.locator("#start-btn").click()
     page.wait_for_url(GAME_URL)
     page.wait_for_selector("#pad-write:not([hidden])")
+    # The writes go over the game's socket once it is open; one posted before (a loaded
+    # machine) is refused with a 422 that chromium logs as a console error.
+    page.wait_for_selector("#game[data-socket=open]")
     seen = version(page)
     # letters as dice: a message in the page's language, nothing sent
     page.fill("#pad-dice-input", "abcde")
