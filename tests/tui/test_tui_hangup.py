@@ -219,3 +219,39 @@ def test_sigterm_or_a_closed_terminal_in_a_real_terminal(tmp_path: Path, then: s
         assert b"\x1b[?1049h" in before  # the game ran in the alternate screen ...
         assert b"\x1b[?1049l" in after  # ... and left it
         assert b"--resume" in after
+
+
+def test_work_that_ends_after_the_app_leaves_nothing_behind(tmp_path: Path) -> None:
+    """A background result (a bot's move, a hint) that comes after the app has stopped
+    is dropped: nothing runs, no error, and no coroutine is left unawaited (Textual's
+    ``call_from_thread`` on a stopped app once left one: a RuntimeWarning at the end of
+    a test run)."""
+    import gc
+    import threading
+    import warnings
+
+    release = threading.Event()
+    handed: list[object] = []
+
+    def task() -> str:
+        release.wait(10)
+        return "late"
+
+    def done(result: object) -> None:
+        handed.append(result)
+
+    async def body(pilot: Pilot[Any], app: YatzyApp) -> None:
+        app._in_background(task, done)
+
+    app = make_app(new_state("yatzy", ["Ann"]), rescue=tmp_path / "rescue")
+    drive(app, body)
+    assert not app.is_running
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        release.set()
+        for thread in threading.enumerate():
+            if thread.name == "yatzy-think":
+                thread.join(10)
+        gc.collect()
+    assert handed == []
+    assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []

@@ -411,14 +411,22 @@ class SheetDrawing(SavingApp):
             try:
                 result = task()
             except Exception as exc:  # a bug in a bot: say it rather than hang the game
-                with contextlib.suppress(RuntimeError):
-                    self.call_from_thread(self._thread_failed, exc)
+                self._hand_over(self._thread_failed, exc)
                 return
-            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                self.call_from_thread(done, result)
+            self._hand_over(done, result)
 
         self._background += 1
         threading.Thread(target=run, daemon=True, name="yatzy-think").start()
+
+    def _hand_over(self, callback: Callable[[Any], None], value: Any) -> None:
+        """Call ``callback(value)`` on the screen's thread, from a background thread;
+        nothing once the app has stopped.  Asked of a stopped app, Textual's
+        ``call_from_thread`` raises, and the coroutine it made for the call is left
+        unawaited (a RuntimeWarning at the end of a test run)."""
+        if not self.is_running:
+            return
+        with contextlib.suppress(RuntimeError):  # the app stopped after the check
+            self.call_from_thread(callback, value)
 
     def _thread_failed(self, exc: Exception) -> None:
         self._background -= 1
