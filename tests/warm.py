@@ -136,16 +136,12 @@ the server's part they were compiled twice (both parts at once on a fresh clone,
 take 128)."""
 
 
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _children_cpu() -> float:
-    """The CPU time of this process's children that have ended.  It counts from before
-    ``exec``: scripts/test's shell ran pip and dpkg, then became pytest, and their time
-    was once reported as the warm-up's (162-188 CPU-s for parts that took 116-125)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+def _cpu(who: int = resource.RUSAGE_SELF) -> float:
+    """CPU seconds of this process, or with ``RUSAGE_CHILDREN`` of its children that
+    have ended.  The children's count runs from before ``exec``: scripts/test's shell
+    ran pip and dpkg, then became pytest, and their time was once reported as the
+    warm-up's (162-188 CPU-s for parts that took 116-125)."""
+    usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
 
 
@@ -183,7 +179,7 @@ def warm_all(log_dir: Path) -> str | None:
         return None
     root = Path(__file__).resolve().parents[1]
     log_dir.mkdir(parents=True, exist_ok=True)
-    start, cpu_before = time.monotonic(), _children_cpu()
+    start, cpu_before = time.monotonic(), _cpu(resource.RUSAGE_CHILDREN)
     children = []
     for part in range(len(PARTS)):
         log = log_dir / f"warm-{part}.log"
@@ -205,7 +201,8 @@ def warm_all(log_dir: Path) -> str | None:
             code = child.wait()
         if code != 0:
             failed.append(f"{log} (exit {code})")
-    cost = f"{time.monotonic() - start:.0f} s, {_children_cpu() - cpu_before:.0f} CPU-s"
+    cpu = _cpu(resource.RUSAGE_CHILDREN) - cpu_before
+    cost = f"{time.monotonic() - start:.0f} s, {cpu:.0f} CPU-s"
     if failed:
         return f"kernel warm-up failed ({cost}): see {', '.join(failed)}"
     stamp.parent.mkdir(parents=True, exist_ok=True)

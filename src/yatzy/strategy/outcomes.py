@@ -309,6 +309,7 @@ class _Static:
     scratch_bits: int
     greedy_tie: IntArray
     greedy_v: FloatArray
+    random_v: FloatArray
 
 
 @cache
@@ -336,7 +337,9 @@ def _static(rules: RuleSet) -> _Static:
     greedy_v = np.zeros((1, model.ys, model.threshold + 1), dtype=np.float32)
     if model.threshold:
         greedy_v[0, :, model.threshold] = rules.bonus
-    return _Static(model, args, allowed, scratch, tie, frozen(greedy_v))
+    # The random computer reads no values: a table of zeros of the same type.
+    random_v = np.zeros_like(greedy_v)
+    return _Static(model, args, allowed, scratch, tie, frozen(greedy_v), frozen(random_v))
 
 
 _EV_WHOLE: dict[str, Solver] = {}
@@ -461,7 +464,7 @@ class KernelSampler(Sampler):
             mode = wk.MODE_ARGMAX
             tie = st.greedy_tie
         else:
-            V = frozen(np.zeros((1, model.ys, model.threshold + 1), dtype=np.float32))
+            V = st.random_v
             rows = np.zeros(1 << n_boxes, dtype=np.int32)
             mode = wk.MODE_RANDOM
         if mode == wk.MODE_SOFTMAX and not temperature > 0:
