@@ -161,9 +161,13 @@ if (account) {
 
   // friends: each list's people with the answers that fit it
   const friendError = document.getElementById("friend-error");
+  // The lists are asked for once at load; the answer to a change made meanwhile is
+  // newer, so a slow first answer must not draw the old lists over it (a request sent
+  // before the first answer came vanished from "Asked").
+  let listsChanged = false;
   const befriend = async (action, name) => {
     const lists = await post(`api/friends/${action}`, { name }, friendError, { 404: words.friend_unknown, 422: words.friend_unknown });
-    if (lists) showFriends(lists);
+    if (lists) { listsChanged = true; showFriends(lists); }
     return lists;
   };
   const person = (name, ...actions) => el("li", {}, el("span", { class: "who" }, name), " ",
@@ -187,7 +191,8 @@ if (account) {
     document.getElementById("no-friends").hidden = lists.friends.length > 0;
   }
   fetch(new URL("api/friends", document.baseURI), { credentials: "same-origin" })
-    .then((r) => r.json()).then(showFriends).catch(() => { friendError.textContent = words.failed; });
+    .then((r) => r.json()).then((lists) => { if (!listsChanged) showFriends(lists); })
+    .catch(() => { friendError.textContent = words.failed; });
   const addFriend = document.getElementById("add-friend");
   addFriend.addEventListener("submit", async (e) => {
     e.preventDefault();
