@@ -98,7 +98,7 @@ def test_the_end_leads_with_your_own_result(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
 def test_a_solo_game_has_a_result_not_a_winner(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:
@@ -118,7 +118,7 @@ def test_a_solo_game_has_a_result_not_a_winner(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
 def test_a_missing_analysis_is_said_in_the_pages_words(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:
@@ -264,7 +264,7 @@ def test_the_live_chance_of_beating_the_record_is_said_in_words(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("fi", "phone"), ("en", "desktop"), ("sv", "phone")])
+@pytest.mark.parametrize(("lang", "size"), [("fi", "phone"), ("sv", "desktop")])
 def test_what_is_being_prepared_is_said_in_words(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:

@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from served(tmp_path_factory, "win-estimate", bot_delay=0.0, undo_grace=0.0)
 
 
-@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop"), ("en", "phone")])
+@pytest.mark.parametrize(("lang", "size"), [("sv", "phone"), ("fi", "desktop")])
 def test_the_estimate_shows_at_once_and_the_exact_analysis_replaces_it(
     browser: Any, server: Server, lang: str, size: str
 ) -> None:
