@@ -11,7 +11,8 @@ text")`` (:mod:`yatzy.i18n`).  This script, with Babel (the test dependency grou
 * ``compile``: writes each .po's ``yatzy.mo`` next to it, the file the program reads
   (committed, so that pip users need no build step);
 * ``check``: fails when a text lacks a translation, is fuzzy, has other ``{fields}``
-  than its English has, or a .mo is not what its .po compiles to (the test does the same);
+  than its English has, parts a number from its unit with a plain space
+  (:data:`UNIT_SPLIT`), or a .mo is not what its .po compiles to (the test does the same);
 * ``init LANG``: starts a new language's .po (then add LANG to ``yatzy.i18n.LANGUAGES``);
 * ``pot FILE``: writes the template of every text, for translators' tools.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import io
+import re
 import string
 import sys
 from collections.abc import Iterable
@@ -40,6 +42,13 @@ LOCALE = SRC / "locale"
 DOMAIN = "yatzy"
 KEYWORDS = {"N_": ((1, "c"), 2)}  # N_(context, english)
 WIDTH = 88
+UNIT_SPLIT = re.compile(
+    r"\{\w+\} (?=(?:p|%|s|min|points?|poäng|pistettä|pisteen|pisteellä|pisteet)(?:\W|$))"
+)
+"""A number field and its unit with a plain space between them ("{points} p",
+"{percent} %"): a line may break there and leave the unit alone at the start of the
+next (the phone's analysis list did).  Every language writes a no-break space (U+00A0,
+``\\u00a0`` in the code), as Swedish and Finnish typography join a number and its unit."""
 
 
 def po_path(lang: str) -> Path:
@@ -168,6 +177,12 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
             # inflects "Yatzy-bonuksen" itself), never name one the code does not pass.
             unknown = sorted(fields(m.string) - fields(m.id))
             out.append(f"{where}: fields {unknown} are not in the English {m.id!r}")
+        for text in (m.id, m.string):
+            if isinstance(text, str) and UNIT_SPLIT.search(text):
+                out.append(
+                    f"{where}: {text!r} splits a number from its unit with a plain space "
+                    "(write a no-break space, U+00A0)"
+                )
         if fields(m.id) and "python-brace-format" not in m.flags:
             out.append(f"{where} lacks the python-brace-format flag")
     if template is not None:

@@ -79,10 +79,10 @@ def test_the_optimal_bot_is_flagged_and_the_strong_level_is_not() -> None:
 def test_the_review_in_words() -> None:
     flagged = review([GameMatches(40, 40)] * MIN_GAMES)
     assert flagged.words("en") == (
-        "for review: 100 % of 400 decisions in 10 games were the best play, more than "
-        "people reach (about 90 %)"
+        "for review: 100\u00a0% of 400 decisions in 10 games were the best play, more than "
+        "people reach (about 90\u00a0%)"
     )
-    assert flagged.words("sv").startswith("granskas: 100 % av 400 beslut i 10 spel")
+    assert flagged.words("sv").startswith("granskas: 100\u00a0% av 400 beslut i 10 spel")
     clear = review([GameMatches(40, 30)] * 12)
-    assert clear.words("fi").startswith("ei huomautettavaa: 75 % 480 päätöksestä")
+    assert clear.words("fi").startswith("ei huomautettavaa: 75\u00a0% 480 päätöksestä")
     assert "not enough" in review([]).words("en")

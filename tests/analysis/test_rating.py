@@ -97,9 +97,9 @@ def test_the_skill_index_in_words() -> None:
     assert index.band == "strong"
     assert (
         index.words("en")
-        == "plays like the Strong level: about 5.0 points a game below the best play"
+        == "plays like the Strong level: about 5.0\u00a0points a game below the best play"
     )
-    assert index.words("sv").startswith("spelar som nivån Stark: ungefär 5,0 poäng")
+    assert index.words("sv").startswith("spelar som nivån Stark: ungefär 5,0\u00a0poäng")
     assert "likimääräinen" in skill_index([GameLoss(40, 30.0, exact=False)]).words("fi")
     assert skill_index([]).words("en") == "no analysed games yet"
     assert skill_index([GameLoss(45, 100.0)] * 30, last=20).games == 20

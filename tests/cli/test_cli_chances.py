@@ -54,30 +54,30 @@ def late_game(names: list[str], bots: dict[int, str] | None = None) -> State:
 
 
 def test_chance_text_in_each_language() -> None:
-    assert chance_text(0.5432, 0.0, "en") == "54.3 %"
-    assert chance_text(0.5432, 0.0, "sv") == "54,3 %"
+    assert chance_text(0.5432, 0.0, "en") == "54.3\u00a0%"
+    assert chance_text(0.5432, 0.0, "sv") == "54,3\u00a0%"
     # Simulated: plain words, as the web page says them (no "±" jargon).
-    assert chance_text(0.5432, 0.0173, "fi") == "noin 54 %"
-    assert chance_text(0.5432, 0.0173, "sv") == "cirka 54 %"
-    assert chance_text(0.5432, 0.0173, "en") == "about 54 %"
-    assert chance_text(0.5432, 0.004, "en") == "about 54.3 %"
-    assert chance_text(0.99991, 0.0, "en") == "> 99.9 %"
-    assert chance_text(0.00004, 0.0, "sv") == "< 0,1 %"
-    assert chance_text(1.0, 0.0, "en") == "100.0 %"
+    assert chance_text(0.5432, 0.0173, "fi") == "noin 54\u00a0%"
+    assert chance_text(0.5432, 0.0173, "sv") == "cirka 54\u00a0%"
+    assert chance_text(0.5432, 0.0173, "en") == "about 54\u00a0%"
+    assert chance_text(0.5432, 0.004, "en") == "about 54.3\u00a0%"
+    assert chance_text(0.99991, 0.0, "en") == ">\u00a099.9\u00a0%"
+    assert chance_text(0.00004, 0.0, "sv") == "<\u00a00,1\u00a0%"
+    assert chance_text(1.0, 0.0, "en") == "100.0\u00a0%"
 
 
 def test_a_lopsided_simulated_chance_is_bounded_by_its_margin() -> None:
     # "about 0 %" would claim a certainty the simulation does not give: the figure
     # plus its margin is what can be said (0.3 % + 2 points: under 3 %).
-    assert chance_text(0.003, 0.02, "en") == "under 3 %"
-    assert chance_text(0.003, 0.02, "sv") == "under 3 %"
-    assert chance_text(0.0, 0.004 + 0.006, "fi") == "alle 1 %"
-    assert chance_text(0.996, 0.02, "en") == "over 97 %"
-    assert chance_text(0.996, 0.02, "sv") == "över 97 %"
-    assert chance_text(1.0, 0.02, "fi") == "yli 98 %"
+    assert chance_text(0.003, 0.02, "en") == "under 3\u00a0%"
+    assert chance_text(0.003, 0.02, "sv") == "under 3\u00a0%"
+    assert chance_text(0.0, 0.004 + 0.006, "fi") == "alle 1\u00a0%"
+    assert chance_text(0.996, 0.02, "en") == "over 97\u00a0%"
+    assert chance_text(0.996, 0.02, "sv") == "över 97\u00a0%"
+    assert chance_text(1.0, 0.02, "fi") == "yli 98\u00a0%"
     # A margin under half a point keeps the tenths, which say it already.
-    assert chance_text(0.002, 0.004, "en") == "about 0.2 %"
-    assert chance_text(0.012, 0.02, "en") == "about 1 %"
+    assert chance_text(0.002, 0.004, "en") == "about 0.2\u00a0%"
+    assert chance_text(0.012, 0.02, "en") == "about 1\u00a0%"
 
 
 @pytest.mark.slow
@@ -94,7 +94,9 @@ def test_line_mode_prints_the_chances_after_each_turn(
     code = main(["play", "--plain", "--chances", "--seed", "3", "--resume", str(record)])
     out = capsys.readouterr().out
     assert code == 0
-    found = re.findall(r"Chance to win: Anna ([\d.<> ]+) % · Bo ([\d.<> ]+) %", out)
+    found = re.findall(
+        r"Chance to win: Anna ([\d.<>\u00a0]+)\u00a0% · Bo ([\d.<>\u00a0]+)\u00a0%", out
+    )
     assert len(found) == 6  # before each of the six turns (exact: people, sub-games)
     for a, b in found:
         if "<" not in a + b and ">" not in a + b:

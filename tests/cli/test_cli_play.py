@@ -124,7 +124,7 @@ def test_complete_two_player_yatzy_game(play: Run, tmp_path: Path) -> None:
     best = max(state.totals())
     winners = [state.players[i].name for i in state.winners()]
     if len(winners) == 1:
-        assert f"Winner: {winners[0]} with {best} points." in out
+        assert f"Winner: {winners[0]} with {best}\u00a0points." in out
     assert "! " not in out  # no command was refused
     # The dice are random.Random(4)'s, in order: the library reproduces the game.
     assert replay_with_library(record, 4) == state
@@ -141,7 +141,7 @@ def test_complete_yahtzee_game_shows_yatzy_bonus_row(play: Run, tmp_path: Path) 
     assert state.is_terminal()
     assert final_row(out, "Total") == state.totals()
     assert final_row(out, "Yahtzee bonus") == [state.sheets[0].yatzy_bonus]
-    assert f"Solo scores {state.totals()[0]} points." in out
+    assert f"Solo scores {state.totals()[0]}\u00a0points." in out
     assert "Yahtzee (yahtzee)" in out
 
 
@@ -214,7 +214,7 @@ def test_shared_win_when_totals_tie(play: Run) -> None:
         ["--seed", "1", "A", "B"], lines(*interleave([scratch_all] * 2, 2, starter))
     )
     assert code == 0
-    assert "Shared win: A and B with 0 points each." in out
+    assert "Shared win: A and B with 0\u00a0points each." in out
     assert "   1. A     0" in out and "   1. B     0" in out
 
 

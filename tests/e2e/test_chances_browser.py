@@ -30,7 +30,7 @@ from tests.helpers import eventually
 
 GAME_URL = re.compile(r".*/g/[0-9a-f]{32}$")
 PERCENT = re.compile(
-    r"^(about |cirka |noin |under |över |over |alle |yli )?(> |< )?\d+([,.]\d)? %$"
+    r"^(about |cirka |noin |under |över |over |alle |yli )?(>\u00a0|<\u00a0)?\d+([,.]\d)?\u00a0%$"
 )
 
 

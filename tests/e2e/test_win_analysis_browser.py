@@ -79,7 +79,9 @@ def test_the_chart_of_win_chances_after_the_game(
     last = rows.nth(30).locator("td").all_inner_texts()
     ann_won = done["totals"][0] > done["totals"][1]
     if done["totals"][0] != done["totals"][1]:
-        assert last == (["100,0 %", "0,0 %"] if ann_won else ["0,0 %", "100,0 %"]), last
+        assert last == (
+            ["100,0\u00a0%", "0,0\u00a0%"] if ann_won else ["0,0\u00a0%", "100,0\u00a0%"]
+        ), last
     summary = page.locator("#win-analysis .win-summary").inner_text()
     assert summary.startswith("Ann"), summary
     # The chart's data table for screen readers never widens the page on a phone.

@@ -73,6 +73,7 @@ def test_the_check_finds_each_kind_of_fault(
         ('msgstr "{name} spelar"', 'msgstr "{player} spelar"'),  # a field the code lacks
         ('msgctxt "cli.box"', '#, fuzzy\nmsgctxt "cli.box"'),  # fuzzy
         ('msgctxt "cli.now"\nmsgid "now"', 'msgctxt "cli.now"\nmsgid "at once"'),  # stale
+        ('msgstr "−{points}\u00a0p"', 'msgstr "−{points} p"'),  # a unit that may wrap alone
     ]:
         assert old in text, old
         text = text.replace(old, new)
@@ -83,6 +84,7 @@ def test_the_check_finds_each_kind_of_fault(
     assert "'cli.box' is fuzzy" in found
     assert "'cli.now' ('now') is in the code, not the .po" in found
     assert "'cli.now' is in the .po, not the code" in found
+    assert "'advice.lost': '−{points} p' splits a number from its unit" in found
     assert "yatzy.mo is not the compiled .po" in found
     assert tools.problems("fi", template) == []
 

@@ -262,13 +262,13 @@ def test_chance_to_beat_the_record_live_in_the_terminal(monkeypatch: pytest.Monk
         state, stdin=io.StringIO(""), stdout=out, rng=random.Random(4), record=record
     )
     session._show_board()
-    assert f"Chance of beating your record (70): {want * 100:.1f} %" in out.getvalue()
+    assert f"Chance of beating your record (70): {want * 100:.1f}\u00a0%" in out.getvalue()
     session.handle("r")
     after = target_play.chance_to_beat(state, record)
     assert after is not None and after == table.probability(state, record + 1)
     out.truncate(0)
     session._show_board()
-    assert f"({record}): {after * 100:.1f} %" in out.getvalue()
+    assert f"({record}): {after * 100:.1f}\u00a0%" in out.getvalue()
     # Rule sets without target tables: said to be not available.
     maxi = Game("maxi", ["Solo"]).new_initial_state()
     assert target_play.chance_to_beat(maxi, record) is None
@@ -295,7 +295,8 @@ def test_the_full_screen_hint_aims_at_the_record(monkeypatch: pytest.MonkeyPatch
     lines = _record_hint_lines(state, 75, "en")
     best = 100 * table.probability(state, 76)
     assert lines[0] == (
-        f"Aiming at your record (75): the chance of beating it with the best play is {best:.1f} %"
+        "Aiming at your record (75): the chance of beating it with the best play is "
+        f"{best:.1f}\u00a0%"
     )
     options = lines[2:]
     assert options and "(best)" in options[0]

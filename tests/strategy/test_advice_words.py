@@ -85,7 +85,7 @@ def test_dubbel_fills_are_two_boxes_in_words() -> None:
 
 def test_numbers_and_losses_in_the_languages_way() -> None:
     assert number(248.44, "en") == "248.4" and number(248.44, "fi") == "248,4"
-    assert loss_words(1.34, "sv") == "−1,3 p" and loss_words(1.34, "en") == "−1.3 p"
+    assert loss_words(1.34, "sv") == "−1,3\u00a0p" and loss_words(1.34, "en") == "−1.3\u00a0p"
     assert loss_words(0.01, "sv") == "lika bra" and loss_words(0.0, "en") == "as good"
 
 

@@ -138,7 +138,7 @@ def test_solo_record_chance_is_on_the_status_line(monkeypatch: pytest.MonkeyPatc
     async def shown(pilot: Pilot[Any], app: YatzyApp) -> None:
         await pilot.press("space")
         await settle(pilot)
-        assert "ennätys 250: 41,2 % rikkoa se" in screen_text(app)
+        assert "ennätys 250: 41,2\u00a0% rikkoa se" in screen_text(app)
 
     drive(yatzy, shown)
 
@@ -350,7 +350,7 @@ def test_solo_hint_aims_at_the_record_then_at_points(
         await settle(pilot)
         assert isinstance(app.screen, TextScreen)
         text = screen_text(app)
-        want = f"the chance of beating it with the best play is {chance:.1f} %"
+        want = f"the chance of beating it with the best play is {chance:.1f}\u00a0%"
         assert f"Aiming at your record (75): {want}" in text
         assert "percentage points)" in text
         assert text.index("Aiming at your record") < text.index("highest expected score instead")

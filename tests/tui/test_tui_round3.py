@@ -488,7 +488,7 @@ def test_the_record_line_never_compiles_on_the_screens_thread(
     assert started[0][3] == "yatzy" and not worked_out
     marker.parent.mkdir()
     marker.touch()  # the child is done
-    assert "about 58 %" in play_common.record_line(state, 250, "en")
+    assert "about 58\u00a0%" in play_common.record_line(state, 250, "en")
     assert len(worked_out) == 1 and len(started) == 1
 
 
@@ -536,7 +536,7 @@ def test_the_record_line_says_an_approximate_chance_before_the_target_table(
     monkeypatch.setattr(subprocess, "Popen", Child)
     monkeypatch.setattr(play_common, "_builds", {})
     state = new_state("yatzy", ["Anna"], starter=0)
-    about = {"sv": "cirka 58 %", "fi": "noin 58 %", "en": "about 58 %"}[lang]
+    about = {"sv": "cirka 58\u00a0%", "fi": "noin 58\u00a0%", "en": "about 58\u00a0%"}[lang]
     assert about in record_line(state, 250, lang, short=True)
     long = record_line(state, 250, lang)
     assert about in long and "yatzy solve" not in long

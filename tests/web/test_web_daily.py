@@ -163,7 +163,7 @@ def test_the_optimal_players_score_on_the_same_dice(
         assert board["optimal_total"] > 0
         page = c.get(f"/daily?day={TODAY}&rules=yahtzee&lang=sv")
         assert page.status_code == 200
-        assert f"{board['optimal_total']} poäng med samma tärningar" in page.text
+        assert f"{board['optimal_total']}\u00a0poäng med samma tärningar" in page.text
 
 
 def test_an_account_takes_the_browsers_challenges_along_and_leaves_them_anonymous(

@@ -132,10 +132,10 @@ class FairPlayReview:
         key = "flagged" if self.flagged else "clear"
         return _WORDS[key].text(
             lang,
-            share=f"{100 * self.share:.0f} %",
+            share=f"{100 * self.share:.0f}\u00a0%",
             decisions=self.decisions,
             games=self.games,
-            reference=f"{100 * HUMAN_MATCH_RATE:.0f} %",
+            reference=f"{100 * HUMAN_MATCH_RATE:.0f}\u00a0%",
         )
 
 

@@ -187,21 +187,23 @@ the bands of their names; over the last bound a player is "learning"."""
 _BAND_WORDS = {
     "near_perfect": N_(
         "skill.near_perfect",
-        "plays almost perfectly: about {loss} points a game below the best play",
+        "plays almost perfectly: about {loss}\u00a0points a game below the best play",
     ),
     "strong": N_(
         "skill.strong",
-        "plays like the Strong level: about {loss} points a game below the best play",
+        "plays like the Strong level: about {loss}\u00a0points a game below the best play",
     ),
     "casual": N_(
         "skill.casual",
-        "plays like the Casual level: about {loss} points a game below the best play",
+        "plays like the Casual level: about {loss}\u00a0points a game below the best play",
     ),
     "beginner": N_(
         "skill.beginner",
-        "plays like the Beginner level: about {loss} points a game below the best play",
+        "plays like the Beginner level: about {loss}\u00a0points a game below the best play",
     ),
-    "learning": N_("skill.learning", "is learning: about {loss} points a game below the best play"),
+    "learning": N_(
+        "skill.learning", "is learning: about {loss}\u00a0points a game below the best play"
+    ),
 }
 _APPROXIMATE = N_("skill.approximate", "(approximate: some games have no exact solver)")
 _NO_GAMES = N_("skill.none", "no analysed games yet")

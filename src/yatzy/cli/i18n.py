@@ -34,7 +34,7 @@ _LINE_MODE = messages(
     N_("cli.why_half_forced", "half-forced order"),
     N_("cli.why_joker", "joker rule"),
     N_("cli.why_last_resort", "last resort: Chance only when nothing else scores"),
-    N_("cli.record_chance", "Chance of beating your record ({record}): {percent} %"),
+    N_("cli.record_chance", "Chance of beating your record ({record}): {percent}\u00a0%"),
     N_("cli.win_line", "Chance to win: {chances}"),
     N_(
         "cli.win_line_simulated",
@@ -81,12 +81,12 @@ _LINE_MODE = messages(
     N_("cli.bot", "bot"),
     N_("cli.resumed", "Resumed {path}: {spec}, {turns} turns played."),
     N_("cli.game_over", "Game over."),
-    N_("cli.winner", "Winner: {names} with {points} points."),
-    N_("cli.shared_win", "Shared win: {names} with {points} points each."),
-    N_("cli.solo_result", "{name} scores {points} points."),
+    N_("cli.winner", "Winner: {names} with {points}\u00a0points."),
+    N_("cli.shared_win", "Shared win: {names} with {points}\u00a0points each."),
+    N_("cli.solo_result", "{name} scores {points}\u00a0points."),
     N_("cli.solo_new_record", "New record! Your record was {record}."),
     N_("cli.solo_record_equalled", "That equals your record, {record}."),
-    N_("cli.solo_record_stands", "Your record, {record}, stands: {short} points short."),
+    N_("cli.solo_record_stands", "Your record, {record}, stands: {short}\u00a0points short."),
     N_("cli.standings", "Final standings:"),
     N_("cli.saved", "Saved to {path}."),
     N_("cli.resume_hint", "Continue later with: yatzy play --resume {path}"),
@@ -138,7 +138,7 @@ _LINE_MODE = messages(
     ),
     N_(
         "cli.win_line_overdue",
-        "Chance to win: no answer in {seconds} s; shown at a later turn if it comes",
+        "Chance to win: no answer in {seconds}\u00a0s; shown at a later turn if it comes",
     ),
     N_("cli.confirm_zero", "{box} gets 0 points though the dice score elsewhere. Really? (y/n) "),
     N_("cli.not_written", "Nothing written."),
@@ -276,12 +276,12 @@ _FULL_SCREEN = messages(
     N_("cli.analysis_failed", "The analysis could not be made: {reason}"),
     N_(
         "cli.analysis_player",
-        "{name}: {points} points; {mistakes} mistakes in {decisions} decisions, {loss} "
+        "{name}: {points}\u00a0points; {mistakes} mistakes in {decisions} decisions, {loss}\u00a0"
         "points lost to the best play in all",
     ),
     N_(
         "cli.analysis_unrated",
-        "{name}: {points} points; cannot be rated: the pad holds the points without the "
+        "{name}: {points}\u00a0points; cannot be rated: the pad holds the points without the "
         "dice they were scored from",
     ),
     N_("cli.analysis_no_mistakes", "No mistakes: every decision was as good as the best."),
@@ -296,11 +296,11 @@ _FULL_SCREEN = messages(
     ),
     N_(
         "cli.analysis_win_player",
-        "{name}: {start} % at the start; {given} percentage points given up to the best "
+        "{name}: {start}\u00a0% at the start; {given} percentage points given up to the best "
         "play, {costly} decisions costly",
     ),
     N_("cli.analysis_win_failed", "The analysis in chance to win could not be made: {reason}"),
-    N_("cli.analysis_mistake", "{name}, turn {turn}: {chosen}; best: {best} (−{loss} points)"),
+    N_("cli.analysis_mistake", "{name}, turn {turn}: {chosen}; best: {best} (−{loss}\u00a0points)"),
     N_("cli.tui_first_roll", "{name}: press Space or R to roll"),
     N_(
         "cli.tui_choose",
@@ -341,7 +341,7 @@ _FULL_SCREEN = messages(
     N_(
         "cli.tui_hint_record",
         "Aiming at your record ({record}): the chance of beating it with the best play is "
-        "{percent} %",
+        "{percent}\u00a0%",
     ),
     N_("cli.tui_hint_chance_lost", "−{points} percentage points"),
     N_("cli.tui_hint_for_points", "Aiming at the highest expected score instead:"),
@@ -382,14 +382,14 @@ _FULL_SCREEN = messages(
     N_("cli.tui_chances_pending", "Working out the chances to win (Win %) …"),
     N_(
         "cli.tui_chances_overdue",
-        "Win % got no answer in {seconds} s: shown as ? until the answer comes.",
+        "Win % got no answer in {seconds}\u00a0s: shown as ? until the answer comes.",
     ),
-    N_("cli.record_short", "record {record}: {percent} % to beat it"),
+    N_("cli.record_short", "record {record}: {percent}\u00a0% to beat it"),
     N_("cli.record_short_unavailable", "record {record}: chance needs its table built"),
-    N_("cli.record_short_approx", "record {record}: about {percent} % to beat it"),
+    N_("cli.record_short_approx", "record {record}: about {percent}\u00a0% to beat it"),
     N_(
         "cli.record_chance_approx",
-        "Chance of beating your record ({record}): about {percent} % (approximate until its "
+        "Chance of beating your record ({record}): about {percent}\u00a0% (approximate until its "
         "table is ready: being built, minutes once on this computer)",
     ),
     N_(

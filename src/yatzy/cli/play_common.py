@@ -703,7 +703,8 @@ def chance_text(chance: float, margin: float, lang: Language) -> str:
     exact ("54.3 %", never a certainty it is not: "> 99.9 %"), else "about 54 %" (to a
     tenth where the margin is that small; "under 3 %" or "over 97 %", bounded by the
     margin, where it would round to 0 or 100); the margin itself is said once per line
-    (:func:`margin_text`)."""
+    (:func:`margin_text`).  A no-break space joins the figure to its "%", so a line
+    never starts with the sign."""
     from yatzy.strategy.advice_words import ABOUT_PERCENT, OVER_PERCENT, UNDER_PERCENT
 
     pct = chance * 100
@@ -715,15 +716,15 @@ def chance_text(chance: float, margin: float, lang: Language) -> str:
         return OVER_PERCENT.text(lang, percent=str(bound))
     if margin == 0 or margin * 100 < 0.5:
         if 0 < pct < 0.1:
-            text = "< 0.1"
+            text = "<\u00a00.1"
         elif 99.9 < pct < 100:
-            text = "> 99.9"
+            text = ">\u00a099.9"
         else:
             text = f"{pct:.1f}"
     else:
         text = f"{pct:.0f}"
     text = decimal(text, lang)
-    return f"{text} %" if margin == 0 else ABOUT_PERCENT.text(lang, percent=text)
+    return f"{text}\u00a0%" if margin == 0 else ABOUT_PERCENT.text(lang, percent=text)
 
 
 def margin_text(margin: float, lang: Language) -> str:

@@ -18,15 +18,15 @@ from yatzy.i18n import N_, Message, decimal, messages
 from yatzy.rules import VARIANTS, Language, RuleSet
 from yatzy.rules.dice import format_dice, format_die
 
-ABOUT_PERCENT = N_("web.about_percent", "about {percent} %")
+ABOUT_PERCENT = N_("web.about_percent", "about {percent}\u00a0%")
 """A simulated chance in plain words ("about 54 %"): the web page's and the terminal's
 (one text in the catalog, so both say it alike)."""
 
-UNDER_PERCENT = N_("web.under_percent", "under {percent} %")
+UNDER_PERCENT = N_("web.under_percent", "under {percent}\u00a0%")
 """A simulated chance that rounds to 0 %, bounded by its margin ("under 3 %"): "about
 0 %" would claim a certainty the simulation does not give."""
 
-OVER_PERCENT = N_("web.over_percent", "over {percent} %")
+OVER_PERCENT = N_("web.over_percent", "over {percent}\u00a0%")
 """A simulated chance that rounds to 100 %, bounded by its margin ("over 97 %")."""
 
 _WORDS: dict[str, Message] = messages(
@@ -43,7 +43,7 @@ _WORDS: dict[str, Message] = messages(
     N_("advice.fill2", "Inner: {inner}, outer: {outer}"),
     N_("advice.best", "best"),
     N_("advice.as_good", "as good"),
-    N_("advice.lost", "−{points} p"),
+    N_("advice.lost", "−{points}\u00a0p"),
     N_(
         "advice.approximate_double",
         "Approximate: {title} is too large to solve exactly, so the advice comes from a simplified "

@@ -205,12 +205,13 @@ half; README, section Strategy: ``benchmarks/bench_winbot.py``)."""
 
 WINNER_WORDS: Words = N_(
     "bot.winner_strength",
-    "plays for the win against your sheet: wins {n} % of two-player games against perfect play",
+    "plays for the win against your sheet: wins {n}\u00a0% of two-player games against "
+    "perfect play",
 )
 
 DEFAULT_BOT = "casual"
 
-LOSS_WORDS: Words = N_("bot.loss", "loses {n} points a game on average against perfect play")
+LOSS_WORDS: Words = N_("bot.loss", "loses {n}\u00a0points a game on average against perfect play")
 
 
 PERFECT_WORDS: Words = N_("bot.perfect", "plays perfectly: the best possible choice every time")

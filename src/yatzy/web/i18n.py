@@ -282,13 +282,13 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.held_undone", "{box} taken back: choose again."),
     N_(
         "web.held_last",
-        "{player}: {box} written, the game's last box – {total} points in all. End the "
+        "{player}: {box} written, the game's last box – {total}\u00a0points in all. End the "
         "game, or take it back.",
     ),
     N_(
         "web.held_last_timed",
-        "{player}: {box} written, the game's last box – {total} points in all. The game "
-        "ends in {seconds} s unless you take it back.",
+        "{player}: {box} written, the game's last box – {total}\u00a0points in all. The game "
+        "ends in {seconds}\u00a0s unless you take it back.",
     ),
     N_("web.tap_confirm", "Tap twice to write"),
     N_("web.tap_again", "Tap {box} again to write {points}."),
@@ -374,7 +374,7 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.points", "Points"),
     N_("web.write_points", "Write the points"),
     N_("web.points_missing", "Type the points."),
-    N_("web.impossible_points", "{points} points are not possible in {box}."),
+    N_("web.impossible_points", "{points}\u00a0points are not possible in {box}."),
     N_("web.order_refused", "In this game the boxes are filled in order."),
     N_("web.conflict", "Someone else was quicker – the game is up to date now."),
     N_("web.not_your_turn", "It is not your turn."),
@@ -441,16 +441,16 @@ _STRINGS: dict[str, Message] = messages(
     N_("web.game_over", "Game over"),
     N_("web.winner_is", "Winner: {players}"),
     N_("web.winners_are", "Shared win: {players}"),
-    N_("web.solo_result", "{player}: {points} points"),
-    N_("web.you_won", "You won with {points} points!"),
-    N_("web.you_share_the_win", "You share the win with {points} points!"),
-    N_("web.your_place", "Your result: {points} points, place {place} of {count}"),
+    N_("web.solo_result", "{player}: {points}\u00a0points"),
+    N_("web.you_won", "You won with {points}\u00a0points!"),
+    N_("web.you_share_the_win", "You share the win with {points}\u00a0points!"),
+    N_("web.your_place", "Your result: {points}\u00a0points, place {place} of {count}"),
     N_("web.rematch", "Play again"),
     N_("web.record_is", "Your record: {points}"),
     N_("web.new_record", "New record!"),
     N_("web.new_record_over", "New record! Your record was {points}."),
     N_("web.no_record", "no record yet"),
-    N_("web.record_chance", "chance of beating it: {percent} %"),
+    N_("web.record_chance", "chance of beating it: {percent}\u00a0%"),
     N_(
         "web.record_chance_pending",
         "the chance of beating it is being worked out (once for these rules: a few "
@@ -458,7 +458,7 @@ _STRINGS: dict[str, Message] = messages(
     ),
     N_(
         "web.record_chance_approx",
-        "chance of beating it: about {percent} % (approximate, while the exact figure is "
+        "chance of beating it: about {percent}\u00a0% (approximate, while the exact figure is "
         "worked out)",
     ),
     N_("web.aim_record", "Aim at the record"),
@@ -483,8 +483,8 @@ _STRINGS: dict[str, Message] = messages(
     ),
     N_(
         "web.rules_bonus",
-        "Bonus: {bonus} points when the upper half adds up to at least {threshold}. The +/− row "
-        "shows whether you are ahead of or behind the pace for the bonus.",
+        "Bonus: {bonus}\u00a0points when the upper half adds up to at least {threshold}. "
+        "The +/− row shows whether you are ahead of or behind the pace for the bonus.",
     ),
     N_(
         "web.rules_saved",

@@ -127,7 +127,7 @@ def counted_words(
 
 
 def _pct(x: float, lang: Language) -> str:
-    return f"{number(100 * x, lang)} %"
+    return f"{number(100 * x, lang)}\u00a0%"
 
 
 def _decision(w: WinDecision, lang: Language) -> WinDecisionView:

@@ -8,8 +8,8 @@ import { el } from "./widgets.js";
 
 // A chance in percent to a tenth, never rounded to a certainty it is not: "> 99.9".
 export function percentText(p) {
-  if (p > 0.999 && p < 1) return "> " + formatNumber(99.9);
-  if (p > 0 && p < 0.001) return "< " + formatNumber(0.1);
+  if (p > 0.999 && p < 1) return ">\u00a0" + formatNumber(99.9);
+  if (p > 0 && p < 0.001) return "<\u00a0" + formatNumber(0.1);
   return formatNumber(p * 100);
 }
 
@@ -31,10 +31,11 @@ export function marginText(m) {
 // "54,3 %" when exact; "about 54 %" when simulated (to a tenth when the margin is that
 // small; "under 3 %" / "over 97 %", bounded by the margin, where it would round to 0 or
 // 100: never a certainty the simulation does not give): plain words, the margin itself
-// is in the note under the sheet.
+// is in the note under the sheet.  A no-break space joins the figure to its "%" (a
+// narrow column head would otherwise wrap the sign alone).
 export function chanceText(seat, t) {
   const p = seat.chance;
-  if (seat.margin === 0) return percentText(p) + " %";
+  if (seat.margin === 0) return percentText(p) + "\u00a0%";
   if (seat.margin * 100 >= 0.5 && Math.round(p * 100) <= 0) {
     const bound = Math.max(1, Math.ceil((p + seat.margin) * 100 - 1e-9));
     return t("under_percent", { percent: formatNumber(bound, 0) });
