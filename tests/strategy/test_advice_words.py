@@ -21,6 +21,7 @@ from yatzy.rules import LANGUAGES, Language, RuleSet
 from yatzy.strategy.advice_words import (
     approximate_note,
     describe,
+    dice_words,
     faces_words,
     loss_words,
     number,
@@ -87,6 +88,18 @@ def test_numbers_and_losses_in_the_languages_way() -> None:
     assert number(248.44, "en") == "248.4" and number(248.44, "fi") == "248,4"
     assert loss_words(1.34, "sv") == "−1,3\u00a0p" and loss_words(1.34, "en") == "−1.3\u00a0p"
     assert loss_words(0.01, "sv") == "lika bra" and loss_words(0.0, "en") == "as good"
+
+
+def test_a_roll_in_a_sentence_never_breaks_across_lines() -> None:
+    # No-break spaces: "(3 6" at the end of a line and "1 6 2)" on the next read badly.
+    assert dice_words([2, 3, 3, 5, 6]) == "2\u00a03\u00a03\u00a05\u00a06"
+    state = Game("dubbel", ["A"]).new_initial_state(starter=0)
+    state.apply(Roll())
+    state.roll()
+    assert (
+        " " not in dice_words(state.dice)
+        and dice_words(state.dice).count("\u00a0") == len(state.dice) - 1
+    )
 
 
 def test_approximate_notes_say_why() -> None:

@@ -193,8 +193,10 @@ def double_dice_words(dice: Sequence[Any], lang: Language) -> str:
 
 
 def dice_words(dice: Sequence[Any]) -> str:
-    """The dice as a short list of faces ("2 3 3 5 6"; double dice inner first, "4/6 3/3")."""
-    return format_dice(dice)
+    """The dice as a short list of faces ("2 3 3 5 6"; double dice inner first, "4/6 3/3"),
+    for sentences on a page: joined by no-break spaces, so that a line never breaks
+    inside a roll ("(3 6" at the end of one line, "1 6 2)" on the next)."""
+    return format_dice(dice).replace(" ", "\u00a0")
 
 
 def _entry_points(state: State, entry: Any, layer: str) -> str:
