@@ -16,7 +16,7 @@ from typing import Any
 from yatzy.game import Action, Fill2, Roll, Score, Scratch, State, Write
 from yatzy.i18n import N_, Message, decimal, messages
 from yatzy.rules import VARIANTS, Language, RuleSet
-from yatzy.rules.dice import format_dice, format_die
+from yatzy.rules.dice import format_die
 
 ABOUT_PERCENT = N_("web.about_percent", "about {percent}\u00a0%")
 """A simulated chance in plain words ("about 54 %"): the web page's and the terminal's
@@ -196,7 +196,7 @@ def dice_words(dice: Sequence[Any]) -> str:
     """The dice as a short list of faces ("2 3 3 5 6"; double dice inner first, "4/6 3/3"),
     for sentences on a page: joined by no-break spaces, so that a line never breaks
     inside a roll ("(3 6" at the end of one line, "1 6 2)" on the next)."""
-    return format_dice(dice).replace(" ", "\u00a0")
+    return "\u00a0".join(format_die(d) for d in dice)
 
 
 def _entry_points(state: State, entry: Any, layer: str) -> str:

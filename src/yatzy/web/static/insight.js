@@ -40,6 +40,12 @@ export function formatNumber(x, digits = 1) {
   return format.format(x);
 }
 
+// A percentage as the page writes it, "54,3 %": the figure and its sign joined by a
+// no-break space, so that a line never starts with the "%".
+export function formatPercent(x, digits = 1) {
+  return `${formatNumber(x, digits)}\u00a0%`;
+}
+
 // Points lost against the best option, to a tenth: "−1,3 p", or "as good"
 // (percentage points "−1,3 %" for a hint that aims at a target).
 export function lossText(loss, strings, unit) {
@@ -74,7 +80,7 @@ export function renderHint(container, hint, strings) {
   // A hint aiming at the record ranks by the chance of reaching it (percent).
   const aim = hint.aim === "record";
   const label = aim ? (strings.record_hint_value || "").replace("{target}", hint.target) : strings.best_value;
-  const best = formatNumber(hint.options[0].value) + (aim ? "\u00a0%" : "");
+  const best = aim ? formatPercent(hint.options[0].value) : formatNumber(hint.options[0].value);
   head.append(" · ", `${label}: `, el("strong", { class: "hint-value" }, best));
   container.append(head);
   const list = el("ol", { class: "hint-options" });
@@ -206,7 +212,7 @@ function winChart(data, strings) {
   graph.append(svg("title", {}, data.label));
   for (const v of [0, 50, 100]) {
     graph.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
-    graph.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, `${v}\u00a0%`));
+    graph.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, formatPercent(v, 0)));
   }
   const first = turns[0], last = turns[turns.length - 1];
   for (const t of [first, Math.round((first + last) / 2), last]) {
@@ -232,7 +238,7 @@ function winChart(data, strings) {
   const body = el("tbody");
   turns.forEach((t, k) => {
     const row = el("tr", {}, el("th", { scope: "row" }, roundText(t)));
-    data.lines.forEach((line) => row.append(el("td", {}, `${formatNumber(line.chances[k])}\u00a0%`)));
+    data.lines.forEach((line) => row.append(el("td", {}, formatPercent(line.chances[k]))));
     body.append(row);
   });
   const table = el("table", { class: "sr" }, el("caption", {}, data.title), el("thead", {}, head), body);
@@ -266,7 +272,7 @@ function winPlayer(player, strings) {
         el("th", { scope: "row" }, String(d.turn)), el("td", {}, String(d.roll)), choice,
         el("td", { class: "num" }, d.points >= 0.05 ? `−${formatNumber(d.points)}` : "0"),
         el("td", { class: "num" }, change),
-        el("td", { class: "num" }, `${formatNumber(d.after)}\u00a0%`)));
+        el("td", { class: "num" }, formatPercent(d.after))));
     }
     const table = el("table", { class: "win-decisions" }, el("caption", { class: "sr" }, `${strings.wa_all} – ${player.name}`),
       el("thead", {}, head), body);
